@@ -1,0 +1,124 @@
+package rt
+
+// The worker protocol. The coordinator starts the instrumented test binary
+// with the environment variable DOWSE_WORKER set and two extra file
+// descriptors: fd 3 carries requests from the coordinator, fd 4 carries
+// replies to it. Both directions are gob streams. The first message on fd 4
+// is a Hello; then every Request is answered by exactly one Result, in
+// order. The worker's stdout and stderr carry only what the program under
+// test prints.
+
+// Environment variables read by the worker.
+const (
+	EnvWorker  = "DOWSE_WORKER"  // "1" when the binary runs as a worker
+	EnvMaxLen  = "DOWSE_MAX_LEN" // bound on the length of input strings and slices
+	EnvFuzz    = "DOWSE_FUZZ"    // name of the fuzz target to serve, when serving one
+	EnvTargets = "DOWSE_TARGETS" // comma-separated names of the PUTs to serve (all when empty)
+)
+
+// Hello is the first message of a worker: the targets it can run, each with
+// the layout of its inputs.
+type Hello struct {
+	Targets []TargetInfo
+}
+
+// TargetInfo describes one target a worker serves.
+type TargetInfo struct {
+	Name   string
+	Leaves []Leaf // the input vector's layout, see Flatten
+	Err    string // why the target cannot be run (e.g. an unsupported parameter type); Leaves is empty then
+}
+
+// Leaf is one scalar of a target's input vector. Inputs are flattened from
+// the parameters after the *testing.T in order:
+//
+//   - bool and integer kinds: one leaf;
+//   - string: one leaf of kind KString whose length is at most MaxLen;
+//   - [N]T: the leaves of its N elements;
+//   - []T: a length leaf (kind KInt, IsLen, 0 <= len <= MaxLen) followed by
+//     the leaves of MaxLen elements, of which the first len are used; a
+//     length of 0 is the nil slice;
+//   - struct: the leaves of its fields in order, blank fields skipped.
+//
+// Any other type makes the target unsupported.
+type Leaf struct {
+	Path  string // Go-like access path, e.g. "a[2].x" or "len(xs)"
+	K     Kind
+	IsLen bool // a slice length
+	Max   int  // for lengths and strings: the largest allowed length
+}
+
+// Value is the value of one leaf.
+type Value struct {
+	Bits uint64 // integers (two's complement, zero-extended from the kind's width) and bools (0, 1)
+	Str  string // strings
+}
+
+// Request asks the worker to run one target on one input vector.
+type Request struct {
+	Seq         uint64
+	Target      string
+	Inputs      []Value // one per leaf of the target
+	MaxBranches int     // stop recording after this many branch events (0: no limit)
+}
+
+// Status is how a run ended.
+type Status uint8
+
+const (
+	StatusPass    Status = iota // returned normally, no failure
+	StatusSkip                  // t.Skip / t.SkipNow: an assumption did not hold
+	StatusFail                  // t.Error*, t.Fatal*, t.Fail*
+	StatusPanic                 // a panic escaped the target
+	StatusExit                  // os.Exit or the process died (set by the coordinator or by rt.Exit)
+	StatusTimeout               // the run exceeded its time bound (set by the coordinator)
+	StatusBound                 // the branch bound stopped the run
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusPass:
+		return "pass"
+	case StatusSkip:
+		return "skip"
+	case StatusFail:
+		return "fail"
+	case StatusPanic:
+		return "panic"
+	case StatusExit:
+		return "exit"
+	case StatusTimeout:
+		return "timeout"
+	case StatusBound:
+		return "bound"
+	}
+	return "unknown"
+}
+
+// Event is one branch outcome of a run.
+type Event struct {
+	Site     uint32 // branch site, as numbered by the instrumenter
+	Taken    bool   // the outcome: the condition's value
+	Implicit bool   // an implicit branch (bounds, division by zero, ...); not part of a path's identity
+	Cond     S      // symbolic condition (whose value is Taken), 0 if concrete
+}
+
+// Concretization records that a symbolic value was replaced by its
+// concrete value, which may hide paths.
+type Concretization struct {
+	Site uint32 // site of the operation, 0 if unknown
+	Why  string
+}
+
+// Result reports one run.
+type Result struct {
+	Seq         uint64
+	Status      Status
+	Messages    []string // failure and skip messages, the panic value
+	PanicAt     string   // "file:line" of the innermost frame of instrumented code for a panic; also for recovered panics
+	Events      []Event
+	Nodes       []Node // the run's expression arena; index 0 is unused
+	Concretized []Concretization
+	Truncated   bool // the branch bound was hit
+	Goroutines  bool // the run started goroutines: symbolic tracking stopped there
+}
