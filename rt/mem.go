@@ -1,0 +1,76 @@
+package rt
+
+// St records that the value at addr, whose fingerprint is fp, has shadow s.
+func St(addr uintptr, s S, fp uint64) {
+	if !on.Load() {
+		return
+	}
+	if s == 0 {
+		if len(cur.mem) > 0 {
+			delete(cur.mem, addr)
+		}
+		return
+	}
+	cur.mem[addr] = cell{s: s, fp: fp}
+}
+
+// Ld returns the shadow of the value at addr whose fingerprint is fp.
+func Ld(addr uintptr, fp uint64) S {
+	if !on.Load() || len(cur.mem) == 0 {
+		return 0
+	}
+	c, ok := cur.mem[addr]
+	if !ok || c.fp != fp {
+		return 0
+	}
+	return c.s
+}
+
+// Copy copies the shadows of the size bytes at src to dst (an aggregate
+// assignment).
+func Copy(dst, src, size uintptr) {
+	if !on.Load() || len(cur.mem) == 0 || dst == src {
+		return
+	}
+	if size > 1<<12 && uintptr(len(cur.mem)) < size {
+		// Sparse: walk the cells instead of the bytes.
+		var moved []uintptr
+		for a := range cur.mem {
+			if a >= src && a < src+size {
+				moved = append(moved, a)
+			}
+		}
+		for a := dst; a < dst+size; a++ {
+			delete(cur.mem, a)
+		}
+		for _, a := range moved {
+			cur.mem[dst+(a-src)] = cur.mem[a]
+		}
+		return
+	}
+	if dst > src && dst < src+size {
+		for off := size; off > 0; off-- {
+			copyCell(dst+off-1, src+off-1)
+		}
+		return
+	}
+	for off := uintptr(0); off < size; off++ {
+		copyCell(dst+off, src+off)
+	}
+}
+
+func copyCell(dst, src uintptr) {
+	if c, ok := cur.mem[src]; ok {
+		cur.mem[dst] = c
+	} else {
+		delete(cur.mem, dst)
+	}
+}
+
+// CopyElems copies the shadows of n elements of size bytes each from src
+// to dst (copy, append).
+func CopyElems(dst, src uintptr, n int, size uintptr) {
+	if n > 0 {
+		Copy(dst, src, uintptr(n)*size)
+	}
+}

@@ -1,0 +1,194 @@
+package rt
+
+import "runtime"
+
+// Br records the outcome c of the branch at site, whose symbolic condition
+// is s, and returns c.
+func Br(site uint32, c bool, s S) bool {
+	if on.Load() {
+		record(Event{Site: site, Taken: c, Cond: s})
+	}
+	return c
+}
+
+// Imp records an implicit branch (a bounds check, a division by zero, ...)
+// at site: c is true when the operation will succeed.
+func Imp(site uint32, c bool, s S) {
+	if on.Load() && s != 0 {
+		record(Event{Site: site, Taken: c, Cond: s, Implicit: true})
+	}
+}
+
+func record(e Event) {
+	if cur.maxEvents > 0 && len(cur.events) >= cur.maxEvents {
+		// The branch bound: stop the run (loop unfolding bound).
+		cur.truncated = true
+		on.Store(false)
+		runtime.Goexit()
+	}
+	cur.events = append(cur.events, e)
+}
+
+// Bin is the shadow of the integer operation a op b of kind k (arithmetic
+// and bitwise operators except shifts); av and bv are the operands' bits.
+func Bin(op Op, k Kind, a S, av uint64, b S, bv uint64) S {
+	if a == 0 && b == 0 || !on.Load() {
+		return 0
+	}
+	if a == 0 {
+		a = constant(k, av)
+	}
+	if b == 0 {
+		b = constant(k, bv)
+	}
+	return mk(Node{Op: op, K: k, A: a, B: b})
+}
+
+// Quo is the shadow of a / b or a % b (op OpQuo or OpRem) of kind k; it
+// records the implicit branch b != 0 at site.
+func Quo(site uint32, op Op, k Kind, a S, av uint64, b S, bv uint64) S {
+	if !on.Load() || a == 0 && b == 0 {
+		return 0
+	}
+	if b != 0 {
+		Imp(site, mask(k, bv) != 0, mk(Node{Op: OpNe, K: KBool, K2: k, A: b, B: constant(k, 0)}))
+	}
+	return Bin(op, k, a, av, b, bv)
+}
+
+// Shift is the shadow of a << b or a >> b (op OpShl or OpShr) where a has
+// kind k and the count b kind kb; for a signed count it records the
+// implicit branch b >= 0 at site.
+func Shift(site uint32, op Op, k Kind, a S, av uint64, kb Kind, b S, bv uint64) S {
+	if !on.Load() || a == 0 && b == 0 {
+		return 0
+	}
+	if b != 0 && kb.Signed() {
+		neg := int64(bv) < 0
+		Imp(site, !neg, mk(Node{Op: OpGe, K: KBool, K2: kb, A: b, B: constant(kb, 0)}))
+	}
+	if a == 0 {
+		a = constant(k, av)
+	}
+	if b == 0 {
+		b = constant(kb, bv)
+	}
+	return mk(Node{Op: op, K: k, K2: kb, A: a, B: b})
+}
+
+// Cmp is the shadow of the comparison a op b of operands of kind k.
+func Cmp(op Op, k Kind, a S, av uint64, b S, bv uint64) S {
+	if a == 0 && b == 0 || !on.Load() {
+		return 0
+	}
+	if a == 0 {
+		a = constant(k, av)
+	}
+	if b == 0 {
+		b = constant(k, bv)
+	}
+	return mk(Node{Op: op, K: KBool, K2: k, A: a, B: b})
+}
+
+// Un is the shadow of a unary operation (OpNeg, OpCpl, OpNot) of kind k.
+func Un(op Op, k Kind, a S) S {
+	if a == 0 || !on.Load() {
+		return 0
+	}
+	return mk(Node{Op: op, K: k, A: a})
+}
+
+// Logic is the shadow of a && b or a || b (op OpLAnd or OpLOr) where both
+// operands were evaluated.
+func Logic(op Op, a S, av bool, b S, bv bool) S {
+	return Bin(op, KBool, a, B(av), b, B(bv))
+}
+
+// Conv is the shadow of the conversion of a from kind from to kind to.
+func Conv(to, from Kind, a S) S {
+	if a == 0 || !on.Load() || to == from {
+		return a
+	}
+	return mk(Node{Op: OpConv, K: to, K2: from, A: a})
+}
+
+func signExtend(k Kind, v uint64) uint64 {
+	switch k.Bits() {
+	case 8:
+		return uint64(int64(int8(v)))
+	case 16:
+		return uint64(int64(int16(v)))
+	case 32:
+		return uint64(int64(int32(v)))
+	}
+	return v
+}
+
+// Bounds records the implicit branch 0 <= i < n of an index operation at
+// site, where i has kind ki and value iv = uint64(i), and n is a length
+// (kind KInt).
+func Bounds(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
+	if !on.Load() || i == 0 && n == 0 {
+		return
+	}
+	cond := Cmp(OpLt, KUint64, Conv(KUint64, ki, i), iv, Conv(KUint64, KInt, n), nv)
+	Imp(site, iv < nv, cond)
+}
+
+// Index records the bounds check of an element access x[i] of a slice or
+// array at site. The element read depends on a symbolic i, which dowse
+// does not model for memory: the run pins i to its value and says so.
+func Index(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
+	if !on.Load() || i == 0 && n == 0 {
+		return
+	}
+	Bounds(site, ki, i, iv, n, nv)
+	if i != 0 && iv < nv {
+		pin(site, ki, i, iv)
+	}
+}
+
+// pin records that symbolic value s of kind k was used as its concrete
+// value v: an implicit branch s == v, which the search may flip.
+func pin(site uint32, k Kind, s S, v uint64) {
+	Imp(site, true, mk(Node{Op: OpEq, K: KBool, K2: k, A: s, B: constant(k, v)}))
+	Conc(site, "symbolic index or length")
+}
+
+// SliceBounds records the implicit branches of a slice expression
+// x[lo:hi:max] at site: 0 <= lo <= hi <= max <= c, with c the capacity (or
+// length for strings). Absent bounds are passed with their defaults.
+func SliceBounds(site uint32, lo S, lov uint64, hi S, hiv uint64, c S, cv uint64) {
+	if !on.Load() || lo == 0 && hi == 0 && c == 0 {
+		return
+	}
+	if lo != 0 || hi != 0 {
+		Imp(site, lov <= hiv, Cmp(OpLe, KUint64, Conv(KUint64, KInt, lo), lov, Conv(KUint64, KInt, hi), hiv))
+	}
+	if hi != 0 || c != 0 {
+		Imp(site, hiv <= cv, Cmp(OpLe, KUint64, Conv(KUint64, KInt, hi), hiv, Conv(KUint64, KInt, c), cv))
+	}
+}
+
+// LenDiff is the shadow of hi - lo for slice lengths (kind KInt).
+func LenDiff(hi S, hiv uint64, lo S, lov uint64) S {
+	return Bin(OpSub, KInt, hi, hiv, lo, lov)
+}
+
+// Pin makes a symbolic value concrete where dowse does not model its use
+// (for example a map key or a value converted to an interface).
+func Pin(site uint32, k Kind, s S, v uint64, why string) {
+	if on.Load() && s != 0 {
+		Imp(site, true, mk(Node{Op: OpEq, K: KBool, K2: k, A: s, B: constant(k, v)}))
+		Conc(site, why)
+	}
+}
+
+// Const is the shadow of a constant (normally 0: constants are concrete;
+// used where a shadow must exist, e.g. a symbolic length added to one).
+func Const(k Kind, v uint64) S {
+	if !on.Load() {
+		return 0
+	}
+	return constant(k, v)
+}

@@ -1,0 +1,270 @@
+package rt
+
+import (
+	"encoding/gob"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// worker is the serving side of the protocol.
+type worker struct {
+	enc    *gob.Encoder
+	out    *os.File
+	maxLen int
+	seq    uint64 // request being served
+}
+
+var theWorker *worker
+
+// Serve runs the worker loop on the PUTs targets (name to function) when
+// the test binary was started by dowse as a worker, and skips the test
+// otherwise. It returns when the coordinator closes the request stream.
+func Serve(t *testing.T, targets map[string]any) {
+	if os.Getenv(EnvWorker) != "1" {
+		t.Skip("dowse worker harness: runs only under dowse")
+	}
+	if want := os.Getenv(EnvTargets); want != "" {
+		keep := map[string]any{}
+		for _, name := range strings.Split(want, ",") {
+			if f, ok := targets[name]; ok {
+				keep[name] = f
+			}
+		}
+		targets = keep
+	}
+	serve(t, targets, nil)
+}
+
+// Fuzz stands for f.Fuzz(ff) in instrumented code. Outside a worker it is
+// exactly f.Fuzz(ff); in a worker serving f's fuzz target it runs the
+// worker loop with ff as the target.
+func Fuzz(f *testing.F, ff any) {
+	if os.Getenv(EnvWorker) != "1" || os.Getenv(EnvFuzz) != f.Name() {
+		f.Fuzz(ff)
+		return
+	}
+	fv := reflect.ValueOf(ff)
+	typ := fv.Type()
+	if typ.Kind() != reflect.Func || typ.NumIn() == 0 {
+		f.Fuzz(ff) // let testing report the misuse
+		return
+	}
+	zeros := make([]any, 0, typ.NumIn()-1)
+	for i := 1; i < typ.NumIn(); i++ {
+		zeros = append(zeros, reflect.Zero(typ.In(i)).Interface())
+	}
+	f.Add(zeros...)
+	served := false
+	wrapper := reflect.MakeFunc(typ, func(args []reflect.Value) []reflect.Value {
+		if !served {
+			served = true
+			t := args[0].Interface().(*testing.T)
+			serve(t, map[string]any{f.Name(): ff}, nil)
+			os.Exit(0)
+		}
+		return nil
+	})
+	f.Fuzz(wrapper.Interface())
+}
+
+type target struct {
+	fn     reflect.Value
+	params []reflect.Type
+	leaves []Leaf
+}
+
+func serve(t *testing.T, targets map[string]any, names map[string][]string) {
+	in := os.NewFile(3, "dowse-requests")
+	out := os.NewFile(4, "dowse-results")
+	if in == nil || out == nil {
+		t.Fatal("dowse worker: file descriptors 3 and 4 are not open")
+	}
+	maxLen, _ := strconv.Atoi(os.Getenv(EnvMaxLen))
+	w := &worker{enc: gob.NewEncoder(out), out: out, maxLen: maxLen}
+	theWorker = w
+	dec := gob.NewDecoder(in)
+
+	byName := map[string]*target{}
+	var hello Hello
+	keys := make([]string, 0, len(targets))
+	for k := range targets {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, name := range keys {
+		info := TargetInfo{Name: name}
+		fv := reflect.ValueOf(targets[name])
+		ft := fv.Type()
+		if ft.Kind() != reflect.Func || ft.NumIn() == 0 || ft.In(0) != reflect.TypeOf((*testing.T)(nil)) {
+			info.Err = "not a function taking *testing.T first"
+		} else {
+			tg := &target{fn: fv}
+			for i := 1; i < ft.NumIn(); i++ {
+				tg.params = append(tg.params, ft.In(i))
+			}
+			leaves, err := Flatten(tg.params, names[name], maxLen)
+			if err != nil {
+				info.Err = err.Error()
+			} else {
+				tg.leaves = leaves
+				info.Leaves = leaves
+				byName[name] = tg
+			}
+		}
+		hello.Targets = append(hello.Targets, info)
+	}
+	if err := w.enc.Encode(&hello); err != nil {
+		t.Fatalf("dowse worker: %v", err)
+	}
+	for {
+		var req Request
+		if err := dec.Decode(&req); err != nil {
+			return // the coordinator closed the stream
+		}
+		res := w.run(t, byName[req.Target], &req)
+		if err := w.enc.Encode(res); err != nil {
+			return
+		}
+	}
+}
+
+// run executes one request in a subtest of t.
+func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
+	res := &Result{Seq: req.Seq}
+	if tg == nil || len(req.Inputs) != len(tg.leaves) {
+		res.Status = StatusExit
+		res.Messages = []string{fmt.Sprintf("dowse worker: no target %q with %d inputs", req.Target, len(req.Inputs))}
+		return res
+	}
+	w.seq = req.Seq
+	var sub *testing.T
+	finished := false
+	panicked := false
+	t.Run("run", func(st *testing.T) {
+		sub = st
+		defer func() {
+			if r := recover(); r != nil {
+				panicked = true
+				res.Messages = append(res.Messages, fmt.Sprint(r))
+				res.PanicAt = panicSite()
+			}
+			on.Store(false)
+		}()
+		resetRun(req.MaxBranches)
+		for i, l := range tg.leaves {
+			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
+		}
+		b := &builder{vals: req.Inputs, leaves: tg.leaves, maxLen: w.maxLen}
+		on.Store(true)
+		args := make([]reflect.Value, 0, len(tg.params)+1)
+		shadows := make([]Arg, 0, len(tg.params))
+		args = append(args, reflect.ValueOf(st))
+		for _, p := range tg.params {
+			v, a := b.arg(p)
+			args = append(args, v)
+			shadows = append(shadows, a)
+		}
+		Call(0, shadows...)
+		tg.fn.Call(args)
+		finished = true
+	})
+	on.Store(false)
+	w.fill(res)
+	switch {
+	case panicked:
+		res.Status = StatusPanic
+	case cur.truncated:
+		res.Status = StatusBound
+	case sub != nil && sub.Skipped():
+		res.Status = StatusSkip
+	case sub != nil && sub.Failed():
+		res.Status = StatusFail
+	case !finished:
+		res.Status = StatusFail // runtime.Goexit without a failure mark
+	default:
+		res.Status = StatusPass
+	}
+	return res
+}
+
+// fill copies the traced state of the run into res.
+func (w *worker) fill(res *Result) {
+	res.Events = append([]Event(nil), cur.events...)
+	res.Nodes = append([]Node(nil), cur.nodes...)
+	res.Concretized = append([]Concretization(nil), cur.conc...)
+	res.Messages = append(append([]string(nil), cur.messages...), res.Messages...)
+	res.Truncated = cur.truncated
+	res.Goroutines = cur.goroutine
+	if res.PanicAt == "" && cur.recoveredAt != "" {
+		res.PanicAt = cur.recoveredAt
+	}
+}
+
+// panicSite returns "file:line" of the frame that panicked, called from a
+// deferred function while panicking.
+func panicSite() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(2, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	seenPanic := false
+	for {
+		fr, more := frames.Next()
+		if fr.Function == "runtime.gopanic" {
+			seenPanic = true
+		} else if seenPanic && !strings.HasPrefix(fr.Function, "runtime.") {
+			return fmt.Sprintf("%s:%d", fr.File, fr.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+// Recovered stands for recover() in instrumented code: it records where
+// the recovered panic happened, which is part of a path's ending.
+func Recovered(r any) any {
+	if r != nil && on.Load() && cur.recoveredAt == "" {
+		cur.recoveredAt = panicSite()
+	}
+	return r
+}
+
+// Exit stands for os.Exit in instrumented code: a worker reports the run
+// before the process ends.
+func Exit(code int) {
+	if w := theWorker; w != nil && on.Load() {
+		on.Store(false)
+		res := &Result{Seq: w.seq, Status: StatusExit, Messages: []string{fmt.Sprintf("os.Exit(%d)", code)}}
+		w.fill(res)
+		_ = w.enc.Encode(res)
+	}
+	os.Exit(code)
+}
+
+// Msgf formats a failure or skip message of t.Errorf, t.Fatalf or t.Skipf
+// in instrumented code and records it for the run's report.
+func Msgf(format string, args ...any) string {
+	s := fmt.Sprintf(format, args...)
+	note(s)
+	return s
+}
+
+// Msg is Msgf for t.Error, t.Fatal and t.Skip: it formats like
+// fmt.Sprintln without the final newline.
+func Msg(args ...any) string {
+	s := strings.TrimSuffix(fmt.Sprintln(args...), "\n")
+	note(s)
+	return s
+}
+
+func note(s string) {
+	if on.Load() && len(cur.messages) < 16 {
+		cur.messages = append(cur.messages, s)
+	}
+}

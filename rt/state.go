@@ -1,0 +1,153 @@
+package rt
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// on is true while a run is being traced. Everything in this package is a
+// cheap no-op when it is false (plain runs of instrumented code).
+var on atomic.Bool
+
+// cell is the shadow of a value in memory.
+type cell struct {
+	s  S
+	fp uint64
+}
+
+// Arg is the shadow of one argument or result passed through a register,
+// with the fingerprint of the concrete value it describes. An aggregate
+// (array or struct) is passed by address: S is Agg and F the address.
+type Arg struct {
+	S S
+	F uint64
+}
+
+// Agg marks an Arg that carries the address of an aggregate value.
+const Agg S = ^S(0)
+
+const maxArgs = 16
+
+// frame is a register of argument or result shadows.
+type frame struct {
+	fn    uint32 // function id; 0 for a call whose callee is not known statically
+	n     int
+	valid bool
+	args  [maxArgs]Arg
+}
+
+// run is the state of the traced run.
+type run struct {
+	nodes       []Node
+	consts      map[constKey]S
+	events      []Event
+	conc        []Concretization
+	mem         map[uintptr]cell
+	pending     frame
+	entered     frame // the frame taken by the last Enter, read by In
+	ret         frame
+	maxEvents   int
+	truncated   bool
+	goroutine   bool
+	messages    []string
+	inputs      []S
+	recoveredAt string
+}
+
+type constKey struct {
+	k    Kind
+	bits uint64
+}
+
+var cur run
+
+func resetRun(maxEvents int) {
+	cur.nodes = append(cur.nodes[:0], Node{})
+	if cur.consts == nil {
+		cur.consts = make(map[constKey]S)
+	} else {
+		clear(cur.consts)
+	}
+	cur.events = cur.events[:0]
+	cur.conc = cur.conc[:0]
+	if cur.mem == nil {
+		cur.mem = make(map[uintptr]cell)
+	} else {
+		clear(cur.mem)
+	}
+	cur.pending = frame{}
+	cur.entered = frame{}
+	cur.ret = frame{}
+	cur.maxEvents = maxEvents
+	cur.truncated = false
+	cur.goroutine = false
+	cur.messages = cur.messages[:0]
+	cur.inputs = cur.inputs[:0]
+	cur.recoveredAt = ""
+}
+
+func mk(n Node) S {
+	cur.nodes = append(cur.nodes, n)
+	return S(len(cur.nodes) - 1)
+}
+
+// mask returns the bits of v that a value of kind k keeps.
+func mask(k Kind, v uint64) uint64 {
+	switch k.Bits() {
+	case 1:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	case 8:
+		return v & 0xff
+	case 16:
+		return v & 0xffff
+	case 32:
+		return v & 0xffffffff
+	}
+	return v
+}
+
+func constant(k Kind, bits uint64) S {
+	bits = mask(k, bits)
+	key := constKey{k, bits}
+	if s, ok := cur.consts[key]; ok {
+		return s
+	}
+	s := mk(Node{Op: OpConst, K: k, Val: bits})
+	cur.consts[key] = s
+	return s
+}
+
+func strConst(v string) S { return mk(Node{Op: OpStr, K: KString, Str: v}) }
+
+// B is the fingerprint of a bool.
+func B(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// FS is the fingerprint of a string: its data pointer and length.
+func FS(s string) uint64 {
+	return uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))*31 + uint64(len(s))
+}
+
+// Conc records that a symbolic value was replaced by its concrete value.
+func Conc(site uint32, why string) {
+	if on.Load() {
+		cur.conc = append(cur.conc, Concretization{Site: site, Why: why})
+	}
+}
+
+// Go is called right before instrumented code starts a goroutine: symbolic
+// tracking follows one goroutine only, so it stops here for the rest of
+// the run.
+func Go() {
+	if on.Load() {
+		cur.goroutine = true
+		on.Store(false)
+	}
+}

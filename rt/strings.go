@@ -1,0 +1,117 @@
+package rt
+
+import "unsafe"
+
+// StrCmp is the shadow of the string comparison a op b.
+func StrCmp(op Op, a S, av string, b S, bv string) S {
+	if a == 0 && b == 0 || !on.Load() {
+		return 0
+	}
+	if a == 0 {
+		a = strConst(av)
+	}
+	if b == 0 {
+		b = strConst(bv)
+	}
+	return mk(Node{Op: op, K: KBool, K2: KString, A: a, B: b})
+}
+
+// Concat is the shadow of a + b for strings.
+func Concat(a S, av string, b S, bv string) S {
+	if a == 0 && b == 0 || !on.Load() {
+		return 0
+	}
+	if a == 0 {
+		a = strConst(av)
+	}
+	if b == 0 {
+		b = strConst(bv)
+	}
+	return mk(Node{Op: OpConcat, K: KString, A: a, B: b})
+}
+
+// StrLen is the shadow of len(s).
+func StrLen(s S) S {
+	if s == 0 || !on.Load() {
+		return 0
+	}
+	return mk(Node{Op: OpLen, K: KInt, A: s})
+}
+
+// StrIndex is the shadow of s[i] (i of kind ki); it records the bounds
+// check at site.
+func StrIndex(site uint32, s S, sv string, ki Kind, i S, iv uint64) S {
+	if s == 0 && i == 0 || !on.Load() {
+		return 0
+	}
+	Bounds(site, ki, i, iv, StrLen(s), uint64(len(sv)))
+	if s == 0 {
+		s = strConst(sv)
+	}
+	if i == 0 {
+		i = constant(ki, iv)
+	}
+	return mk(Node{Op: OpIndex, K: KUint8, K2: ki, A: s, B: i})
+}
+
+// StrSlice is the shadow of s[lo:hi]; lov and hiv are the bounds' values
+// (hi defaults to len(s)).
+func StrSlice(site uint32, s S, sv string, lo S, lov uint64, hi S, hiv uint64) S {
+	if s == 0 && lo == 0 && hi == 0 || !on.Load() {
+		return 0
+	}
+	n := StrLen(s)
+	if hi == 0 && s != 0 && hiv == uint64(len(sv)) {
+		hi = n
+	}
+	SliceBounds(site, lo, lov, hi, hiv, n, uint64(len(sv)))
+	if s == 0 {
+		s = strConst(sv)
+	}
+	if lo == 0 {
+		lo = constant(KInt, lov)
+	}
+	if hi == 0 {
+		hi = constant(KInt, hiv)
+	}
+	return mk(Node{Op: OpSlice, K: KString, A: s, B: lo, C: hi})
+}
+
+// StrFromBytes is the shadow of string(b) where the slice b has length
+// shadow n.
+func StrFromBytes(site uint32, b []byte, n S) S {
+	if !on.Load() || len(cur.mem) == 0 && n == 0 {
+		return 0
+	}
+	list := make([]S, len(b))
+	sym := false
+	for i := range b {
+		s := Ld(uintptr(unsafe.Pointer(&b[i])), uint64(b[i]))
+		if s != 0 {
+			sym = true
+		} else {
+			s = constant(KUint8, uint64(b[i]))
+		}
+		list[i] = s
+	}
+	if n != 0 {
+		pin(site, KInt, n, uint64(len(b)))
+	}
+	if !sym {
+		return 0
+	}
+	return mk(Node{Op: OpFromList, K: KString, List: list})
+}
+
+// BytesFromStr gives the elements of b = []byte(sv) their shadows and
+// returns the shadow of len(b).
+func BytesFromStr(b []byte, s S) S {
+	if s == 0 || !on.Load() {
+		return 0
+	}
+	for i := range b {
+		idx := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: s, B: constant(KInt, uint64(i))})
+		St(uintptr(unsafe.Pointer(&b[i])), idx, uint64(b[i]))
+	}
+	return StrLen(s)
+}
