@@ -1,0 +1,264 @@
+// Package load loads the user's packages and finds the targets that dowse
+// explores: parameterized unit tests (PutXxx) and Go fuzz targets (FuzzXxx).
+//
+// Packages are loaded with golang.org/x/tools/go/packages, tests included,
+// from the directory of the user's module and with GOWORK=off: the worker
+// binary is built against a temporary copy of that module's go.mod (see
+// package build), and go refuses -modfile in workspace mode, so loading
+// ignores go.work too. That way the type-checked code is exactly the code
+// that is built.
+package load
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Mode is the packages.LoadMode dowse needs.
+const Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes |
+	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
+
+// Config says how to load packages.
+type Config struct {
+	Dir        string   // directory to load from (the go command's working directory); "" means the current one
+	Env        []string // environment of the go command; nil means os.Environ(). GOWORK=off is always added.
+	BuildFlags []string // extra build flags, e.g. -tags
+}
+
+// Package is one package named by the patterns, with its test variants.
+type Package struct {
+	Path    string            // import path
+	Name    string            // package name
+	Dir     string            // directory of the package's files
+	Module  *packages.Module  // the module containing it (the main module)
+	Plain   *packages.Package // the package without its tests
+	Test    *packages.Package // the package compiled with its _test.go files (nil if it has none)
+	XTest   *packages.Package // the external test package path_test (nil if none)
+	Fset    *token.FileSet    // positions of all the packages' syntax
+	Targets []*Target         // targets in source order: in-package first, then external
+}
+
+// Variant returns the package variant a target lives in.
+func (p *Package) Variant(t *Target) *packages.Package {
+	if t.External {
+		return p.XTest
+	}
+	return p.Test
+}
+
+// Kind says what sort of target a Target is.
+type Kind int
+
+const (
+	KindPUT  Kind = iota // func PutXxx(t *testing.T, params...)
+	KindFuzz             // func FuzzXxx(f *testing.F) { f.Fuzz(func(t *testing.T, params...) {...}) }
+)
+
+func (k Kind) String() string {
+	if k == KindFuzz {
+		return "fuzz"
+	}
+	return "put"
+}
+
+// Target is one function dowse explores.
+type Target struct {
+	Name     string         // PutXxx or FuzzXxx
+	Kind     Kind           //
+	External bool           // declared in the external test package
+	Pos      token.Position // position of the declaration
+	Decl     *ast.FuncDecl  // the PutXxx or FuzzXxx declaration
+	// Func is, for a fuzz target, the function passed to f.Fuzz: a literal
+	// or the declaration of a named function (then FuncDecl is set).
+	Func     *ast.FuncLit
+	FuncDecl *ast.FuncDecl
+	Params   []*types.Var // the inputs: the parameters after *testing.T
+	Seeds    [][]any      // fuzz targets: constant arguments of f.Add calls (int64, uint64, bool, string, []byte)
+	Err      error        // why the target cannot be explored (an *UnsupportedError); nil if it can
+}
+
+// UnsupportedError says that a target has an input dowse cannot generate.
+type UnsupportedError struct {
+	Target string // the target's name
+	Param  string // the parameter's name, or #n for an unnamed one
+	Type   string // the parameter's type as written in the target's package
+	Why    string // which part of the type is not allowed, if not the type itself
+}
+
+func (e *UnsupportedError) Error() string {
+	s := fmt.Sprintf("%s: unsupported parameter type %s", e.Target, e.Type)
+	if e.Param != "" {
+		s = fmt.Sprintf("%s: parameter %s: unsupported parameter type %s", e.Target, e.Param, e.Type)
+	}
+	if e.Why != "" {
+		s += " (" + e.Why + ")"
+	}
+	return s
+}
+
+// CompileErrors reports that the packages do not compile; Errors are the
+// go command's and the type checker's messages as "file:line:col: msg".
+type CompileErrors struct {
+	Errors []string
+}
+
+func (e *CompileErrors) Error() string {
+	return strings.Join(e.Errors, "\n")
+}
+
+// Load loads the packages matched by patterns, with their tests, and finds
+// their targets. Packages outside the main module are skipped with a
+// warning in the returned list. If any package (or dependency) fails to
+// load or type-check, Load returns a *CompileErrors.
+func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, err error) {
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	env := cfg.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(env[:len(env):len(env)], "GOWORK=off")
+	fset := token.NewFileSet()
+	pcfg := &packages.Config{
+		Mode:       Mode,
+		Dir:        cfg.Dir,
+		Env:        env,
+		BuildFlags: cfg.BuildFlags,
+		Tests:      true,
+		Fset:       fset,
+	}
+	roots, err := packages.Load(pcfg, patterns...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	if cerr := compileErrors(roots, cfg.Dir); cerr != nil {
+		return nil, nil, cerr
+	}
+
+	// Group the variants by the package they test.
+	byPath := map[string]*Package{}
+	var order []string
+	get := func(path string) *Package {
+		p := byPath[path]
+		if p == nil {
+			p = &Package{Path: path, Fset: fset}
+			byPath[path] = p
+			order = append(order, path)
+		}
+		return p
+	}
+	for _, r := range roots {
+		switch {
+		case strings.HasSuffix(r.ID, ".test") && r.Name == "main" && !strings.Contains(r.ID, " "):
+			// The generated test main package.
+			continue
+		case strings.HasSuffix(r.PkgPath, "_test") && strings.Contains(r.ID, " ["):
+			p := get(strings.TrimSuffix(r.PkgPath, "_test"))
+			p.XTest = r
+		case strings.Contains(r.ID, " ["):
+			p := get(r.PkgPath)
+			p.Test = r
+		default:
+			p := get(r.PkgPath)
+			p.Plain = r
+		}
+	}
+	sort.Strings(order)
+	for _, path := range order {
+		p := byPath[path]
+		base := p.Plain
+		if base == nil {
+			base = p.Test
+		}
+		if base == nil { // only an external test package: the package under test has no files
+			base = p.XTest
+		}
+		p.Name = base.Name
+		p.Module = base.Module
+		p.Dir = packageDir(base)
+		if p.Module == nil || !p.Module.Main {
+			warnings = append(warnings, fmt.Sprintf("%s: not in the main module: skipped", p.Path))
+			continue
+		}
+		if p.Test != nil {
+			p.Targets = append(p.Targets, findTargets(p.Test, fset, false)...)
+		}
+		if p.XTest != nil {
+			p.Targets = append(p.Targets, findTargets(p.XTest, fset, true)...)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, warnings, nil
+}
+
+func packageDir(p *packages.Package) string {
+	if p.Dir != "" {
+		return p.Dir
+	}
+	for _, f := range p.GoFiles {
+		return filepath.Dir(f)
+	}
+	return ""
+}
+
+// compileErrors collects the errors of roots and their dependencies like
+// packages.PrintErrors does, deduplicated (test variants repeat the errors
+// of the package they extend) and in a stable order.
+func compileErrors(roots []*packages.Package, dir string) error {
+	seen := map[string]bool{}
+	var errs []string
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msg := e.Msg
+			if e.Pos != "" && e.Pos != "-" {
+				msg = relPos(e.Pos, dir) + ": " + e.Msg
+			}
+			if !seen[msg] {
+				seen[msg] = true
+				errs = append(errs, msg)
+			}
+		}
+		if p.Module != nil && p.Module.Error != nil {
+			msg := p.Module.Path + ": " + p.Module.Error.Err
+			if !seen[msg] {
+				seen[msg] = true
+				errs = append(errs, msg)
+			}
+		}
+	})
+	if len(errs) == 0 {
+		return nil
+	}
+	return &CompileErrors{Errors: errs}
+}
+
+// relPos shortens an absolute "file:line:col" position to a path relative
+// to dir when the file is beneath it, as the go command prints them.
+func relPos(pos, dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil || !filepath.IsAbs(pos) {
+		return pos
+	}
+	rel, err := filepath.Rel(dir, pos)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return pos
+	}
+	return "." + string(filepath.Separator) + rel
+}
+
+// IsCompileError reports whether err says the user's code does not compile.
+func IsCompileError(err error) bool {
+	var c *CompileErrors
+	return errors.As(err, &c)
+}

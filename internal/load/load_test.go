@@ -1,0 +1,103 @@
+package load
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// dump renders what Load found in a stable textual form.
+func dump(pkgs []*Package, warnings []string) string {
+	var b strings.Builder
+	for _, w := range warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, "package %s (%s) test=%v xtest=%v\n", p.Path, p.Name, p.Test != nil, p.XTest != nil)
+		for _, t := range p.Targets {
+			fmt.Fprintf(&b, "  %s %s external=%v %s:%d\n", t.Kind, t.Name, t.External, filepath.Base(t.Pos.Filename), t.Pos.Line)
+			var params []string
+			for _, v := range t.Params {
+				params = append(params, v.Name()+" "+typeString(v.Type(), p.Variant(t).Types))
+			}
+			fmt.Fprintf(&b, "    params: %s\n", strings.Join(params, ", "))
+			if t.Func != nil {
+				fmt.Fprintf(&b, "    fuzz func: literal\n")
+			}
+			if t.FuncDecl != nil {
+				fmt.Fprintf(&b, "    fuzz func: %s\n", t.FuncDecl.Name.Name)
+			}
+			for _, s := range t.Seeds {
+				fmt.Fprintf(&b, "    seed: %#v\n", s)
+			}
+			if t.Err != nil {
+				fmt.Fprintf(&b, "    error: %v (unsupported=%v)\n", t.Err, Unsupported(t.Err))
+			}
+		}
+	}
+	return b.String()
+}
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name     string
+		dir      string
+		patterns []string
+	}{
+		{"mod", "testdata/mod", []string{"./..."}},
+		{"single", "testdata/mod/a", nil},
+		{"notests", "testdata/mod", []string{"./b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pkgs, warnings, err := Load(Config{Dir: tt.dir}, tt.patterns...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, filepath.Join("testdata", tt.name+".golden"), dump(pkgs, warnings))
+		})
+	}
+}
+
+func TestLoadCompileErrors(t *testing.T) {
+	_, _, err := Load(Config{Dir: "testdata/broken"}, "./...")
+	if !IsCompileError(err) {
+		t.Fatalf("Load: got %v, want compile errors", err)
+	}
+	checkGolden(t, filepath.Join("testdata", "broken.golden"), err.Error()+"\n")
+}
+
+func TestHasPrefix(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want bool
+	}{
+		{"Put", true}, {"PutX", true}, {"Put_x", true}, {"Put1", true}, {"Putter", false}, {"put", false}, {"Pu", false},
+	} {
+		if got := hasPrefix(tt.name, "Put"); got != tt.want {
+			t.Errorf("hasPrefix(%q, Put) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func checkGolden(t *testing.T, file, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s mismatch:\n--- got\n%s--- want\n%s", file, got, want)
+	}
+}

@@ -1,0 +1,323 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// findTargets returns the targets declared in the _test.go files of p.
+func findTargets(p *packages.Package, fset *token.FileSet, external bool) []*Target {
+	var targets []*Target
+	for _, f := range p.Syntax {
+		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil {
+				continue
+			}
+			fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			var t *Target
+			switch {
+			case hasPrefix(fd.Name.Name, "Put") && firstParamIs(sig, "T"):
+				t = &Target{Name: fd.Name.Name, Kind: KindPUT}
+				t.Params, t.Err = inputs(t.Name, sig, p.Types)
+			case hasPrefix(fd.Name.Name, "Fuzz") && firstParamIs(sig, "F") && sig.Params().Len() == 1:
+				t = &Target{Name: fd.Name.Name, Kind: KindFuzz}
+				fuzzTarget(t, fd, p)
+			default:
+				continue
+			}
+			t.External = external
+			t.Pos = fset.Position(fd.Name.Pos())
+			t.Decl = fd
+			if t.Err == nil && fd.Type.TypeParams != nil {
+				t.Err = fmt.Errorf("%s: generic functions cannot be targets", t.Name)
+			}
+			targets = append(targets, t)
+		}
+	}
+	return targets
+}
+
+// hasPrefix reports whether name is prefix followed by nothing or by a
+// character that is not a lower-case letter, the rule go test applies to
+// TestXxx.
+func hasPrefix(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	if len(name) == len(prefix) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return !unicode.IsLower(r)
+}
+
+// firstParamIs reports whether sig's first parameter is *testing.<name>.
+func firstParamIs(sig *types.Signature, name string) bool {
+	if sig.Params().Len() == 0 {
+		return false
+	}
+	return isTesting(sig.Params().At(0).Type(), name)
+}
+
+func isTesting(t types.Type, name string) bool {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := named.Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == "testing" && obj.Name() == name
+}
+
+// inputs returns the parameters of sig after the *testing.T and checks that
+// dowse can generate each of them.
+func inputs(target string, sig *types.Signature, pkg *types.Package) ([]*types.Var, error) {
+	var params []*types.Var
+	for i := 1; i < sig.Params().Len(); i++ {
+		params = append(params, sig.Params().At(i))
+	}
+	if sig.Variadic() {
+		last := params[len(params)-1]
+		return params, &UnsupportedError{Target: target, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
+	}
+	for i, v := range params {
+		if ok, why := checkType(v.Type(), pkg, nil); !ok {
+			return params, &UnsupportedError{Target: target, Param: paramName(v, i), Type: typeString(v.Type(), pkg), Why: why}
+		}
+	}
+	return params, nil
+}
+
+// typeString writes t as source in pkg would: other packages by name.
+func typeString(t types.Type, pkg *types.Package) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == pkg.Path() {
+			return ""
+		}
+		return p.Name()
+	})
+}
+
+func paramName(v *types.Var, i int) string {
+	if v.Name() != "" && v.Name() != "_" {
+		return v.Name()
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+// checkType reports whether t can be an input: integer kinds, bool,
+// string, and arrays, slices and structs of those. If not, why says why in
+// terms of the part of t that is not allowed ("" when t itself is not).
+func checkType(t types.Type, pkg *types.Package, stack []*types.Named) (ok bool, why string) {
+	t = types.Unalias(t)
+	if n, isNamed := t.(*types.Named); isNamed {
+		for _, s := range stack {
+			if types.Identical(s, n) {
+				return false, "recursive type " + typeString(n, pkg)
+			}
+		}
+		stack = append(stack, n)
+	}
+	part := func(elem types.Type) (bool, string) {
+		ok, why := checkType(elem, pkg, stack)
+		if !ok && why == "" {
+			why = "contains " + typeString(elem, pkg)
+		}
+		return ok, why
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsInteger|types.IsBoolean|types.IsString) != 0 && u.Kind() != types.UnsafePointer, ""
+	case *types.Array:
+		return part(u.Elem())
+	case *types.Slice:
+		return part(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if f.Name() == "_" {
+				continue
+			}
+			if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != pkg.Path() {
+				return false, fmt.Sprintf("unexported field %s cannot be set from package %s", f.Name(), pkg.Name())
+			}
+			if ok, why := part(f.Type()); !ok {
+				return false, why
+			}
+		}
+		return true, ""
+	case *types.TypeParam:
+		return false, "type parameter"
+	}
+	return false, ""
+}
+
+// fuzzTarget finds the function passed to f.Fuzz in fd and the constant
+// seeds added with f.Add.
+func fuzzTarget(t *Target, fd *ast.FuncDecl, p *packages.Package) {
+	info := p.TypesInfo
+	var fuzzArg ast.Expr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		switch testingFMethod(call, info) {
+		case "Fuzz":
+			if fuzzArg == nil && len(call.Args) == 1 {
+				fuzzArg = call.Args[0]
+			}
+		case "Add":
+			if seed, ok := constantArgs(call.Args, info); ok {
+				t.Seeds = append(t.Seeds, seed)
+			}
+		}
+		return true
+	})
+	if fuzzArg == nil {
+		t.Err = fmt.Errorf("%s: no call of f.Fuzz found", t.Name)
+		return
+	}
+	var sig *types.Signature
+	switch a := ast.Unparen(fuzzArg).(type) {
+	case *ast.FuncLit:
+		t.Func = a
+		sig, _ = info.TypeOf(a).(*types.Signature)
+	case *ast.Ident:
+		fn, ok := info.Uses[a].(*types.Func)
+		if ok {
+			t.FuncDecl = findFuncDecl(p, fn)
+		}
+		if t.FuncDecl == nil {
+			t.Err = fmt.Errorf("%s: the function passed to f.Fuzz is not a function literal or a function declared in the package", t.Name)
+			return
+		}
+		sig = fn.Type().(*types.Signature)
+	default:
+		t.Err = fmt.Errorf("%s: the function passed to f.Fuzz is not a function literal or a function declared in the package", t.Name)
+		return
+	}
+	if sig == nil || !firstParamIs(sig, "T") {
+		t.Err = fmt.Errorf("%s: the function passed to f.Fuzz does not take *testing.T first", t.Name)
+		return
+	}
+	t.Params, t.Err = inputs(t.Name, sig, p.Types)
+}
+
+// testingFMethod returns the name of the method of *testing.F that call
+// calls, or "".
+func testingFMethod(call *ast.CallExpr, info *types.Info) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return ""
+	}
+	recv := s.Recv()
+	if _, ok := types.Unalias(recv).(*types.Pointer); !ok {
+		recv = types.NewPointer(recv)
+	}
+	if !isTesting(recv, "F") {
+		return ""
+	}
+	return sel.Sel.Name
+}
+
+// constantArgs converts the arguments of an f.Add call to Go values if all
+// are constants (or []byte conversions of constant strings).
+func constantArgs(args []ast.Expr, info *types.Info) ([]any, bool) {
+	var out []any
+	for _, a := range args {
+		tv, ok := info.Types[a]
+		if !ok {
+			return nil, false
+		}
+		if tv.Value == nil {
+			// []byte("...")
+			call, ok := ast.Unparen(a).(*ast.CallExpr)
+			if !ok || len(call.Args) != 1 || !isByteSlice(tv.Type) {
+				return nil, false
+			}
+			if inner, ok := info.Types[call.Args[0]]; ok && inner.Value != nil && inner.Value.Kind() == constant.String {
+				if fun, ok := info.Types[call.Fun]; ok && fun.IsType() {
+					out = append(out, []byte(constant.StringVal(inner.Value)))
+					continue
+				}
+			}
+			return nil, false
+		}
+		b, ok := tv.Type.Underlying().(*types.Basic)
+		if !ok {
+			return nil, false
+		}
+		switch {
+		case b.Info()&types.IsBoolean != 0:
+			out = append(out, constant.BoolVal(tv.Value))
+		case b.Info()&types.IsString != 0:
+			out = append(out, constant.StringVal(tv.Value))
+		case b.Info()&types.IsUnsigned != 0:
+			v, exact := constant.Uint64Val(tv.Value)
+			if !exact {
+				return nil, false
+			}
+			out = append(out, v)
+		case b.Info()&types.IsInteger != 0:
+			v, exact := constant.Int64Val(tv.Value)
+			if !exact {
+				return nil, false
+			}
+			out = append(out, v)
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func isByteSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+func findFuncDecl(p *packages.Package, fn *types.Func) *ast.FuncDecl {
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && p.TypesInfo.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// Unsupported reports whether err is an *UnsupportedError.
+func Unsupported(err error) bool {
+	var u *UnsupportedError
+	return errors.As(err, &u)
+}

@@ -1,0 +1,5 @@
+package broken
+
+func F() int {
+	return "not an int"
+}

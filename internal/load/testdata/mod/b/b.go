@@ -1,0 +1,4 @@
+// Package b has no tests.
+package b
+
+func B() {}
