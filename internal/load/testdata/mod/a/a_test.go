@@ -32,8 +32,8 @@ func PutGeneric[T any](t *testing.T, x int) {}
 
 // Not targets.
 func Putter(t *testing.T, x int) {}
-func PutNoT(x int)              {}
-func PutB(b *testing.B, x int)  {}
+func PutNoT(x int)               {}
+func PutB(b *testing.B, x int)   {}
 
 type S struct{}
 
