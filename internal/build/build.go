@@ -1,0 +1,432 @@
+// Package build turns a loaded package into an instrumented worker binary
+// without touching the user's tree.
+//
+// Everything dowse writes goes to a work directory made with os.MkdirTemp:
+//
+//	<work>/rtmod/go.mod          module github.com/dowse-go/dowse (the runtime)
+//	<work>/rtmod/rt/*.go         the runtime package, from rt.Source
+//	<work>/go.mod, go.sum        the user's go.mod and go.sum plus a require
+//	                             and a replace of the runtime module
+//	<work>/overlay/<n>/<file>    instrumented files and worker harnesses
+//	<work>/overlay.json          the go command's -overlay file
+//	<work>/<pkg>.test            the worker binary
+//
+// The binary is built by
+//
+//	go test -c -o <work>/<pkg>.test -overlay <work>/overlay.json \
+//		-modfile <work>/go.mod -mod=mod <pkg>
+//
+// run in the user's module with GOWORK=off (the go command refuses
+// -modfile in workspace mode); GOFLAGS and the rest of the environment pass
+// through.
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// RuntimeModule is the module path of the runtime package.
+const RuntimeModule = "github.com/dowse-go/dowse"
+
+// RuntimeImport is the import path of the runtime package.
+const RuntimeImport = RuntimeModule + "/rt"
+
+// runtimeGoVersion is the go line of the runtime's module in the work
+// directory.
+const runtimeGoVersion = "1.22"
+
+// Site is a branch site of instrumented code.
+type Site struct {
+	ID   uint32
+	Pos  token.Position
+	Kind string
+}
+
+// Instrumenter rewrites the code of one worker binary. It receives every
+// package variant that goes into the binary instrumented, and returns the
+// rewritten source of each file it changed, keyed by the file's absolute
+// path, and the branch sites it numbered (IDs unique within the binary).
+type Instrumenter interface {
+	Instrument(pkgs []*packages.Package) (files map[string][]byte, sites []Site, err error)
+}
+
+// NoInstrument leaves the code as it is: workers then report no branches
+// (every target has one path) and fuzz targets cannot be served, since
+// f.Fuzz is not redirected to the runtime. It exists to exercise the
+// plumbing.
+type NoInstrument struct{}
+
+// Instrument implements Instrumenter.
+func (NoInstrument) Instrument([]*packages.Package) (map[string][]byte, []Site, error) {
+	return nil, nil, nil
+}
+
+// Config says how to build.
+type Config struct {
+	Env          []string     // environment of the go command; nil means os.Environ(). GOWORK=off is added.
+	BuildFlags   []string     // extra flags for go test -c, e.g. -tags
+	Instrumenter Instrumenter // nil means NoInstrument
+	// InstrumentModule instruments, besides the package under test, the
+	// other packages of its module that the test binary imports.
+	InstrumentModule bool
+	// Runtime holds the runtime package's source; nil means rt.Source.
+	Runtime fs.FS
+}
+
+// Work is a work directory.
+type Work struct {
+	Dir  string
+	keep bool
+
+	modDone bool   // go.mod, go.sum and the runtime module are written
+	modDir  string // the module root the go.mod was copied from
+	n       int    // overlay directories used
+}
+
+// NewWork creates a work directory. If keep is false, Close removes it.
+func NewWork(keep bool) (*Work, error) {
+	dir, err := os.MkdirTemp("", "dowse-work-")
+	if err != nil {
+		return nil, fmt.Errorf("creating work directory: %w", err)
+	}
+	return &Work{Dir: dir, keep: keep}, nil
+}
+
+// Keep makes Close leave the work directory in place.
+func (w *Work) Keep() { w.keep = true }
+
+// Kept reports whether Close leaves the work directory in place.
+func (w *Work) Kept() bool { return w.keep }
+
+// Close removes the work directory unless it is to be kept.
+func (w *Work) Close() error {
+	if w.keep {
+		return nil
+	}
+	if err := os.RemoveAll(w.Dir); err != nil {
+		return fmt.Errorf("removing work directory: %w", err)
+	}
+	return nil
+}
+
+// Binary is a built worker binary for one package.
+type Binary struct {
+	Path    string        // the test binary
+	Package *load.Package // the package it tests
+	Sites   []Site        // branch sites of the instrumented code, by ID
+	// Harness maps each PUT the binary serves to the name of the test
+	// function that serves it.
+	Harness map[string]string
+}
+
+// Command says how to start a worker: the binary, its arguments, the
+// environment variables to add, and the working directory.
+type Command struct {
+	Path string
+	Args []string
+	Env  []string
+	Dir  string
+}
+
+// Worker returns the command that starts a worker serving target t with
+// inputs of at most maxLen elements. ok is false if the binary does not
+// serve t.
+func (b *Binary) Worker(t *load.Target, maxLen int) (cmd Command, ok bool) {
+	cmd = Command{Path: b.Path, Dir: b.Package.Dir}
+	env := []string{rt.EnvWorker + "=1", rt.EnvMaxLen + "=" + strconv.Itoa(maxLen)}
+	switch t.Kind {
+	case load.KindPUT:
+		test, ok := b.Harness[t.Name]
+		if !ok {
+			return Command{}, false
+		}
+		cmd.Args = []string{"-test.run=^" + test + "$"}
+		env = append(env, rt.EnvTargets+"="+t.Name)
+	case load.KindFuzz:
+		cmd.Args = []string{"-test.run=^" + t.Name + "$"}
+		env = append(env, rt.EnvFuzz+"="+t.Name)
+	}
+	cmd.Env = env
+	return cmd, true
+}
+
+// Error reports that the instrumented code did not build, which is a bug
+// in dowse. The work directory is kept for inspection.
+type Error struct {
+	Package string
+	WorkDir string
+	Output  string // the go command's output
+	Err     error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("building the instrumented package %s failed (a bug in dowse; work directory kept at %s): %v\n%s",
+		e.Package, e.WorkDir, e.Err, strings.TrimRight(e.Output, "\n"))
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Build instruments p and builds its worker binary serving targets (the
+// supported targets of p; others are ignored).
+func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets []*load.Target) (*Binary, error) {
+	if p.Module == nil || p.Module.GoMod == "" {
+		return nil, fmt.Errorf("%s: not in a module", p.Path)
+	}
+	if err := w.writeModule(cfg, p.Module); err != nil {
+		return nil, err
+	}
+	ins := cfg.Instrumenter
+	if ins == nil {
+		ins = NoInstrument{}
+	}
+	variants := instrumented(p, cfg.InstrumentModule)
+	files, sites, err := ins.Instrument(variants)
+	if err != nil {
+		return nil, fmt.Errorf("instrumenting %s: %w", p.Path, err)
+	}
+	sort.Slice(sites, func(i, j int) bool { return sites[i].ID < sites[j].ID })
+
+	bin := &Binary{Package: p, Sites: sites, Harness: map[string]string{}}
+	overlay := map[string]string{}
+	dir := filepath.Join(w.Dir, "overlay", strconv.Itoa(w.n))
+	w.n++
+	write := func(orig string, src []byte) error {
+		// Keep the file's base name: compiler messages then still say
+		// which file they are about.
+		sub := filepath.Join(dir, strconv.Itoa(len(overlay)))
+		if err := os.MkdirAll(sub, 0o777); err != nil {
+			return fmt.Errorf("writing overlay: %w", err)
+		}
+		dst := filepath.Join(sub, filepath.Base(orig))
+		if err := os.WriteFile(dst, src, 0o666); err != nil {
+			return fmt.Errorf("writing overlay: %w", err)
+		}
+		overlay[orig] = dst
+		return nil
+	}
+	origs := make([]string, 0, len(files))
+	for f := range files {
+		origs = append(origs, f)
+	}
+	sort.Strings(origs)
+	for _, f := range origs {
+		if err := write(f, files[f]); err != nil {
+			return nil, err
+		}
+	}
+	harnesses, err := harnessFiles(p, targets, overlay)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range harnesses {
+		if err := write(h.path, h.src); err != nil {
+			return nil, err
+		}
+		for _, name := range h.puts {
+			bin.Harness[name] = h.test
+		}
+	}
+
+	ovPath := filepath.Join(dir, "overlay.json")
+	ov, err := json.MarshalIndent(struct{ Replace map[string]string }{overlay}, "", "\t")
+	if err != nil {
+		return nil, fmt.Errorf("writing overlay: %w", err)
+	}
+	if err := os.WriteFile(ovPath, ov, 0o666); err != nil {
+		return nil, fmt.Errorf("writing overlay: %w", err)
+	}
+
+	bin.Path = filepath.Join(w.Dir, binaryName(p.Path))
+	args := []string{"test", "-c", "-o", bin.Path, "-overlay", ovPath,
+		"-modfile", filepath.Join(w.Dir, "go.mod"), "-mod=mod"}
+	args = append(args, cfg.BuildFlags...)
+	args = append(args, p.Path)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = p.Module.Dir
+	cmd.Env = withEnv(cfg.Env, "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		w.Keep()
+		return nil, &Error{Package: p.Path, WorkDir: w.Dir, Output: string(out), Err: err}
+	}
+	return bin, nil
+}
+
+// instrumented returns the package variants that go into p's binary
+// instrumented: the package with its in-package tests (or without, if it
+// has none), the external test package, and with all set the module's
+// other packages imported by them.
+func instrumented(p *load.Package, all bool) []*packages.Package {
+	var out []*packages.Package
+	if p.Test != nil {
+		out = append(out, p.Test)
+	} else if p.Plain != nil {
+		out = append(out, p.Plain)
+	}
+	if p.XTest != nil {
+		out = append(out, p.XTest)
+	}
+	if !all {
+		return out
+	}
+	seen := map[string]bool{p.Path: true}
+	var deps []*packages.Package
+	var visit func(q *packages.Package)
+	visit = func(q *packages.Package) {
+		for _, imp := range q.Imports {
+			if seen[imp.PkgPath] || imp.Module == nil || !imp.Module.Main {
+				continue
+			}
+			seen[imp.PkgPath] = true
+			deps = append(deps, imp)
+			visit(imp)
+		}
+	}
+	for _, v := range out {
+		visit(v)
+	}
+	sort.Slice(deps, func(i, j int) bool { return deps[i].PkgPath < deps[j].PkgPath })
+	return append(out, deps...)
+}
+
+// binaryName turns an import path into a file name for its test binary.
+func binaryName(importPath string) string {
+	r := strings.NewReplacer("/", "_", ".", "_", "-", "_", "~", "_")
+	return r.Replace(importPath) + ".test"
+}
+
+// withEnv returns env (os.Environ() if nil) with extra appended; later
+// entries win.
+func withEnv(env []string, extra ...string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	return append(env[:len(env):len(env)], extra...)
+}
+
+// writeModule writes the runtime module and the temporary go.mod and
+// go.sum, once per work directory.
+func (w *Work) writeModule(cfg Config, mod *packages.Module) error {
+	if w.modDone {
+		if w.modDir != mod.Dir {
+			return fmt.Errorf("packages of two modules (%s, %s) in one run", w.modDir, mod.Dir)
+		}
+		return nil
+	}
+	src := cfg.Runtime
+	if src == nil {
+		src = rt.Source
+	}
+	rtmod := filepath.Join(w.Dir, "rtmod")
+	if err := writeRuntime(src, rtmod); err != nil {
+		return err
+	}
+	gomod, err := os.ReadFile(mod.GoMod)
+	if err != nil {
+		return fmt.Errorf("reading go.mod: %w", err)
+	}
+	out, err := RewriteGoMod(mod.GoMod, gomod, rtmod)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir, "go.mod"), out, 0o666); err != nil {
+		return fmt.Errorf("writing go.mod: %w", err)
+	}
+	sum, err := os.ReadFile(strings.TrimSuffix(mod.GoMod, ".mod") + ".sum")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading go.sum: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(w.Dir, "go.sum"), sum, 0o666); err != nil {
+		return fmt.Errorf("writing go.sum: %w", err)
+	}
+	w.modDone, w.modDir = true, mod.Dir
+	return nil
+}
+
+// writeRuntime writes the runtime package from src (its .go files except
+// source.go and tests) into dir/rt, with dir/go.mod declaring the runtime
+// module.
+func writeRuntime(src fs.FS, dir string) error {
+	pkgDir := filepath.Join(dir, "rt")
+	if err := os.MkdirAll(pkgDir, 0o777); err != nil {
+		return fmt.Errorf("writing runtime: %w", err)
+	}
+	gomod := fmt.Sprintf("module %s\n\ngo %s\n", RuntimeModule, runtimeGoVersion)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o666); err != nil {
+		return fmt.Errorf("writing runtime: %w", err)
+	}
+	entries, err := fs.ReadDir(src, ".")
+	if err != nil {
+		return fmt.Errorf("reading runtime source: %w", err)
+	}
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || path.Ext(name) != ".go" || name == "source.go" || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		data, err := fs.ReadFile(src, name)
+		if err != nil {
+			return fmt.Errorf("reading runtime source: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(pkgDir, name), data, 0o666); err != nil {
+			return fmt.Errorf("writing runtime: %w", err)
+		}
+		n++
+	}
+	if n == 0 {
+		return errors.New("the runtime source has no Go files")
+	}
+	return nil
+}
+
+// RewriteGoMod returns the go.mod data (read from file) with a require of
+// the runtime module and a replace pointing it at rtDir. If the module is
+// the runtime module itself, data is returned reformatted but unchanged.
+func RewriteGoMod(file string, data []byte, rtDir string) ([]byte, error) {
+	f, err := modfile.Parse(file, data, nil)
+	if err != nil {
+		return nil, fmt.Errorf("parsing %s: %w", file, err)
+	}
+	if f.Module != nil && f.Module.Mod.Path == RuntimeModule {
+		return data, nil
+	}
+	for _, r := range f.Replace {
+		if r.Old.Path == RuntimeModule {
+			if err := f.DropReplace(r.Old.Path, r.Old.Version); err != nil {
+				return nil, fmt.Errorf("rewriting %s: %w", file, err)
+			}
+		}
+	}
+	if err := f.AddRequire(RuntimeModule, "v0.0.0"); err != nil {
+		return nil, fmt.Errorf("rewriting %s: %w", file, err)
+	}
+	if err := f.AddReplace(RuntimeModule, "", rtDir, ""); err != nil {
+		return nil, fmt.Errorf("rewriting %s: %w", file, err)
+	}
+	f.Cleanup()
+	out, err := f.Format()
+	if err != nil {
+		return nil, fmt.Errorf("rewriting %s: %w", file, err)
+	}
+	return bytes.TrimLeft(out, "\n"), nil
+}
