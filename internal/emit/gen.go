@@ -1,0 +1,451 @@
+package emit
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"go/types"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// generated is everything Write puts on disk for one File, before it is
+// written.
+type generated struct {
+	goFile  string // base name of the generated test file
+	goSrc   []byte // its content; nil if the file has no tests (a stale one is removed)
+	corpus  map[string]map[string][]byte
+	omitted []Omission
+}
+
+// A corpus directory (slash-separated, relative to File.Dir) in
+// generated.corpus is owned by this run: dowse's files in it that are not
+// in the new set are removed.
+
+// plan is one emittable target with its rows sorted into tables.
+type plan struct {
+	t        *Target
+	fields   []string // names of the table struct's fields for the parameters
+	pass     []rowPlan
+	fail     []rowPlan
+	testName string // TestDowseXxx
+	failName string // TestDowseXxxFailures or FuzzDowseXxxFailures
+}
+
+type rowPlan struct {
+	row  *Row
+	vals []*value
+}
+
+// failing reports whether a row's status is a found bug.
+func failing(s rt.Status) bool {
+	switch s {
+	case rt.StatusFail, rt.StatusPanic, rt.StatusExit, rt.StatusTimeout:
+		return true
+	}
+	return false
+}
+
+func generate(f File, opts Options) (*generated, []*TargetError, error) {
+	goFile, err := generatedName(f.SourceFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	buildLine, err := buildConstraint(f.Dir, f.SourceFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}}
+	self := f.Pkg.Path()
+	scope := f.Pkg.Scope()
+
+	var (
+		plans []*plan
+		terrs []*TargetError
+		pkgs  = map[string]*types.Package{}
+	)
+	for ti := range f.Targets {
+		t := &f.Targets[ti]
+		p, tpkgs, err := planTarget(t, self, scope, g)
+		if err != nil {
+			terrs = append(terrs, &TargetError{Target: t.Name, Err: err})
+			continue
+		}
+		for k, v := range tpkgs {
+			pkgs[k] = v
+		}
+		plans = append(plans, p)
+	}
+
+	hasTests, hasFailures := false, false
+	for _, p := range plans {
+		if (!p.t.Fuzz && len(p.pass) > 0) || len(p.fail) > 0 {
+			hasTests = true
+		}
+		if len(p.fail) > 0 {
+			hasFailures = true
+		}
+	}
+	reserved := append(scope.Names(), "t", "tt", "tests", "f")
+	imports := newImportSet(self, reserved)
+	if hasTests {
+		imports.add("testing", "testing")
+	}
+	if hasFailures {
+		imports.add("os", "os")
+	}
+	imports.addAll(pkgs)
+	r := newRenderer(self, imports)
+
+	// Corpus files for fuzz targets.
+	for _, p := range plans {
+		if !p.t.Fuzz {
+			continue
+		}
+		if err := g.addCorpus(p.t.Name, p.pass); err != nil {
+			return nil, nil, err
+		}
+		if err := g.addCorpus(p.failName, p.fail); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !hasTests {
+		return g, terrs, nil
+	}
+
+	var b bytes.Buffer
+	w := &writer{b: &b, r: r, imports: imports, opts: opts, g: g}
+	fmt.Fprintf(&b, "%s\n\n", Header)
+	if buildLine != "" {
+		fmt.Fprintf(&b, "%s\n\n", buildLine)
+	}
+	fmt.Fprintf(&b, "package %s\n\n", f.Pkg.Name())
+	std, other := imports.specs()
+	b.WriteString("import (\n")
+	for _, s := range std {
+		b.WriteString("\t" + s + "\n")
+	}
+	if len(std) > 0 && len(other) > 0 {
+		b.WriteString("\n")
+	}
+	for _, s := range other {
+		b.WriteString("\t" + s + "\n")
+	}
+	b.WriteString(")\n")
+	for _, p := range plans {
+		if p.t.Fuzz {
+			if len(p.fail) > 0 {
+				w.fuzzFailures(p)
+			}
+			continue
+		}
+		if len(p.pass) > 0 {
+			w.passTable(p)
+		}
+		if len(p.fail) > 0 {
+			w.failTable(p)
+		}
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, nil, fmt.Errorf("generated code does not parse (a bug in emit): %w\n%s", err, b.Bytes())
+	}
+	g.goSrc = src
+	return g, terrs, nil
+}
+
+// planTarget checks a target and decodes its rows.
+func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan, map[string]*types.Package, error) {
+	pkgs := map[string]*types.Package{}
+	if err := checkTypes(t.Params, self, pkgs); err != nil {
+		return nil, nil, err
+	}
+	if t.Fuzz {
+		if err := checkFuzzParams(t.Params); err != nil {
+			return nil, nil, err
+		}
+	}
+	p := &plan{t: t, testName: "TestDowse" + t.Name, failName: "TestDowse" + t.Name + "Failures"}
+	if scope.Lookup(t.Name+"Failures") != nil {
+		p.failName = "TestDowseFailures" + t.Name
+	}
+	if t.Fuzz {
+		p.failName = "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
+	}
+	used := map[string]bool{"name": true, "found": true}
+	for i, v := range t.Params {
+		n := v.Name()
+		if n == "" || n == "_" {
+			n = "arg" + strconv.Itoa(i+1)
+		}
+		for used[n] {
+			n += "_"
+		}
+		used[n] = true
+		p.fields = append(p.fields, n)
+	}
+	for i := range t.Rows {
+		row := &t.Rows[i]
+		if row.Status == rt.StatusSkip {
+			continue
+		}
+		if !failing(row.Status) && row.Status != rt.StatusPass {
+			g.omitted = append(g.omitted, Omission{t.Name, i, fmt.Sprintf("run ended with status %s: its outcome is unknown", row.Status)})
+			continue
+		}
+		vals, err := decodeRow(t.Params, t.Leaves, row.Inputs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("row %d: %w", i, err)
+		}
+		rp := rowPlan{row, vals}
+		if failing(row.Status) {
+			p.fail = append(p.fail, rp)
+		} else {
+			p.pass = append(p.pass, rp)
+		}
+	}
+	return p, pkgs, nil
+}
+
+// addCorpus adds the corpus files of rows for fuzz function fn. The
+// directory is owned even if rows is empty.
+func (g *generated) addCorpus(fn string, rows []rowPlan) error {
+	dir := path.Join("testdata", "fuzz", fn)
+	files := g.corpus[dir]
+	if files == nil {
+		files = map[string][]byte{}
+		g.corpus[dir] = files
+	}
+	for _, rp := range rows {
+		content, err := corpusFile(rp.vals)
+		if err != nil {
+			return err
+		}
+		files[corpusName(content)] = content
+	}
+	return nil
+}
+
+// writer writes the test functions of a generated file.
+type writer struct {
+	b       *bytes.Buffer
+	r       *renderer
+	imports *importSet
+	opts    Options
+	g       *generated
+}
+
+func (w *writer) pf(format string, args ...any) { fmt.Fprintf(w.b, format, args...) }
+
+// tableHead writes "tests := []struct{...}{" for p's parameters.
+func (w *writer) tableHead(p *plan, extra string) {
+	w.pf("\ttests := []struct {\n\t\tname string\n")
+	for i, v := range p.t.Params {
+		w.pf("\t\t%s %s\n", p.fields[i], w.r.typeString(v.Type()))
+	}
+	if extra != "" {
+		w.pf("\t\t%s\n", extra)
+	}
+	w.pf("\t}{\n")
+}
+
+// rowFields renders the parameter fields of one row.
+func (w *writer) rowFields(p *plan, rp rowPlan) string {
+	parts := make([]string, len(rp.vals))
+	for i, v := range rp.vals {
+		parts[i] = p.fields[i] + ": " + w.r.lit(v, false)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// call renders the call of the target on tt's fields.
+func (w *writer) call(p *plan) string {
+	args := []string{"t"}
+	for i, f := range p.fields {
+		a := "tt." + f
+		if p.t.Variadic && i == len(p.fields)-1 {
+			a += "..."
+		}
+		args = append(args, a)
+	}
+	return p.t.Name + "(" + strings.Join(args, ", ") + ")"
+}
+
+func (w *writer) passTable(p *plan) {
+	testing := w.imports.names["testing"]
+	w.pf("\n// %s runs %s on one input per path that dowse explored\n// and saw pass.\n", p.testName, p.t.Name)
+	w.pf("func %s(t *%s.T) {\n", p.testName, testing)
+	w.tableHead(p, "")
+	names := uniqueNames{}
+	seen := map[string]bool{}
+	for _, rp := range p.pass {
+		fields := w.rowFields(p, rp)
+		if seen[fields] {
+			continue // the same input reached twice: the target is not deterministic
+		}
+		seen[fields] = true
+		name := names.make(w.r.caseName(p.fields, rp.vals, w.opts.maxName()))
+		line := "{name: " + quoteString(name)
+		if fields != "" {
+			line += ", " + fields
+		}
+		line += "},"
+		if len(line) <= rowWidth && !strings.Contains(line, "\n") {
+			w.pf("\t\t%s\n", line)
+			continue
+		}
+		w.pf("\t\t{\n\t\t\tname: %s,\n", quoteString(name))
+		for i, v := range rp.vals {
+			w.pf("\t\t\t%s: %s,\n", p.fields[i], w.r.lit(v, false))
+		}
+		w.pf("\t\t},\n")
+	}
+	w.pf("\t}\n")
+	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n\t\t\t%s\n\t\t})\n\t}\n}\n", testing, w.call(p))
+}
+
+func (w *writer) failTable(p *plan) {
+	testing, os := w.imports.names["testing"], w.imports.names["os"]
+	w.pf("\n// %s holds the inputs on which dowse saw %s fail.\n", p.failName, p.t.Name)
+	w.pf("// Each case skips, reporting the failure, unless %s=1 is set;\n// then it runs and fails.\n", ReproduceEnv)
+	w.pf("func %s(t *%s.T) {\n", p.failName, testing)
+	w.tableHead(p, "found string")
+	names := uniqueNames{}
+	seen := map[string]bool{}
+	for _, rp := range p.fail {
+		key := w.rowFields(p, rp)
+		if seen[key] {
+			continue // the same input reached twice
+		}
+		seen[key] = true
+		name := names.make(rp.row.Status.String() + ":" + w.r.caseName(p.fields, rp.vals, w.opts.maxName()))
+		w.comment("\t\t// ", "\t\t// ", rp.row)
+		w.pf("\t\t{\n\t\t\tname: %s,\n", strconv.Quote(name))
+		for i, v := range rp.vals {
+			w.pf("\t\t\t%s: %s,\n", p.fields[i], w.r.lit(v, false))
+		}
+		w.pf("\t\t\tfound: %s,\n\t\t},\n", strconv.Quote(found(rp.row)))
+	}
+	w.pf("\t}\n")
+	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
+	w.pf("\t\t\tif %s.Getenv(%q) != \"1\" {\n", os, ReproduceEnv)
+	w.pf("\t\t\t\tt.Skipf(\"dowse found: %%s\\nreproduce: %s=1 go test -run '^%s$/^%%s$'\", tt.found, tt.name)\n", ReproduceEnv, p.failName)
+	w.pf("\t\t\t}\n\t\t\t%s\n\t\t})\n\t}\n}\n", w.call(p))
+}
+
+func (w *writer) fuzzFailures(p *plan) {
+	testing, os := w.imports.names["testing"], w.imports.names["os"]
+	dir := path.Join("testdata", "fuzz", p.failName)
+	w.pf("\n// %s reruns the fuzz function of %s on the inputs in\n// %s, on which dowse saw it fail.\n", p.failName, p.t.Name, dir)
+	w.pf("// It skips, reporting the failures, unless %s=1 is set; then it runs\n// and fails.\n//\n", ReproduceEnv)
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "dowse found %d failing input(s) of %s in %s:", len(p.fail), p.t.Name, dir)
+	seen := map[string]bool{}
+	for _, rp := range p.fail {
+		content, err := corpusFile(rp.vals)
+		if err != nil {
+			panic(err) // checked by addCorpus
+		}
+		file := corpusName(content)
+		if seen[file] {
+			continue
+		}
+		seen[file] = true
+		w.comment("//   - "+file+": ", "//     ", rp.row)
+		fmt.Fprintf(&msg, "\n%s: %s", file, found(rp.row))
+	}
+	fmt.Fprintf(&msg, "\nreproduce: %s=1 go test -run '^%s$' (one input: -run '^%s$/^NAME$')", ReproduceEnv, p.failName, p.failName)
+	w.pf("func %s(f *%s.F) {\n", p.failName, testing)
+	w.pf("\tif %s.Getenv(%q) != \"1\" {\n\t\tf.Skip(%s)\n\t}\n", os, ReproduceEnv, strconv.Quote(msg.String()))
+	w.pf("\t%s(f)\n}\n", p.t.Name)
+}
+
+// comment writes the failure and path condition of a row as comment
+// lines, the first starting with first, the others with rest.
+func (w *writer) comment(first, rest string, row *Row) {
+	lines := wrap(found(row), 76)
+	if cond := clean(row.PathCondition); cond != "" {
+		if max := w.opts.maxCondition(); len(cond) > max {
+			cut := max
+			for cut > 0 && !utf8RuneStart(cond[cut]) {
+				cut--
+			}
+			cond = fmt.Sprintf("%s ... (%d more bytes)", cond[:cut], len(cond)-cut)
+		}
+		for i, l := range wrap("path: "+cond, 76) {
+			if i > 0 {
+				l = "  " + l
+			}
+			lines = append(lines, l)
+		}
+	}
+	for i, l := range lines {
+		if i == 0 {
+			w.pf("%s%s\n", first, l)
+		} else {
+			w.pf("%s%s\n", rest, l)
+		}
+	}
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// found describes how a failing run ended, on one line.
+func found(row *Row) string {
+	s := row.Status.String()
+	msg := clean(strings.Join(row.Messages, "; "))
+	switch {
+	case msg != "":
+		s += ": " + msg
+	case row.Status == rt.StatusTimeout:
+		s += ": the run did not finish in time"
+	case row.Status == rt.StatusExit:
+		s += ": the process exited"
+	}
+	if row.PanicAt != "" {
+		s += " (at " + clean(row.PanicAt) + ")"
+	}
+	if len(s) > 300 {
+		cut := 300
+		for cut > 0 && !utf8RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + " ..."
+	}
+	return s
+}
+
+// clean makes text fit on one comment line: valid UTF-8, whitespace runs
+// collapsed to one space.
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// wrap breaks s into lines of at most width bytes at spaces (a longer word
+// gets a line of its own).
+func wrap(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// rowWidth is the width beyond which a table row is written with one
+// field per line.
+const rowWidth = 120

@@ -1,0 +1,260 @@
+package emit
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// renderer writes values as Go expressions valid in the generated file's
+// package.
+type renderer struct {
+	self    string // path of the generated file's package
+	imports *importSet
+	consts  map[*types.TypeName][]*types.Const // per named type, its accessible constants
+}
+
+func newRenderer(self string, imports *importSet) *renderer {
+	return &renderer{self: self, imports: imports, consts: map[*types.TypeName][]*types.Const{}}
+}
+
+func (r *renderer) typeString(t types.Type) string {
+	return types.TypeString(t, r.imports.qualifier)
+}
+
+// lineWidth is the width beyond which a composite literal is broken over
+// several lines.
+const lineWidth = 100
+
+// lit renders v. If elided, v is an element of an array or slice literal,
+// so its composite type and a conversion to its named type are left out.
+func (r *renderer) lit(v *value, elided bool) string {
+	if v.kind != rt.KInvalid {
+		return r.scalar(v, elided)
+	}
+	switch u := types.Unalias(v.t).Underlying().(type) {
+	case *types.Slice:
+		if v.isNil {
+			return "nil"
+		}
+		if isByte(u.Elem()) {
+			b := make([]byte, len(v.elems))
+			for i, e := range v.elems {
+				b[i] = byte(e.bits)
+			}
+			if printableBytes(b) {
+				return r.typeString(v.t) + "(" + strconv.Quote(string(b)) + ")"
+			}
+			elems := make([]string, len(b))
+			for i, c := range b {
+				elems[i] = fmt.Sprintf("0x%02x", c)
+			}
+			return r.composite(v.t, elided, elems)
+		}
+		return r.composite(v.t, elided, r.elems(v.elems))
+	case *types.Array:
+		return r.composite(v.t, elided, r.elems(v.elems))
+	case *types.Struct:
+		var parts []string
+		for _, f := range v.fields {
+			if f.val.isZero() {
+				continue
+			}
+			parts = append(parts, f.v.Name()+": "+r.lit(f.val, false))
+		}
+		return r.composite(v.t, elided, parts)
+	}
+	panic(fmt.Sprintf("emit: cannot render value of type %s", v.t)) // decode accepts no other types
+}
+
+func (r *renderer) elems(vs []*value) []string {
+	s := make([]string, len(vs))
+	for i, e := range vs {
+		s[i] = r.lit(e, true)
+	}
+	return s
+}
+
+// composite writes T{elems}, or {elems} if elided, breaking long lists
+// over lines.
+func (r *renderer) composite(t types.Type, elided bool, elems []string) string {
+	typ := ""
+	if !elided {
+		typ = r.typeString(t)
+	}
+	one := typ + "{" + strings.Join(elems, ", ") + "}"
+	if len(one) <= lineWidth && !strings.Contains(one, "\n") {
+		return one
+	}
+	var b strings.Builder
+	b.WriteString(typ + "{\n")
+	line := 0
+	for _, e := range elems {
+		if line > 0 && (line+len(e)+2 > lineWidth-20 || strings.Contains(e, "\n")) {
+			b.WriteString("\n")
+			line = 0
+		}
+		if line > 0 {
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(e + ",")
+		line += len(e) + 1
+		if strings.Contains(e, "\n") {
+			b.WriteString("\n")
+			line = 0
+		}
+	}
+	if line > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// scalar renders a bool, integer or string: a constant of v's named type
+// if exactly one has v's value, else a literal, converted to v's named
+// type unless elided.
+func (r *renderer) scalar(v *value, elided bool) string {
+	if name := r.constName(v); name != "" {
+		return name
+	}
+	text := basicLit(v)
+	if _, named := types.Unalias(v.t).(*types.Named); named && !elided {
+		return r.typeString(v.t) + "(" + text + ")"
+	}
+	return text
+}
+
+// basicLit renders a scalar as an untyped literal.
+func basicLit(v *value) string {
+	switch {
+	case v.kind == rt.KBool:
+		return strconv.FormatBool(v.bits != 0)
+	case v.kind == rt.KString:
+		return quoteString(v.str)
+	}
+	b, _ := types.Unalias(v.t).Underlying().(*types.Basic)
+	if b != nil && b.Name() == "rune" {
+		if r := rune(v.int64()); r >= 0 && utf8.ValidRune(r) && unicode.IsPrint(r) {
+			return strconv.QuoteRune(r)
+		}
+	}
+	if b != nil && b.Name() == "byte" {
+		if v.bits >= 0x20 && v.bits < 0x7f {
+			return strconv.QuoteRune(rune(v.bits))
+		}
+		return fmt.Sprintf("0x%02x", v.bits)
+	}
+	if v.signed() {
+		return strconv.FormatInt(v.int64(), 10)
+	}
+	return formatUint(v.bits)
+}
+
+// formatUint writes u in decimal, or in hex if it is large and its hex
+// digits are mostly 0 and f (masks, limits, sign bits).
+func formatUint(u uint64) string {
+	if u >= 0x10000 {
+		h := strconv.FormatUint(u, 16)
+		round := strings.Count(h, "0") + strings.Count(h, "f")
+		if round*4 >= len(h)*3 {
+			return "0x" + h
+		}
+	}
+	return strconv.FormatUint(u, 10)
+}
+
+// quoteString writes s as an interpreted string literal, or as a raw one
+// if s has quotes or backslashes and nothing a raw literal cannot show.
+func quoteString(s string) string {
+	if strings.ContainsAny(s, "\"\\") && !strings.Contains(s, "`") && utf8.ValidString(s) {
+		raw := true
+		for _, c := range s {
+			if !unicode.IsPrint(c) {
+				raw = false
+				break
+			}
+		}
+		if raw {
+			return "`" + s + "`"
+		}
+	}
+	return strconv.Quote(s)
+}
+
+// printableBytes reports whether b reads well as a quoted string.
+func printableBytes(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, c := range string(b) {
+		if !unicode.IsPrint(c) && c != '\n' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// isByte reports whether t is byte or uint8, not a named type.
+func isByte(t types.Type) bool {
+	b, ok := types.Unalias(t).(*types.Basic)
+	return ok && b.Kind() == types.Uint8
+}
+
+// constName returns the (qualified) name of the only constant of v's named
+// type that has v's value and is accessible, or "".
+func (r *renderer) constName(v *value) string {
+	n, ok := types.Unalias(v.t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	obj := n.Obj()
+	consts, ok := r.consts[obj]
+	if !ok {
+		scope := obj.Pkg().Scope()
+		for _, name := range scope.Names() {
+			c, ok := scope.Lookup(name).(*types.Const)
+			if ok && types.Identical(c.Type(), n) && (c.Exported() || c.Pkg().Path() == r.self) {
+				consts = append(consts, c)
+			}
+		}
+		r.consts[obj] = consts
+	}
+	var ours constant.Value
+	switch {
+	case v.kind == rt.KBool:
+		ours = constant.MakeBool(v.bits != 0)
+	case v.kind == rt.KString:
+		ours = constant.MakeString(v.str)
+	case v.signed():
+		ours = constant.MakeInt64(v.int64())
+	default:
+		ours = constant.MakeUint64(v.bits)
+	}
+	found := ""
+	for _, c := range consts {
+		cv := c.Val()
+		if cv.Kind() == constant.Float {
+			cv = constant.ToInt(cv)
+		}
+		if cv.Kind() != ours.Kind() || !constant.Compare(cv, token.EQL, ours) {
+			continue
+		}
+		if found != "" {
+			return "" // ambiguous
+		}
+		found = c.Name()
+	}
+	if found == "" || obj.Pkg().Path() == r.self {
+		return found
+	}
+	return r.imports.qualifier(obj.Pkg()) + "." + found
+}

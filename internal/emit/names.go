@@ -1,0 +1,137 @@
+package emit
+
+import (
+	"fmt"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Test case names are built from the inputs, "a=1,b=-2,xs=1_2_3", cut to a
+// maximum length and made unique with a "#2", "#3", ... suffix. They use
+// only characters that t.Run keeps as they are and that need no quoting in
+// a -run pattern, so "go test -run 'Test/^name$'" selects exactly one case.
+
+// nameMaxString is the most characters of a string input shown in a name.
+const nameMaxString = 12
+
+// caseName describes one row by its inputs.
+func (r *renderer) caseName(fields []string, vals []*value, max int) string {
+	if len(vals) == 0 {
+		return "run"
+	}
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = fields[i] + "=" + r.nameFrag(v)
+	}
+	name := strings.Join(parts, ",")
+	if len(name) > max {
+		name = name[:max-2] + ".."
+	}
+	return name
+}
+
+// nameFrag describes one value compactly.
+func (r *renderer) nameFrag(v *value) string {
+	if v.kind != rt.KInvalid {
+		if c := r.constName(v); c != "" {
+			return sanitize(c[strings.LastIndex(c, ".")+1:])
+		}
+		switch {
+		case v.kind == rt.KBool:
+			return strconv.FormatBool(v.bits != 0)
+		case v.kind == rt.KString:
+			return stringFrag(v.str)
+		case v.signed():
+			n := v.int64()
+			if b, ok := types.Unalias(v.t).Underlying().(*types.Basic); ok && b.Name() == "rune" && isAlnum(n) {
+				return string(rune(n))
+			}
+			return strconv.FormatInt(n, 10)
+		}
+		return formatUint(v.bits)
+	}
+	switch u := types.Unalias(v.t).Underlying().(type) {
+	case *types.Slice:
+		if v.isNil {
+			return "nil"
+		}
+		if isByte(u.Elem()) {
+			b := make([]byte, len(v.elems))
+			for i, e := range v.elems {
+				b[i] = byte(e.bits)
+			}
+			if printableBytes(b) {
+				return stringFrag(string(b))
+			}
+			return fmt.Sprintf("0x%x", b)
+		}
+	case *types.Struct:
+		parts := make([]string, len(v.fields))
+		for i, f := range v.fields {
+			parts[i] = r.nameFrag(f.val)
+		}
+		return strings.Join(parts, "_")
+	}
+	parts := make([]string, len(v.elems))
+	for i, e := range v.elems {
+		parts[i] = r.nameFrag(e)
+	}
+	return strings.Join(parts, "_")
+}
+
+func isAlnum(n int64) bool {
+	return n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9'
+}
+
+// stringFrag shows a string's beginning in quotes, other characters than
+// letters, digits and a few punctuation marks replaced by '_'.
+func stringFrag(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	n := 0
+	for _, c := range s {
+		if n == nameMaxString {
+			b.WriteString("..")
+			break
+		}
+		if safeNameRune(c) && c != '"' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('_')
+		}
+		n++
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// safeNameRune reports whether c may appear in a case name.
+func safeNameRune(c rune) bool {
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || strings.ContainsRune(`_-.,:=#"`, c)
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(c rune) rune {
+		if safeNameRune(c) {
+			return c
+		}
+		return '_'
+	}, s)
+}
+
+// uniqueNames makes names unique in order, appending "#2", "#3", ...
+type uniqueNames map[string]bool
+
+func (u uniqueNames) make(name string) string {
+	name = sanitize(name)
+	n := name
+	for i := 2; u[n]; i++ {
+		n = name + "#" + strconv.Itoa(i)
+	}
+	u[n] = true
+	return n
+}

@@ -1,0 +1,3 @@
+package fz
+
+type Small uint8

@@ -1,0 +1,7 @@
+package units
+
+// Meter is a length.
+type Meter int64
+
+// Zero is no length.
+const Zero Meter = 0

@@ -1,0 +1,4 @@
+package units
+
+// Temp is a temperature.
+type Temp int32

@@ -1,0 +1,210 @@
+package emit
+
+import (
+	"fmt"
+	"go/types"
+	"path"
+	"sort"
+	"strconv"
+)
+
+// checkTypes checks that every type reachable from the parameters can be
+// written, and values of it built, in the package with path self. It adds
+// the packages whose names the literals need to pkgs.
+func checkTypes(params []*types.Var, self string, pkgs map[string]*types.Package) error {
+	c := &typeChecker{self: self, pkgs: pkgs, seen: map[types.Type]bool{}}
+	for i, p := range params {
+		if err := c.walk(p.Type()); err != nil {
+			return fmt.Errorf("%s: %w", paramLabel(p, i), err)
+		}
+	}
+	return nil
+}
+
+type typeChecker struct {
+	self string
+	pkgs map[string]*types.Package
+	seen map[types.Type]bool
+}
+
+func (c *typeChecker) accessible(obj types.Object) error {
+	if obj.Pkg() == nil {
+		return nil // predeclared
+	}
+	if obj.Pkg().Path() != c.self && !obj.Exported() {
+		return fmt.Errorf("type %s is not exported from %s", obj.Name(), obj.Pkg().Path())
+	}
+	if obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() {
+		return fmt.Errorf("type %s is declared inside a function", obj.Name())
+	}
+	if obj.Pkg().Path() != c.self {
+		if obj.Pkg().Name() == "main" {
+			return fmt.Errorf("type %s belongs to command %s, which cannot be imported", obj.Name(), obj.Pkg().Path())
+		}
+		c.pkgs[obj.Pkg().Path()] = obj.Pkg()
+	}
+	return nil
+}
+
+func (c *typeChecker) walk(t types.Type) error {
+	if c.seen[t] {
+		return nil
+	}
+	c.seen[t] = true
+	switch t := t.(type) {
+	case *types.Alias:
+		if err := c.accessible(t.Obj()); err != nil {
+			return err
+		}
+		if err := c.typeArgs(t.TypeArgs()); err != nil {
+			return err
+		}
+		return c.structure(types.Unalias(t))
+	case *types.Named:
+		if err := c.accessible(t.Obj()); err != nil {
+			return err
+		}
+		if err := c.typeArgs(t.TypeArgs()); err != nil {
+			return err
+		}
+		return c.structure(t)
+	}
+	return c.structure(t)
+}
+
+func (c *typeChecker) typeArgs(l *types.TypeList) error {
+	for i := 0; i < l.Len(); i++ {
+		if err := c.walk(l.At(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// structure checks the parts of a type that values are built from.
+func (c *typeChecker) structure(t types.Type) error {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&(types.IsBoolean|types.IsInteger|types.IsString) == 0 || u.Info()&types.IsUntyped != 0 {
+			return fmt.Errorf("unsupported input type %s", u)
+		}
+		return nil
+	case *types.Array:
+		return c.walk(u.Elem())
+	case *types.Slice:
+		return c.walk(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if f.Name() == "_" {
+				continue
+			}
+			if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != c.self {
+				return fmt.Errorf("struct type %s has unexported field %s, which package %s cannot set", t, f.Name(), c.self)
+			}
+			if err := c.walk(f.Type()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("unsupported input type %s", t)
+}
+
+// importSet names the packages a generated file imports.
+type importSet struct {
+	self  string
+	names map[string]string // import path → name used in the file
+	alias map[string]bool   // the name differs from the package's own name or the path's last element
+	taken map[string]bool
+}
+
+// newImportSet returns an empty import set for the package with path
+// self, in which the names in reserved are taken.
+func newImportSet(self string, reserved []string) *importSet {
+	s := &importSet{self: self, names: map[string]string{}, alias: map[string]bool{}, taken: map[string]bool{}}
+	for _, r := range reserved {
+		s.taken[r] = true
+	}
+	return s
+}
+
+// addAll names the packages in pkgs in order of their paths: each gets its
+// own name unless that is taken, then the first free one of name2, name3,
+// and so on.
+func (s *importSet) addAll(pkgs map[string]*types.Package) {
+	paths := make([]string, 0, len(pkgs))
+	for p := range pkgs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		s.add(p, pkgs[p].Name())
+	}
+}
+
+func (s *importSet) add(importPath, name string) string {
+	if n, ok := s.names[importPath]; ok {
+		return n
+	}
+	n := name
+	for i := 2; s.taken[n]; i++ {
+		n = name + strconv.Itoa(i)
+	}
+	s.taken[n] = true
+	s.names[importPath] = n
+	s.alias[importPath] = n != name || n != path.Base(importPath)
+	return n
+}
+
+// qualifier is a types.Qualifier for the generated file.
+func (s *importSet) qualifier(p *types.Package) string {
+	if p.Path() == s.self {
+		return ""
+	}
+	if n, ok := s.names[p.Path()]; ok {
+		return n
+	}
+	// Not collected by checkTypes: a bug, but keep the output compilable.
+	return s.add(p.Path(), p.Name())
+}
+
+// specs returns the import specs, standard library first, each group
+// sorted by path.
+func (s *importSet) specs() (std, other []string) {
+	paths := make([]string, 0, len(s.names))
+	for p := range s.names {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		spec := strconv.Quote(p)
+		if s.alias[p] {
+			spec = s.names[p] + " " + spec
+		}
+		if isStd(p) {
+			std = append(std, spec)
+		} else {
+			other = append(other, spec)
+		}
+	}
+	return std, other
+}
+
+// isStd reports whether an import path looks like the standard library's:
+// no dot in its first element.
+func isStd(p string) bool {
+	first := p
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			first = p[:i]
+			break
+		}
+	}
+	for i := 0; i < len(first); i++ {
+		if first[i] == '.' {
+			return false
+		}
+	}
+	return true
+}
