@@ -1,0 +1,644 @@
+// Package explore is the coordinator's search: it runs a target on worker
+// processes, asks the solver for inputs that take the branches not yet
+// taken, and decides when a target has been explored completely.
+//
+// The search is generational (SAGE): every run's path condition is
+// expanded by negating, one at a time, each branch after the run's
+// generation bound; the children are run, scored by the branch outcomes
+// they covered first, and expanded best first. DFS, BFS and random order
+// are options that only change which run is expanded next.
+//
+// Exploration is deterministic for a given configuration: the queries of
+// one expansion are solved in branch order, its children are run as one
+// batch on as many workers as there are, and their results are processed
+// in the order of the batch, so neither the number of workers nor timing
+// changes the order of runs or the rows found — unless a time bound
+// (-max-time, -run-timeout, -solver-timeout) is hit, or the code under
+// test keeps state across runs in one worker process.
+package explore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Config bounds and steers exploration.
+type Config struct {
+	MaxRuns       int           // runs per target; 0: no bound
+	MaxBranches   int           // branch events recorded per run; 0: no bound
+	MaxTime       time.Duration // per target; 0: no bound
+	SolverTimeout time.Duration // per query; 0: the solver's default
+	Strategy      Strategy      // "" means Generational
+	Seed          int64         // for the random strategy
+}
+
+// Target is what Explore explores.
+type Target struct {
+	Name string
+	// Params names the target's inputs (the parameters after
+	// *testing.T); the runtime calls them p0, p1, ... in leaf paths.
+	Params []string
+	// Seeds are initial inputs besides the zero input, as Go values of the
+	// parameters (int64, uint64, bool, string, []byte); see SeedInputs.
+	Seeds [][]any
+}
+
+// Reasons why an exploration is not exhaustive, in the order reports list
+// them. The first four are also stop reasons.
+const (
+	ReasonMaxRuns       = "max-runs"
+	ReasonMaxTime       = "max-time"
+	ReasonCanceled      = "canceled"
+	ReasonMaxBranches   = "max-branches"
+	ReasonSolverTimeout = "solver-timeout"
+	ReasonSolverUnknown = "solver-unknown"
+	ReasonNoSolver      = "no-solver"
+	ReasonRunTimeout    = "run-timeout"
+	ReasonWorkerExit    = "worker-exit"
+	ReasonConcretized   = "concretization"
+	ReasonGoroutines    = "goroutines"
+	ReasonDivergence    = "divergence"
+)
+
+// StopExhausted is the stop reason when every branch of every explored
+// path was taken or proven infeasible and no bound was hit.
+const StopExhausted = "all paths explored"
+
+var reasonOrder = []string{
+	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
+	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
+	ReasonWorkerExit, ReasonConcretized, ReasonGoroutines, ReasonDivergence,
+}
+
+// Report is the result of exploring one target.
+type Report struct {
+	Target string
+	Leaves []rt.Leaf // the input layout, leaves named after the parameters
+
+	Runs  int // runs executed
+	Paths int // distinct complete paths: branch outcomes plus ending
+	// Rows holds one run per distinct path that ended in pass, fail or
+	// panic, in the order found.
+	Rows     []Row
+	Failures []Failure  // runs that failed, panicked, exited or timed out: one per distinct path
+	Unsolved []Unsolved // branches the solver could not decide (the first MaxUnsolved)
+
+	// Covered lists the branch outcomes (site, taken) seen, sorted.
+	Covered []Branch
+
+	StopReason string
+	// Incomplete lists every reason the exploration is not exhaustive, in
+	// a fixed order; empty if it is.
+	Incomplete []string
+	// Exhaustive is true if every branch of every explored path was
+	// either taken or proven infeasible within the input domain, and no
+	// bound, concretization, goroutine or divergence got in the way.
+	Exhaustive bool
+
+	Statuses        map[rt.Status]int // runs by how they ended
+	Elapsed         time.Duration
+	SolverTime      time.Duration
+	Queries         int // solver queries
+	Sat, Unsat      int
+	UnknownAnswers  int
+	CacheHits       int
+	Divergences     int
+	DivergenceSites []uint32 // sites where the first divergences showed (at most MaxDivergenceSites)
+	Concretizations int      // concretization records over all runs
+}
+
+// Branch is one outcome of a branch site.
+type Branch struct {
+	Site  uint32
+	Taken bool
+}
+
+// Row is one run that took a distinct path.
+type Row struct {
+	Run           int // 1-based number of the run
+	Inputs        []rt.Value
+	Status        rt.Status
+	Messages      []string
+	PanicAt       string
+	PathCondition string
+}
+
+// Failure is a run that did not pass: t.Error/t.Fatal, a panic, os.Exit,
+// a dead worker or a time-out.
+type Failure struct {
+	Row           int // index into Rows, -1 if the run has no row
+	Run           int
+	Status        rt.Status
+	Messages      []string
+	PanicAt       string
+	Inputs        []rt.Value
+	Input         string // Inputs rendered
+	PathCondition string
+	Output        string // the worker's output, for runs that ended the worker
+}
+
+// Unsolved is a branch outcome the solver could not decide.
+type Unsolved struct {
+	Site          uint32
+	Taken         bool   // the outcome that was asked for
+	PathCondition string // the query: the path up to the branch and the negated branch
+	Why           string
+}
+
+// Limits on what a report keeps.
+const (
+	MaxUnsolved        = 20
+	MaxDivergenceSites = 5
+	MaxDiedFailures    = 10 // failures kept for runs that ended their worker (time-outs, crashes)
+)
+
+// node is a run that may be expanded.
+type node struct {
+	run    int
+	inputs []rt.Value
+	res    rt.Result
+	bound  int      // branches before bound are not negated
+	score  int      // branch outcomes this run covered first
+	prefix []prefix // prefix[i]: hash of the first i events
+}
+
+// prefix is a hash of a sequence of branch outcomes.
+type prefix [2]uint64
+
+func (h prefix) add(site uint32, taken bool) prefix {
+	x := uint64(site)<<1 | 1
+	if taken {
+		x |= 1 << 40
+	}
+	h[0] = (h[0] ^ x) * 0x100000001b3
+	h[1] = (h[1]^x)*0x9e3779b97f4a7c15 + h[0]>>29
+	return h
+}
+
+var prefix0 = prefix{0xcbf29ce484222325, 0x84222325cbf29ce4}
+
+// child is a run to make: an input and the path it is predicted to take.
+type child struct {
+	inputs []rt.Value
+	parent *node
+	flip   int // the parent's event negated; -1 for an initial input
+}
+
+// explorer holds the state of one exploration.
+type explorer struct {
+	cfg    Config
+	target Target
+	ex     Executor
+	solver Solver
+	start  time.Time
+	leaves []rt.Leaf
+
+	front   frontier
+	reached map[prefix]bool // prefixes reached by a run or tried as a query
+	covered map[Branch]bool
+	paths   map[prefix]bool
+	hit     map[string]bool
+	stop    string
+	rep     *Report
+	runs    int
+	died    int // runs that ended their worker
+}
+
+// Explore explores target until its paths are exhausted or a bound stops
+// it. A nil solver makes every negated branch unknown (reason
+// "no-solver"). The error is for failures of the machinery (a worker that
+// cannot start); what the target does is in the report.
+func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver Solver) (*Report, error) {
+	e := &explorer{
+		cfg: cfg, target: target, ex: ex, solver: solver, start: time.Now(),
+		reached: map[prefix]bool{}, covered: map[Branch]bool{}, paths: map[prefix]bool{},
+		hit: map[string]bool{},
+		rep: &Report{Target: target.Name, Statuses: map[rt.Status]int{}},
+	}
+	var err error
+	e.front, err = newFrontier(cfg.Strategy, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	leaves, err := ex.Leaves(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("starting a worker for %s: %w", target.Name, err)
+	}
+	e.leaves = NameLeaves(leaves, target.Params)
+	e.rep.Leaves = e.leaves
+
+	batch := []child{{inputs: zeroInputs(leaves), flip: -1}}
+	for _, s := range SeedInputs(leaves, target.Seeds) {
+		batch = append(batch, child{inputs: s, flip: -1})
+	}
+	if cfg.MaxRuns > 0 && len(batch) > cfg.MaxRuns {
+		batch = batch[:cfg.MaxRuns]
+		e.halt(ReasonMaxRuns)
+	}
+	for {
+		if len(batch) > 0 {
+			if err := e.runBatch(ctx, batch); err != nil {
+				return nil, err
+			}
+			batch = nil
+		}
+		if e.stop != "" || e.front.len() == 0 || !e.checkTime(ctx) {
+			break
+		}
+		n := e.front.pop()
+		if n == nil {
+			break
+		}
+		batch, err = e.expand(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+	}
+	e.finish()
+	return e.rep, nil
+}
+
+// halt stops exploration for reason (the first reason wins).
+func (e *explorer) halt(reason string) {
+	e.hit[reason] = true
+	if e.stop == "" {
+		e.stop = reason
+	}
+}
+
+// checkTime halts when a time bound or the context says so.
+func (e *explorer) checkTime(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		e.halt(ReasonCanceled)
+		return false
+	}
+	if e.cfg.MaxTime > 0 && time.Since(e.start) >= e.cfg.MaxTime {
+		e.halt(ReasonMaxTime)
+		return false
+	}
+	return true
+}
+
+func (e *explorer) runBatch(ctx context.Context, batch []child) error {
+	reqs := make([]rt.Request, len(batch))
+	for i, c := range batch {
+		reqs[i] = rt.Request{
+			Seq:         uint64(e.runs + i + 1),
+			Target:      e.target.Name,
+			Inputs:      c.inputs,
+			MaxBranches: e.cfg.MaxBranches,
+		}
+	}
+	outs, err := e.ex.Run(ctx, reqs)
+	if err != nil {
+		if ctx.Err() != nil {
+			e.halt(ReasonCanceled)
+			return nil
+		}
+		return fmt.Errorf("running %s: %w", e.target.Name, err)
+	}
+	for i, o := range outs {
+		e.record(batch[i], o)
+	}
+	return nil
+}
+
+// record takes in the outcome of one run.
+func (e *explorer) record(c child, o RunOutcome) {
+	e.runs++
+	e.rep.Runs = e.runs
+	res := o.Result
+	e.rep.Statuses[res.Status]++
+	if o.Died {
+		reason := ReasonWorkerExit
+		if res.Status == rt.StatusTimeout {
+			reason = ReasonRunTimeout
+		}
+		e.hit[reason] = true
+		if e.died++; e.died > MaxDiedFailures {
+			return
+		}
+		e.rep.Failures = append(e.rep.Failures, Failure{
+			Row: -1, Run: e.runs, Status: res.Status, Messages: res.Messages,
+			Inputs: c.inputs, Input: InputText(e.leaves, c.inputs), Output: o.Output,
+		})
+		return
+	}
+
+	n := &node{run: e.runs, inputs: c.inputs, res: res}
+	n.prefix = make([]prefix, len(res.Events)+1)
+	n.prefix[0] = prefix0
+	for i, ev := range res.Events {
+		n.prefix[i+1] = n.prefix[i].add(ev.Site, ev.Taken)
+		e.reached[n.prefix[i+1]] = true
+		oc := Branch{ev.Site, ev.Taken}
+		if !e.covered[oc] {
+			e.covered[oc] = true
+			n.score++
+		}
+	}
+	if len(res.Concretized) > 0 {
+		e.rep.Concretizations += len(res.Concretized)
+		e.hit[ReasonConcretized] = true
+	}
+	if res.Goroutines {
+		e.hit[ReasonGoroutines] = true
+	}
+	if res.Truncated || res.Status == rt.StatusBound {
+		e.hit[ReasonMaxBranches] = true
+	}
+
+	// Divergence: the run must follow the parent's prefix up to the
+	// negated branch, and take the negated outcome there.
+	if c.parent != nil {
+		n.bound = c.flip + 1
+		pe := c.parent.res.Events
+		for i := 0; i <= c.flip; i++ {
+			want := Branch{pe[i].Site, pe[i].Taken != (i == c.flip)}
+			if i >= len(res.Events) || (Branch{res.Events[i].Site, res.Events[i].Taken}) != want {
+				e.rep.Divergences++
+				e.hit[ReasonDivergence] = true
+				if len(e.rep.DivergenceSites) < MaxDivergenceSites {
+					e.rep.DivergenceSites = append(e.rep.DivergenceSites, want.Site)
+				}
+				n.bound = min(i+1, len(res.Events))
+				break
+			}
+		}
+	}
+
+	complete := res.Status != rt.StatusBound && !res.Truncated
+	if complete {
+		key := pathKey(res)
+		if !e.paths[key] {
+			e.paths[key] = true
+			e.rep.Paths++
+			e.newPath(n, key)
+		}
+	}
+	if n.bound < len(res.Events) {
+		e.front.push(n)
+	}
+}
+
+// newPath records the row and failure of a run that took a new path.
+func (e *explorer) newPath(n *node, key prefix) {
+	res := &n.res
+	row := -1
+	var cond string
+	switch res.Status {
+	case rt.StatusPass, rt.StatusFail, rt.StatusPanic, rt.StatusExit:
+		cond = newRenderer(res.Nodes, e.leaves).Condition(pathLits(res.Events, len(res.Events)))
+	}
+	switch res.Status {
+	case rt.StatusPass, rt.StatusFail, rt.StatusPanic:
+		row = len(e.rep.Rows)
+		e.rep.Rows = append(e.rep.Rows, Row{
+			Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages,
+			PanicAt: res.PanicAt, PathCondition: cond,
+		})
+	}
+	switch res.Status {
+	case rt.StatusFail, rt.StatusPanic, rt.StatusExit:
+		e.rep.Failures = append(e.rep.Failures, Failure{
+			Row: row, Run: n.run, Status: res.Status, Messages: res.Messages, PanicAt: res.PanicAt,
+			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), PathCondition: cond,
+		})
+	}
+}
+
+// pathKey identifies a run's path: its explicit branch outcomes and how it
+// ended.
+func pathKey(res rt.Result) prefix {
+	h := prefix0
+	for _, ev := range res.Events {
+		if !ev.Implicit {
+			h = h.add(ev.Site, ev.Taken)
+		}
+	}
+	h = h.add(uint32(res.Status), true)
+	for _, b := range []byte(res.PanicAt) {
+		h = h.add(uint32(b), false)
+	}
+	return h
+}
+
+// pathLits is the path condition of the first n events.
+func pathLits(events []rt.Event, n int) []Lit {
+	var lits []Lit
+	for _, ev := range events[:n] {
+		if ev.Cond != 0 {
+			lits = append(lits, Lit{ev.Cond, ev.Taken})
+		}
+	}
+	return lits
+}
+
+// expand negates the branches of n after its bound, one at a time, and
+// returns the children whose inputs the solver found.
+func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
+	events := n.res.Events
+	var kids []child
+	var r *renderer
+	for j := n.bound; j < len(events); j++ {
+		ev := events[j]
+		if ev.Cond == 0 {
+			continue
+		}
+		key := n.prefix[j].add(ev.Site, !ev.Taken)
+		if e.reached[key] {
+			continue
+		}
+		if e.cfg.MaxRuns > 0 && e.runs+len(kids) >= e.cfg.MaxRuns {
+			e.halt(ReasonMaxRuns)
+			break
+		}
+		if !e.checkTime(ctx) {
+			break
+		}
+		e.reached[key] = true
+		lits := append(pathLits(events, j), Lit{ev.Cond, !ev.Taken})
+		if e.solver == nil {
+			e.hit[ReasonNoSolver] = true
+			e.unsolved(&r, n, ev, lits, "no solver")
+			continue
+		}
+		q := &Query{Nodes: n.res.Nodes, Conds: lits, Leaves: e.leaves, Seed: n.inputs, Timeout: e.cfg.SolverTimeout}
+		t0 := time.Now()
+		ans, err := e.solver.Solve(ctx, q)
+		e.rep.SolverTime += time.Since(t0)
+		e.rep.Queries++
+		if err != nil {
+			if ctx.Err() != nil {
+				e.halt(ReasonCanceled)
+				break
+			}
+			return nil, fmt.Errorf("solving for %s: %w", e.target.Name, err)
+		}
+		if ans.Cached {
+			e.rep.CacheHits++
+		}
+		switch ans.Verdict {
+		case Sat:
+			e.rep.Sat++
+			if len(ans.Model) != len(e.leaves) {
+				return nil, fmt.Errorf("solver returned %d values for %d leaves", len(ans.Model), len(e.leaves))
+			}
+			kids = append(kids, child{inputs: ans.Model, parent: n, flip: j})
+		case Unsat:
+			e.rep.Unsat++
+		default:
+			e.rep.UnknownAnswers++
+			if ans.TimedOut {
+				e.hit[ReasonSolverTimeout] = true
+			} else {
+				e.hit[ReasonSolverUnknown] = true
+			}
+			e.unsolved(&r, n, ev, lits, ans.Why)
+		}
+	}
+	return kids, nil
+}
+
+func (e *explorer) unsolved(r **renderer, n *node, ev rt.Event, lits []Lit, why string) {
+	if len(e.rep.Unsolved) >= MaxUnsolved {
+		return
+	}
+	if *r == nil {
+		*r = newRenderer(n.res.Nodes, e.leaves)
+	}
+	e.rep.Unsolved = append(e.rep.Unsolved, Unsolved{
+		Site: ev.Site, Taken: !ev.Taken, PathCondition: (*r).Condition(lits), Why: why,
+	})
+}
+
+// finish fills in the verdict.
+func (e *explorer) finish() {
+	rep := e.rep
+	rep.Elapsed = time.Since(e.start)
+	for oc := range e.covered {
+		rep.Covered = append(rep.Covered, oc)
+	}
+	sort.Slice(rep.Covered, func(i, j int) bool {
+		a, b := rep.Covered[i], rep.Covered[j]
+		if a.Site != b.Site {
+			return a.Site < b.Site
+		}
+		return !a.Taken && b.Taken
+	})
+	for _, r := range reasonOrder {
+		if e.hit[r] {
+			rep.Incomplete = append(rep.Incomplete, r)
+		}
+	}
+	switch {
+	case e.stop != "":
+		rep.StopReason = e.stop
+	case len(rep.Incomplete) == 0:
+		rep.StopReason = StopExhausted
+		rep.Exhaustive = true
+	default:
+		rep.StopReason = rep.Incomplete[0]
+	}
+}
+
+// zeroInputs is the input vector of zero values.
+func zeroInputs(leaves []rt.Leaf) []rt.Value {
+	return make([]rt.Value, len(leaves))
+}
+
+// SeedInputs turns seeds (Go values of a fuzz target's parameters: int64,
+// uint64, bool, string, []byte) into input vectors for leaves. Seeds that
+// do not fit the layout (another number of parameters, a string or slice
+// longer than the length bound) are left out.
+func SeedInputs(leaves []rt.Leaf, seeds [][]any) [][]rt.Value {
+	var out [][]rt.Value
+	for _, seed := range seeds {
+		if in, ok := seedInput(leaves, seed); ok && !slices.ContainsFunc(out, func(o []rt.Value) bool { return slices.Equal(o, in) }) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+func seedInput(leaves []rt.Leaf, seed []any) ([]rt.Value, bool) {
+	in := make([]rt.Value, 0, len(leaves))
+	i := 0
+	next := func() (rt.Leaf, bool) {
+		if i >= len(leaves) {
+			return rt.Leaf{}, false
+		}
+		i++
+		return leaves[i-1], true
+	}
+	for _, v := range seed {
+		l, ok := next()
+		if !ok {
+			return nil, false
+		}
+		switch v := v.(type) {
+		case bool:
+			if l.K != rt.KBool {
+				return nil, false
+			}
+			in = append(in, rt.Value{Bits: boolBits(v)})
+		case int64:
+			if !l.K.Integer() || l.IsLen {
+				return nil, false
+			}
+			in = append(in, rt.Value{Bits: truncate(l.K, uint64(v))})
+		case uint64:
+			if !l.K.Integer() || l.IsLen {
+				return nil, false
+			}
+			in = append(in, rt.Value{Bits: truncate(l.K, v)})
+		case string:
+			if l.K != rt.KString || len(v) > l.Max {
+				return nil, false
+			}
+			in = append(in, rt.Value{Str: v})
+		case []byte:
+			if !l.IsLen || len(v) > l.Max {
+				return nil, false
+			}
+			in = append(in, rt.Value{Bits: uint64(len(v))})
+			for j := 0; j < l.Max; j++ {
+				el, ok := next()
+				if !ok || el.K != rt.KUint8 {
+					return nil, false
+				}
+				var b byte
+				if j < len(v) {
+					b = v[j]
+				}
+				in = append(in, rt.Value{Bits: uint64(b)})
+			}
+		default:
+			return nil, false
+		}
+	}
+	if len(in) != len(leaves) {
+		return nil, false
+	}
+	return in, true
+}
+
+func boolBits(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// truncate keeps the low bits of v that kind k has.
+func truncate(k rt.Kind, v uint64) uint64 {
+	if b := k.Bits(); b > 0 && b < 64 {
+		return v & (1<<uint(b) - 1)
+	}
+	return v
+}

@@ -1,0 +1,362 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// The fake programs. Sites are numbered by hand.
+
+var triangle = &program{name: "PutClassify", leaves: intLeaves("a", "b", "c"), run: func(t *tracer) {
+	a, b, c := t.in(0), t.in(1), t.in(2)
+	zero := t.konst(0)
+	if t.cmp(1, rt.OpLe, a, zero) || t.cmp(2, rt.OpLe, b, zero) || t.cmp(3, rt.OpLe, c, zero) {
+		return
+	}
+	if t.cmp(4, rt.OpLe, t.bin(rt.OpAdd, a, b), c) || t.cmp(5, rt.OpLe, t.bin(rt.OpAdd, a, c), b) || t.cmp(6, rt.OpLe, t.bin(rt.OpAdd, b, c), a) {
+		return
+	}
+	if t.cmp(7, rt.OpEq, a, b) && t.cmp(8, rt.OpEq, b, c) {
+		return
+	}
+	if t.cmp(9, rt.OpEq, a, b) || t.cmp(10, rt.OpEq, b, c) || t.cmp(11, rt.OpEq, a, c) {
+		return
+	}
+}}
+
+var find = &program{name: "PutFind", leaves: intLeaves("x", "y"), run: func(t *tracer) {
+	x, y := t.in(0), t.in(1)
+	if t.cmp(1, rt.OpLt, x, t.konst(-3)) {
+		t.skip()
+	}
+	if t.cmp(2, rt.OpEq, t.bin(rt.OpMul, x, t.konst(3)), t.bin(rt.OpAdd, y, t.konst(2))) {
+		if t.cmp(3, rt.OpGt, x, t.konst(1)) {
+			t.fail("found it")
+		}
+	}
+	if t.cmp(4, rt.OpLt, y, t.konst(-2)) {
+		panic("y too small")
+	}
+}}
+
+var loop = &program{name: "PutLoop", leaves: intLeaves("n"), run: func(t *tracer) {
+	n := t.in(0)
+	for i := t.konst(0); t.cmp(1, rt.OpLt, i, n); i = t.bin(rt.OpAdd, i, t.konst(1)) {
+	}
+}}
+
+// oraclePaths counts the distinct complete paths of p over [-r, r] per
+// input.
+func oraclePaths(p *program, r int64) int {
+	seen := map[prefix]bool{}
+	in := make([]rt.Value, len(p.leaves))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(in) {
+			seen[pathKey(p.exec(in, 0))] = true
+			return
+		}
+		for v := -r; v <= r; v++ {
+			in[i] = rt.Value{Bits: uint64(v)}
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	return len(seen)
+}
+
+func names(p *program) []string {
+	var ns []string
+	for _, l := range p.leaves {
+		ns = append(ns, "in"+strings.TrimPrefix(l.Path, "p"))
+	}
+	return ns
+}
+
+func explore(t *testing.T, p *program, cfg Config, ex Executor, s Solver) *Report {
+	t.Helper()
+	rep, err := Explore(context.Background(), cfg, Target{Name: p.name, Params: names(p)}, ex, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestExploreFindsAllPaths(t *testing.T) {
+	const r = 4
+	for _, p := range []*program{triangle, find, loop} {
+		want := oraclePaths(p, r)
+		for _, strategy := range Strategies {
+			t.Run(p.name+"/"+string(strategy), func(t *testing.T) {
+				rep := explore(t, p, Config{Strategy: strategy, Seed: 1}, &fakeExec{p: p, workers: 1}, &bruteSolver{r: r})
+				if rep.Paths != want {
+					t.Errorf("paths = %d, want %d", rep.Paths, want)
+				}
+				if !rep.Exhaustive || rep.StopReason != StopExhausted || len(rep.Incomplete) != 0 {
+					t.Errorf("exhaustive = %v, stop = %q, incomplete = %v", rep.Exhaustive, rep.StopReason, rep.Incomplete)
+				}
+				if rep.Divergences != 0 {
+					t.Errorf("%d divergences", rep.Divergences)
+				}
+			})
+		}
+	}
+}
+
+// TestExploreDeterministic checks that neither the number of workers nor
+// their timing changes what is found, or in which order.
+func TestExploreDeterministic(t *testing.T) {
+	for _, strategy := range Strategies {
+		t.Run(string(strategy), func(t *testing.T) {
+			var first string
+			for _, workers := range []int{1, 4, 8} {
+				for range 2 {
+					ex := &fakeExec{p: triangle, workers: workers, jitter: true}
+					rep := explore(t, triangle, Config{Strategy: strategy, Seed: 42}, ex, &bruteSolver{r: 3})
+					got := fmt.Sprintf("%+v\n%+v\n%v %d %d", rep.Rows, rep.Failures, rep.Covered, rep.Runs, rep.Paths)
+					if first == "" {
+						first = got
+					} else if got != first {
+						t.Fatalf("workers=%d: report differs:\n%s\nfirst:\n%s", workers, got, first)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestExploreFailures(t *testing.T) {
+	rep := explore(t, find, Config{}, &fakeExec{p: find}, &bruteSolver{r: 4})
+	var got []string
+	for _, f := range rep.Failures {
+		got = append(got, fmt.Sprintf("%s %q at %q: %s | %s", f.Status, f.Messages, f.PanicAt, f.Input, f.PathCondition))
+	}
+	want := []string{
+		`panic ["y too small"] at "fake.go:1": in0=0, in1=-4 | in0 >= -3 && (in0 * 3) != (in1 + 2) && in1 < -2`,
+		`fail ["found it"] at "": in0=2, in1=4 | in0 >= -3 && (in0 * 3) == (in1 + 2) && in0 > 1 && in1 >= -2`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("failures:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range rep.Failures {
+		if f.Row < 0 || !reflect.DeepEqual(rep.Rows[f.Row].Inputs, f.Inputs) {
+			t.Errorf("failure %+v does not point at its row", f)
+		}
+		if !satisfiesText(f) {
+			t.Errorf("failure input %s does not take its path", f.Input)
+		}
+	}
+	// Skips count as paths but have no row.
+	skips := rep.Statuses[rt.StatusSkip]
+	if skips == 0 || len(rep.Rows) >= rep.Paths {
+		t.Errorf("skips = %d, rows = %d, paths = %d", skips, len(rep.Rows), rep.Paths)
+	}
+}
+
+// satisfiesText checks a failure by running the program again.
+func satisfiesText(f Failure) bool {
+	res := find.exec(f.Inputs, 0)
+	return res.Status == f.Status
+}
+
+// lying reports x > 0 as the condition of a branch on x > 2.
+var lying = &program{name: "PutLying", leaves: intLeaves("x"), run: func(t *tracer) {
+	x := t.in(0)
+	s := t.mk(rt.Node{Op: rt.OpGt, K: rt.KBool, K2: rt.KInt64, A: x.s, B: t.shadow(t.konst(0))})
+	t.br(1, x.v > 2, s)
+}}
+
+// concrete concretizes its input.
+var concrete = &program{name: "PutConcrete", leaves: intLeaves("x"), run: func(t *tracer) {
+	x := t.in(0)
+	t.res.Concretized = append(t.res.Concretized, rt.Concretization{Site: 9, Why: "float conversion"})
+	t.br(1, x.v > 2, 0)
+}}
+
+func TestExploreBounds(t *testing.T) {
+	tests := []struct {
+		name       string
+		p          *program
+		cfg        Config
+		solver     Solver
+		die        func([]rt.Value) (rt.Status, bool)
+		stop       string
+		incomplete []string
+		check      func(t *testing.T, rep *Report)
+	}{
+		{
+			name: "max-runs", p: triangle, cfg: Config{MaxRuns: 5},
+			stop: ReasonMaxRuns, incomplete: []string{ReasonMaxRuns},
+			check: func(t *testing.T, rep *Report) {
+				if rep.Runs != 5 {
+					t.Errorf("runs = %d, want 5", rep.Runs)
+				}
+			},
+		},
+		{
+			name: "max-branches", p: loop, cfg: Config{MaxBranches: 3},
+			stop: ReasonMaxBranches, incomplete: []string{ReasonMaxBranches},
+			check: func(t *testing.T, rep *Report) {
+				// n <= 0, n == 1, n == 2 complete; n >= 3 truncated.
+				if rep.Paths != 3 || rep.Statuses[rt.StatusBound] != 1 {
+					t.Errorf("paths = %d, bound runs = %d", rep.Paths, rep.Statuses[rt.StatusBound])
+				}
+			},
+		},
+		{
+			name: "solver-timeout", p: find,
+			solver: &bruteSolver{r: 4, unknown: func(q *Query) bool { return len(q.Conds) == 3 }},
+			stop:   ReasonSolverTimeout, incomplete: []string{ReasonSolverTimeout},
+			check: func(t *testing.T, rep *Report) {
+				if len(rep.Unsolved) == 0 || rep.UnknownAnswers != len(rep.Unsolved) {
+					t.Fatalf("unsolved %v, unknown answers %d", rep.Unsolved, rep.UnknownAnswers)
+				}
+				u := rep.Unsolved[0]
+				if strings.Count(u.PathCondition, "&&") != 2 || u.Why != "time-out" {
+					t.Errorf("unsolved %+v", u)
+				}
+			},
+		},
+		{
+			name: "no-solver", p: find, solver: Solver(nil),
+			stop: ReasonNoSolver, incomplete: []string{ReasonNoSolver},
+			check: func(t *testing.T, rep *Report) {
+				if rep.Runs != 1 || rep.Paths != 1 || len(rep.Unsolved) == 0 {
+					t.Errorf("runs %d paths %d unsolved %v", rep.Runs, rep.Paths, rep.Unsolved)
+				}
+			},
+		},
+		{
+			name: "divergence", p: lying,
+			stop: ReasonDivergence, incomplete: []string{ReasonDivergence},
+			check: func(t *testing.T, rep *Report) {
+				if rep.Divergences != 1 || !reflect.DeepEqual(rep.DivergenceSites, []uint32{1}) {
+					t.Errorf("divergences %d at %v", rep.Divergences, rep.DivergenceSites)
+				}
+			},
+		},
+		{
+			name: "concretization", p: concrete,
+			stop: ReasonConcretized, incomplete: []string{ReasonConcretized},
+			check: func(t *testing.T, rep *Report) {
+				if rep.Concretizations != 1 {
+					t.Errorf("concretizations = %d", rep.Concretizations)
+				}
+			},
+		},
+		{
+			name: "worker-exit and run-timeout", p: find,
+			die: func(in []rt.Value) (rt.Status, bool) {
+				switch int64(in[1].Bits) {
+				case -4:
+					return rt.StatusExit, true
+				case 4:
+					return rt.StatusTimeout, true
+				}
+				return 0, false
+			},
+			stop: ReasonRunTimeout, incomplete: []string{ReasonRunTimeout, ReasonWorkerExit},
+			check: func(t *testing.T, rep *Report) {
+				var died []string
+				for _, f := range rep.Failures {
+					if f.Row < 0 {
+						died = append(died, fmt.Sprintf("%s %s %q", f.Status, f.Input, f.Output))
+					}
+				}
+				if len(died) < 2 {
+					t.Errorf("died failures: %v", died)
+				}
+			},
+		},
+		{
+			name: "max-time", p: triangle, cfg: Config{MaxTime: 1},
+			stop: ReasonMaxTime, incomplete: []string{ReasonMaxTime},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.solver
+			if s == nil && tt.name != "no-solver" {
+				s = &bruteSolver{r: 4}
+			}
+			rep := explore(t, tt.p, tt.cfg, &fakeExec{p: tt.p, workers: 2, die: tt.die}, s)
+			if rep.StopReason != tt.stop || !reflect.DeepEqual(rep.Incomplete, tt.incomplete) || rep.Exhaustive {
+				t.Errorf("stop = %q, incomplete = %v, exhaustive = %v; want %q, %v, false",
+					rep.StopReason, rep.Incomplete, rep.Exhaustive, tt.stop, tt.incomplete)
+			}
+			if tt.check != nil {
+				tt.check(t, rep)
+			}
+		})
+	}
+}
+
+func TestSeedInputs(t *testing.T) {
+	leaves := []rt.Leaf{
+		{Path: "n", K: rt.KInt8},
+		{Path: "s", K: rt.KString, Max: 3},
+		{Path: "len(b)", K: rt.KInt64, IsLen: true, Max: 2},
+		{Path: "b[0]", K: rt.KUint8},
+		{Path: "b[1]", K: rt.KUint8},
+		{Path: "ok", K: rt.KBool},
+	}
+	seeds := [][]any{
+		{int64(-1), "ab", []byte{7}, true},
+		{int64(1), "long", []byte{}, false},    // string too long
+		{int64(1), "", []byte{1, 2, 3}, false}, // slice too long
+		{int64(1), ""},                         // too few
+		{int64(-1), "ab", []byte{7}, true},     // duplicate
+	}
+	got := SeedInputs(leaves, seeds)
+	want := [][]rt.Value{{{Bits: 0xff}, {Str: "ab"}, {Bits: 1}, {Bits: 7}, {Bits: 0}, {Bits: 1}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("SeedInputs = %v, want %v", got, want)
+	}
+}
+
+func TestInputTextAndNames(t *testing.T) {
+	leaves := NameLeaves([]rt.Leaf{
+		{Path: "len(p0)", K: rt.KInt64, IsLen: true, Max: 2},
+		{Path: "p0[0].X", K: rt.KInt8},
+		{Path: "p0[1].X", K: rt.KInt8},
+		{Path: "p1", K: rt.KString},
+		{Path: "p2", K: rt.KBool},
+	}, []string{"elems", "", "ok"})
+	in := []rt.Value{{Bits: 1}, {Bits: 0xfe}, {Bits: 5}, {Str: "a\n"}, {Bits: 1}}
+	want := `len(elems)=1, elems[0].X=-2, p1="a\n", ok=true`
+	if got := InputText(leaves, in); got != want {
+		t.Errorf("InputText = %s, want %s", got, want)
+	}
+}
+
+func TestRender(t *testing.T) {
+	nodes := []rt.Node{
+		{},
+		{Op: rt.OpInput, K: rt.KString, Val: 0}, // 1: s
+		{Op: rt.OpLen, K: rt.KInt64, A: 1},      // 2: len(s)
+		{Op: rt.OpConst, K: rt.KInt64, Val: 3},  // 3
+		{Op: rt.OpLt, K: rt.KBool, K2: rt.KInt64, A: 2, B: 3},     // 4: len(s) < 3
+		{Op: rt.OpIndex, K: rt.KUint8, K2: rt.KInt64, A: 1, B: 3}, // 5: s[3]
+		{Op: rt.OpConst, K: rt.KUint8, Val: 'x'},                  // 6
+		{Op: rt.OpEq, K: rt.KBool, K2: rt.KUint8, A: 5, B: 6},     // 7
+		{Op: rt.OpConv, K: rt.KInt8, K2: rt.KUint8, A: 5},         // 8: int8(s[3])
+		{Op: rt.OpConst, K: rt.KInt8, Val: 0xff},                  // 9: -1
+		{Op: rt.OpGe, K: rt.KBool, K2: rt.KInt8, A: 8, B: 9},      // 10
+		{Op: rt.OpNot, K: rt.KBool, A: 10},                        // 11
+		{Op: rt.OpSlice, K: rt.KString, A: 1, B: 3, C: 2},         // 12: s[3:len(s)]
+		{Op: rt.OpStr, K: rt.KString, Str: "go"},                  // 13
+		{Op: rt.OpEq, K: rt.KBool, K2: rt.KString, A: 12, B: 13},  // 14
+		{Op: rt.OpLAnd, K: rt.KBool, A: 4, B: 14},                 // 15
+	}
+	r := newRenderer(nodes, []rt.Leaf{{Path: "s", K: rt.KString}})
+	got := r.Condition([]Lit{{4, false}, {7, true}, {11, false}, {14, true}, {15, false}})
+	want := `len(s) >= 3 && s[3] == 120 && int8(s[3]) >= -1 && s[3:len(s)] == "go" && !((len(s) < 3) && (s[3:len(s)] == "go"))`
+	if got != want {
+		t.Errorf("render:\n got %s\nwant %s", got, want)
+	}
+}
