@@ -1,0 +1,158 @@
+package sym
+
+import (
+	"fmt"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Eval computes the value of e on the input vector in, with Go's
+// semantics. It returns an error wrapping ErrUndefined where Go would
+// panic (division by zero, index or slice out of range) and an error for an
+// input index outside in.
+func Eval(e *Expr, in []rt.Value) (rt.Value, error) {
+	return NewEvaluator(in).Eval(e)
+}
+
+// Holds evaluates the bool term e on in.
+func Holds(e *Expr, in []rt.Value) (bool, error) {
+	return NewEvaluator(in).Holds(e)
+}
+
+// Evaluator evaluates terms on one input vector, remembering the values of
+// shared subterms. It is not safe for concurrent use.
+type Evaluator struct {
+	in   []rt.Value
+	memo map[*Expr]rt.Value
+}
+
+// NewEvaluator returns an Evaluator for the input vector in.
+func NewEvaluator(in []rt.Value) *Evaluator {
+	return &Evaluator{in: in, memo: make(map[*Expr]rt.Value)}
+}
+
+// Holds evaluates the bool term e.
+func (ev *Evaluator) Holds(e *Expr) (bool, error) {
+	if e.k != rt.KBool {
+		return false, fmt.Errorf("sym: holds: term of kind %v", e.k)
+	}
+	v, err := ev.Eval(e)
+	return v.Bits == 1, err
+}
+
+// Eval computes the value of e.
+func (ev *Evaluator) Eval(e *Expr) (rt.Value, error) {
+	switch e.op {
+	case rt.OpConst:
+		return rt.Value{Bits: e.bits}, nil
+	case rt.OpStr:
+		return rt.Value{Str: e.str}, nil
+	case rt.OpInput:
+		i := int(e.bits)
+		if i >= len(ev.in) {
+			return rt.Value{}, fmt.Errorf("sym: input %d of %d", i, len(ev.in))
+		}
+		v := ev.in[i]
+		if e.k == rt.KString {
+			return rt.Value{Str: v.Str}, nil
+		}
+		return rt.Value{Bits: truncate(e.k, v.Bits)}, nil
+	}
+	if v, ok := ev.memo[e]; ok {
+		return v, nil
+	}
+	v, err := ev.apply(e)
+	if err != nil {
+		return rt.Value{}, err
+	}
+	ev.memo[e] = v
+	return v, nil
+}
+
+// apply evaluates the operands of e and applies its operator. The
+// connectives short-circuit, which is consistent with the solver's
+// encoding because both operands are always defined there.
+func (ev *Evaluator) apply(e *Expr) (rt.Value, error) {
+	switch e.op {
+	case rt.OpLAnd, rt.OpLOr:
+		a, err := ev.Eval(e.args[0])
+		if err != nil {
+			return rt.Value{}, err
+		}
+		if (a.Bits == 1) == (e.op == rt.OpLOr) {
+			return a, nil
+		}
+		return ev.Eval(e.args[1])
+	case rt.OpIte:
+		cond, err := ev.Eval(e.args[0])
+		if err != nil {
+			return rt.Value{}, err
+		}
+		if cond.Bits == 1 {
+			return ev.Eval(e.args[1])
+		}
+		return ev.Eval(e.args[2])
+	}
+
+	var buf [3]rt.Value
+	vals := buf[:0]
+	if len(e.args) > len(buf) {
+		vals = make([]rt.Value, 0, len(e.args))
+	}
+	for _, a := range e.args {
+		v, err := ev.Eval(a)
+		if err != nil {
+			return rt.Value{}, err
+		}
+		vals = append(vals, v)
+	}
+	undefined := func(what string) (rt.Value, error) {
+		return rt.Value{}, fmt.Errorf("sym: %s: %w", what, ErrUndefined)
+	}
+
+	switch op := e.op; op {
+	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr:
+		v, err := arith(op, e.k, e.k2, vals[0].Bits, vals[1].Bits)
+		if err != nil {
+			return undefined("division by zero")
+		}
+		return rt.Value{Bits: v}, nil
+	case rt.OpNeg, rt.OpCpl, rt.OpNot:
+		v, _ := unary(op, e.k, vals[0].Bits)
+		return rt.Value{Bits: v}, nil
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		b, err := compare(op, e.k2, vals[0], vals[1])
+		if err != nil {
+			return undefined("ordered comparison of bools")
+		}
+		return rt.Value{Bits: boolBits(b)}, nil
+	case rt.OpConv:
+		return rt.Value{Bits: convert(e.k, e.k2, vals[0].Bits)}, nil
+	case rt.OpLen:
+		return rt.Value{Bits: truncate(e.k, uint64(len(vals[0].Str)))}, nil
+	case rt.OpIndex:
+		s := vals[0].Str
+		i, ok := index(e.k2, vals[1].Bits, len(s)-1)
+		if !ok || len(s) == 0 {
+			return undefined("index out of range")
+		}
+		return rt.Value{Bits: uint64(s[i])}, nil
+	case rt.OpSlice:
+		s := vals[0].Str
+		lo, okLo := index(e.args[1].k, vals[1].Bits, len(s))
+		hi, okHi := index(e.args[2].k, vals[2].Bits, len(s))
+		if !okLo || !okHi || lo > hi {
+			return undefined("slice bounds out of range")
+		}
+		return rt.Value{Str: s[lo:hi]}, nil
+	case rt.OpConcat:
+		return rt.Value{Str: vals[0].Str + vals[1].Str}, nil
+	case rt.OpFromList:
+		b := make([]byte, len(vals))
+		for i, v := range vals {
+			b[i] = byte(v.Bits)
+		}
+		return rt.Value{Str: string(b)}, nil
+	}
+	return rt.Value{}, fmt.Errorf("sym: eval: unknown operator %s", opName(e.op))
+}
