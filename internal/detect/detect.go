@@ -10,10 +10,7 @@
 // then one Summary per package; load errors arrive as PackageErrors.
 package detect
 
-import (
-	"go/types"
-	"time"
-)
+import "go/types"
 
 // Options selects the analysis.
 type Options struct {
@@ -104,9 +101,6 @@ type Summary struct {
 	// Focal maps each test to its focal-method candidates: the callees
 	// of its real method calls that are production code of the module.
 	Focal map[string][]string `json:"focal,omitempty"`
-	// Elapsed is the time spent in the detection step for this package
-	// (not written by output formats, which must be deterministic).
-	Elapsed time.Duration `json:"-"`
 }
 
 // A PackageError reports a package that could not be analysed.

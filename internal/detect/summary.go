@@ -260,3 +260,23 @@ func CountLOC(name string) int {
 	}
 	return n
 }
+
+// Add accumulates the counts of s into t (Package and Focal excepted).
+func (t *Summary) Add(s *Summary) {
+	t.TestFiles += s.TestFiles
+	t.TestLOC += s.TestLOC
+	t.Tests += s.Tests
+	t.TestsWithMocks += s.TestsWithMocks
+	t.TestsWithMockSlices += s.TestsWithMockSlices
+	t.TestsWithMockMaps += s.TestsWithMockMaps
+	t.MockObjects += s.MockObjects
+	t.FieldMocks.Type += s.FieldMocks.Type
+	t.FieldMocks.Constructor += s.FieldMocks.Constructor
+	t.FieldMocks.Setup += s.FieldMocks.Setup
+	t.FieldMocks.Other += s.FieldMocks.Other
+	t.Sites += s.Sites
+	t.MethodCalls += s.MethodCalls
+	t.MockInvocations += s.MockInvocations
+	t.RealInvocations += s.RealInvocations
+	t.Unresolved += s.Unresolved
+}
