@@ -112,4 +112,3 @@ func (h *TextHandler) Flush() error {
 		t.MockInvocations, t.MethodCalls, t.Sites)
 	return h.err
 }
-
