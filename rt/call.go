@@ -62,10 +62,11 @@ func Ret(fn uint32, results ...Arg) {
 }
 
 // Res returns the shadow of result i of the call of fn that just returned,
-// whose value has fingerprint fp.
+// whose value has fingerprint fp. fn is 0 for a call whose callee is not
+// known statically.
 func Res(fn uint32, i int, fp uint64) S {
 	r := &cur.ret
-	if !r.valid || r.fn != fn || i >= r.n || r.args[i].S == Agg || r.args[i].F != fp || !on.Load() {
+	if !r.valid || fn != 0 && r.fn != fn || i >= r.n || r.args[i].S == Agg || r.args[i].F != fp || !on.Load() {
 		return 0
 	}
 	return r.args[i].S
@@ -75,7 +76,7 @@ func Res(fn uint32, i int, fp uint64) S {
 // just returned to dst.
 func ResAgg(fn uint32, i int, dst, size uintptr) {
 	r := &cur.ret
-	if !r.valid || r.fn != fn || i >= r.n || r.args[i].S != Agg || !on.Load() {
+	if !r.valid || fn != 0 && r.fn != fn || i >= r.n || r.args[i].S != Agg || !on.Load() {
 		return
 	}
 	Copy(dst, uintptr(r.args[i].F), size)

@@ -74,3 +74,16 @@ func CopyElems(dst, src uintptr, n int, size uintptr) {
 		Copy(dst, src, uintptr(n)*size)
 	}
 }
+
+// LdIdx returns the shadow of the element at addr (fingerprint fp) of an
+// index expression whose bounds check was recorded by ok (see Index).
+func LdIdx(ok bool, addr uintptr, fp uint64) S {
+	return Ld(addr, fp)
+}
+
+// Idx records the bounds check of x[i] like Index and returns true, so
+// that it can stand first in LdIdx's arguments.
+func Idx(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) bool {
+	Index(site, ki, i, iv, n, nv)
+	return true
+}

@@ -192,3 +192,13 @@ func Const(k Kind, v uint64) S {
 	}
 	return constant(k, v)
 }
+
+// SliceLen records the bounds of x[lo:hi] at site and returns the shadow of
+// the new length hi-lo; cv is the capacity of x, which is concrete.
+func SliceLen(site uint32, lo S, lov uint64, hi S, hiv uint64, cv uint64) S {
+	if !on.Load() || lo == 0 && hi == 0 {
+		return 0
+	}
+	SliceBounds(site, lo, lov, hi, hiv, 0, cv)
+	return LenDiff(hi, hiv, lo, lov)
+}

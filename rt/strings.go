@@ -115,3 +115,20 @@ func BytesFromStr(b []byte, s S) S {
 	}
 	return StrLen(s)
 }
+
+// RuneAt is the shadow of the rune decoded at byte offset i of s in a range
+// loop: an ASCII byte is its own rune (the implicit branch s[i] < 0x80 is
+// recorded); a multi-byte rune is concrete.
+func RuneAt(site uint32, s S, sv string, i int) S {
+	if s == 0 || !on.Load() || i >= len(sv) {
+		return 0
+	}
+	b := StrIndex(site, s, sv, KInt, 0, uint64(i))
+	ascii := sv[i] < 0x80
+	Imp(site, ascii, Cmp(OpLt, KUint8, b, 0, 0, 0x80))
+	if ascii {
+		return Conv(KInt32, KUint8, b)
+	}
+	Conc(site, "multi-byte rune")
+	return 0
+}

@@ -1,0 +1,481 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+func (f *fn) typeOf(e ast.Expr) types.Type {
+	if t, ok := f.temps[e]; ok {
+		return t.t
+	}
+	if t, ok := f.types[e]; ok {
+		return t
+	}
+	return f.fl.typeOf(e)
+}
+
+func (f *fn) isType(e ast.Expr) bool {
+	tv, ok := f.fl.info.Types[e]
+	return ok && tv.IsType()
+}
+
+func (f *fn) builtin(e ast.Expr) string {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if b, ok := f.fl.info.Uses[e].(*types.Builtin); ok {
+			return b.Name()
+		}
+	case *ast.SelectorExpr:
+		if b, ok := f.fl.info.Uses[e.Sel].(*types.Builtin); ok {
+			return b.Name() // unsafe.Sizeof and friends
+		}
+	}
+	return ""
+}
+
+// callee returns the statically known function of a call, or nil.
+func (f *fn) callee(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+		if sel, ok := f.fl.info.Selections[fun]; ok {
+			if sel.Kind() != types.MethodVal {
+				return nil
+			}
+			if types.IsInterface(sel.Recv()) {
+				return nil
+			}
+		}
+	case *ast.IndexExpr:
+		return f.callee(&ast.CallExpr{Fun: fun.X})
+	case *ast.IndexListExpr:
+		return f.callee(&ast.CallExpr{Fun: fun.X})
+	default:
+		return nil
+	}
+	fn, _ := f.fl.info.Uses[id].(*types.Func)
+	return fn
+}
+
+// hoistable reports whether e's value is the result of a call that the
+// rewrite can move before the statement.
+func (f *fn) isCall(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && !f.isType(call.Fun) && f.builtin(call.Fun) == ""
+}
+
+// pure rewrites e so that it has no side effects left: calls, receives,
+// appends and composite literals move into temporaries declared by
+// statements appended to pre (when hoist is true). Function literals in e
+// are instrumented. The result may share nodes with e.
+func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
+	switch x := e.(type) {
+	case nil:
+		return nil
+	case *ast.FuncLit:
+		f.fl.funcLit(x)
+		return x
+	case *ast.ParenExpr:
+		x.X = f.pure(x.X, pre, hoist)
+		return x
+	case *ast.SelectorExpr:
+		if _, ok := f.fl.info.Selections[x]; ok {
+			x.X = f.pure(x.X, pre, hoist)
+		}
+		return x
+	case *ast.IndexExpr:
+		x.X = f.pure(x.X, pre, hoist)
+		x.Index = f.pure(x.Index, pre, hoist)
+		return x
+	case *ast.IndexListExpr:
+		return x
+	case *ast.SliceExpr:
+		x.X = f.pure(x.X, pre, hoist)
+		x.Low = f.pure(x.Low, pre, hoist)
+		x.High = f.pure(x.High, pre, hoist)
+		x.Max = f.pure(x.Max, pre, hoist)
+		return x
+	case *ast.StarExpr:
+		if !f.isType(x) {
+			x.X = f.pure(x.X, pre, hoist)
+		}
+		return x
+	case *ast.TypeAssertExpr:
+		x.X = f.pure(x.X, pre, hoist)
+		return x
+	case *ast.KeyValueExpr:
+		x.Value = f.pure(x.Value, pre, hoist)
+		return x
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			if lit, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
+				f.pureElems(lit, pre, hoist)
+				if hoist && lit.Type != nil {
+					return f.hoistLit(x, lit, true, pre)
+				}
+				return x
+			}
+		}
+		x.X = f.pure(x.X, pre, hoist)
+		if x.Op == token.ARROW && hoist {
+			return f.hoistValue(x, pre)
+		}
+		return x
+	case *ast.BinaryExpr:
+		x.X = f.pure(x.X, pre, hoist)
+		if x.Op == token.LAND || x.Op == token.LOR {
+			x.Y = f.pure(x.Y, pre, false)
+			x.X = f.cond(x.X)
+			x.Y = f.cond(x.Y)
+			return x
+		}
+		x.Y = f.pure(x.Y, pre, hoist)
+		return x
+	case *ast.CompositeLit:
+		f.pureElems(x, pre, hoist)
+		if hoist && x.Type != nil {
+			return f.hoistLit(x, x, false, pre)
+		}
+		return x
+	case *ast.CallExpr:
+		return f.pureCall(x, pre, hoist)
+	}
+	return e
+}
+
+func (f *fn) pureElems(lit *ast.CompositeLit, pre *[]ast.Stmt, hoist bool) {
+	for i, el := range lit.Elts {
+		lit.Elts[i] = f.pure(el, pre, hoist)
+	}
+}
+
+// pureArgs makes the function expression and the arguments of call pure.
+func (f *fn) pureArgs(call *ast.CallExpr, pre *[]ast.Stmt, hoist bool) {
+	if !f.isType(call.Fun) {
+		switch fun := call.Fun.(type) {
+		case *ast.SelectorExpr:
+			if _, ok := f.fl.info.Selections[fun]; ok {
+				fun.X = f.pure(fun.X, pre, hoist)
+			}
+		case *ast.FuncLit:
+			f.fl.funcLit(fun)
+		case *ast.Ident:
+		default:
+			call.Fun = f.pure(call.Fun, pre, hoist)
+		}
+	}
+	// f(g()) where g returns several values: spread into temporaries.
+	if len(call.Args) == 1 && hoist && f.isCall(call.Args[0]) {
+		if tup, ok := f.typeOf(call.Args[0]).(*types.Tuple); ok && tup.Len() > 1 {
+			inner := ast.Unparen(call.Args[0]).(*ast.CallExpr)
+			f.pureArgs(inner, pre, hoist)
+			call.Args = f.hoistMulti(inner, tup, pre)
+			return
+		}
+	}
+	for i, a := range call.Args {
+		call.Args[i] = f.pure(a, pre, hoist)
+	}
+}
+
+func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
+	if f.isType(x.Fun) {
+		for i, a := range x.Args {
+			x.Args[i] = f.pure(a, pre, hoist)
+		}
+		// []byte(s): new memory whose elements get shadows.
+		if hoist && len(x.Args) == 1 && isByteSlice(f.typeOf(x)) && classOf(f.typeOf(x.Args[0])) == str {
+			sh := f.sh(x.Args[0])
+			id := f.newTemp()
+			*pre = append(*pre, define(id, x))
+			if sh != nil {
+				sid := f.newTemp()
+				*pre = append(*pre, define(sid, f.fl.rtCall("BytesFromStr", id, sh)), use(sid))
+				f.temps[id] = temp{t: f.typeOf(x), sh: sid}
+			} else {
+				f.temps[id] = temp{t: f.typeOf(x)}
+			}
+			return id
+		}
+		return x
+	}
+	switch f.builtin(x.Fun) {
+	case "":
+	case "recover":
+		return f.fl.rtCall("Recovered", x)
+	case "append":
+		f.pureArgs(x, pre, hoist)
+		if hoist {
+			return f.hoistAppend(x, pre)
+		}
+		return x
+	default:
+		f.pureArgs(x, pre, hoist)
+		return x
+	}
+	f.pureArgs(x, pre, hoist)
+	f.special(x)
+	if !hoist {
+		return x
+	}
+	t := f.typeOf(x)
+	if t == nil {
+		return x
+	}
+	if tup, ok := t.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return x
+		}
+		ids := f.hoistMulti(x, tup, pre)
+		return ids[0]
+	}
+	return f.hoistMulti(x, types.NewTuple(types.NewVar(token.NoPos, nil, "", t)), pre)[0]
+}
+
+// hoistMulti moves a call into temporaries, one per result, announcing
+// argument shadows before and picking up result shadows after.
+func (f *fn) hoistMulti(call *ast.CallExpr, results *types.Tuple, pre *[]ast.Stmt) []ast.Expr {
+	id, announced := f.announce(call, pre)
+	var lhs []ast.Expr
+	for i := 0; i < results.Len(); i++ {
+		lhs = append(lhs, f.newTemp())
+	}
+	*pre = append(*pre, &ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: []ast.Expr{call}})
+	for i, l := range lhs {
+		rt := results.At(i).Type()
+		tmp := temp{t: rt}
+		if announced {
+			if c := classOf(rt); c == scalar || c == str || c == slice {
+				sid := f.newTemp()
+				*pre = append(*pre, define(sid, f.fl.rtCall("Res", intLit(uint64(id)), intLit(uint64(i)), f.fl.fp(l, rt))), use(sid))
+				tmp.sh = sid
+			} else if c == aggregate {
+				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("ResAgg", intLit(uint64(id)), intLit(uint64(i)), f.fl.addr(l), f.fl.sizeof(l))})
+			}
+		}
+		f.temps[l] = tmp
+	}
+	return lhs
+}
+
+// hoistValue moves a side-effecting expression (a receive) into a
+// temporary whose value is concrete.
+func (f *fn) hoistValue(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
+	t := f.typeOf(e)
+	id := f.newTemp()
+	*pre = append(*pre, define(id, e))
+	f.temps[id] = temp{t: t}
+	return id
+}
+
+// announce emits rt.Call for a call to an instrumented function (or a
+// dynamic call) and returns the callee id used for its results.
+func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
+	fn := f.callee(call)
+	var id uint32
+	var sig *types.Signature
+	recv := false
+	switch {
+	case fn != nil:
+		if !f.fl.instrumented(fn) {
+			return 0, false
+		}
+		id = FuncID(fn)
+		sig = fn.Type().(*types.Signature)
+		recv = sig.Recv() != nil
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if s, ok := f.fl.info.Selections[sel]; ok && s.Kind() == types.MethodExpr {
+				recv = false // T.M(x, ...): the receiver is the first argument
+			}
+		}
+	default:
+		t := f.typeOf(call.Fun)
+		if t == nil {
+			return 0, false
+		}
+		s, ok := t.Underlying().(*types.Signature)
+		if !ok {
+			return 0, false
+		}
+		sig = s
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if s, ok := f.fl.info.Selections[sel]; ok && s.Kind() == types.MethodVal {
+				recv = true // interface method
+			}
+		}
+	}
+	var args []ast.Expr
+	if recv {
+		a := ast.Expr(f.fl.lit("Arg"))
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn != nil {
+			a = f.argOf(sel.X, f.typeOf(sel.X))
+		}
+		args = append(args, a)
+	}
+	params := sig.Params()
+	for i, a := range call.Args {
+		if sig.Variadic() && i >= params.Len()-1 && call.Ellipsis == token.NoPos {
+			args = append(args, f.fl.lit("Arg"))
+			break
+		}
+		args = append(args, f.argOf(a, f.typeOf(a)))
+	}
+	if sig.Variadic() && call.Ellipsis == token.NoPos && len(call.Args) < params.Len() {
+		args = append(args, f.fl.lit("Arg"))
+	}
+	if len(args) == 0 {
+		return id, true
+	}
+	*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Call", append([]ast.Expr{intLit(uint64(id))}, args...)...)})
+	return id, true
+}
+
+// argOf is the rt.Arg expression for argument a of type t.
+func (f *fn) argOf(a ast.Expr, t types.Type) ast.Expr {
+	switch classOf(t) {
+	case scalar, str, slice:
+		if sh := f.sh(a); sh != nil {
+			return f.fl.lit("Arg", sh, f.fl.fp(a, t))
+		}
+	case aggregate:
+		if f.addressable(a) {
+			return f.fl.lit("Arg", f.fl.rtSel("Agg"), &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{f.fl.addr(a)}})
+		}
+	}
+	return f.fl.lit("Arg")
+}
+
+// addressable reports whether &e is valid (and side-effect free).
+func (f *fn) addressable(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if _, ok := f.temps[x]; ok {
+			return true
+		}
+		_, ok := f.fl.info.ObjectOf(x).(*types.Var)
+		return ok
+	case *ast.IndexExpr:
+		t := f.typeOf(x.X)
+		if t == nil {
+			return false
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			return true
+		case *types.Array:
+			return f.addressable(x.X)
+		case *types.Pointer:
+			_, ok := u.Elem().Underlying().(*types.Array)
+			return ok
+		}
+		return false
+	case *ast.SelectorExpr:
+		sel, ok := f.fl.info.Selections[x]
+		if !ok {
+			_, isVar := f.fl.info.Uses[x.Sel].(*types.Var)
+			return isVar // a package-level variable of another package
+		}
+		if sel.Kind() != types.FieldVal {
+			return false
+		}
+		if sel.Indirect() {
+			return true
+		}
+		if _, ok := f.typeOf(x.X).Underlying().(*types.Pointer); ok {
+			return true
+		}
+		return f.addressable(x.X)
+	case *ast.StarExpr:
+		return true
+	}
+	return false
+}
+
+func isByteSlice(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+// cond turns a boolean operand into a recorded branch, unless it is itself
+// a && or || whose operands are recorded.
+func (f *fn) cond(e ast.Expr) ast.Expr {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if x.Op == token.LAND || x.Op == token.LOR {
+			return e
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			if b, ok := ast.Unparen(x.X).(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) {
+				return e
+			}
+		}
+	}
+	if f.constOf(e) {
+		return e
+	}
+	sh := f.sh(e)
+	if sh == nil {
+		sh = zeroS()
+	}
+	kind := "cond"
+	site := f.fl.site(e.Pos(), kind)
+	return f.fl.rtCall("Br", intLit(uint64(site)), e, sh)
+}
+
+func (f *fn) constOf(e ast.Expr) bool {
+	if _, ok := f.temps[e]; ok {
+		return false
+	}
+	if _, ok := f.types[e]; ok {
+		return false
+	}
+	return f.fl.constOf(e) != nil
+}
+
+// impure reports whether evaluating e again could have effects: it still
+// contains a call (other than conversions and pure builtins) or a receive.
+func (f *fn) impure(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if f.isType(x.Fun) {
+				return true
+			}
+			switch f.builtin(x.Fun) {
+			case "len", "cap", "min", "max", "real", "imag", "complex", "Sizeof", "Offsetof", "Alignof", "String", "StringData", "Slice", "SliceData", "Add":
+				return true
+			}
+			if sel, ok := x.Fun.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == f.fl.rt {
+					return true // our own pure helpers
+				}
+			}
+			found = true
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}

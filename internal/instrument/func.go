@@ -1,0 +1,186 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// fn is the rewrite state of one function body (a declaration or literal).
+type fn struct {
+	fl      *file
+	id      uint32 // call-register id; 0 for literals
+	sig     *types.Signature
+	comp    map[types.Object]string // companions of locals
+	temps   map[ast.Expr]temp       // hoisted temporaries, with their shadows
+	types   map[ast.Expr]types.Type // types of synthetic nodes
+	results []types.Object          // named results (nil entries for unnamed)
+	hasGoto bool
+}
+
+// temp is what the rewrite knows of a node it created.
+type temp struct {
+	t  types.Type
+	sh ast.Expr // shadow expression (of type rt.S), nil if concrete
+}
+
+func (fl *file) newFn(id uint32, sig *types.Signature, body *ast.BlockStmt) *fn {
+	f := &fn{fl: fl, id: id, sig: sig, comp: map[types.Object]string{}, temps: map[ast.Expr]temp{}, types: map[ast.Expr]types.Type{}}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				f.hasGoto = true
+			}
+		}
+		return true
+	})
+	return f
+}
+
+func (fl *file) funcDecl(d *ast.FuncDecl) {
+	obj, _ := fl.info.Defs[d.Name].(*types.Func)
+	if obj == nil {
+		return
+	}
+	sig := obj.Type().(*types.Signature)
+	f := fl.newFn(FuncID(obj), sig, d.Body)
+	var params []*ast.Field
+	if d.Recv != nil {
+		params = append(params, d.Recv.List...)
+	}
+	params = append(params, d.Type.Params.List...)
+	var results []*ast.Field
+	if d.Type.Results != nil {
+		results = d.Type.Results.List
+	}
+	d.Body.List = append(f.prologue(params, results), f.block(d.Body.List)...)
+}
+
+func (fl *file) funcLit(e *ast.FuncLit) {
+	sig, _ := fl.typeOf(e).(*types.Signature)
+	if sig == nil {
+		return
+	}
+	f := fl.newFn(0, sig, e.Body)
+	var results []*ast.Field
+	if e.Type.Results != nil {
+		results = e.Type.Results.List
+	}
+	e.Body.List = append(f.prologue(e.Type.Params.List, results), f.block(e.Body.List)...)
+}
+
+// litsOnly instruments the function literals in e without touching e
+// otherwise (package-level initialisers).
+func (fl *file) litsOnly(e ast.Expr) ast.Expr {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok {
+			fl.funcLit(lit)
+			return false
+		}
+		return true
+	})
+	return e
+}
+
+// companion declares (registers) the companion of local variable obj and
+// returns its name.
+func (f *fn) companion(obj types.Object) string {
+	if name, ok := f.comp[obj]; ok {
+		return name
+	}
+	name := f.fl.fresh(obj.Name() + "_s")
+	f.comp[obj] = name
+	return name
+}
+
+// prologue declares the companions of the parameters and named results and
+// takes the argument shadows announced by the caller.
+func (f *fn) prologue(params, results []*ast.Field) []ast.Stmt {
+	var decls []ast.Stmt
+	var takes []ast.Stmt
+	var names []ast.Expr
+	i := 0
+	for _, field := range params {
+		if len(field.Names) == 0 {
+			i++
+			continue
+		}
+		for _, name := range field.Names {
+			obj := f.fl.info.Defs[name]
+			if obj == nil || name.Name == "_" {
+				i++
+				continue
+			}
+			switch classOf(obj.Type()) {
+			case scalar, str, slice:
+				c := f.companion(obj)
+				names = append(names, ast.NewIdent(c))
+				decls = append(decls, varDecl(c, f.fl.rtSel("Sh")))
+				fp := f.fl.fp(ast.NewIdent(name.Name), obj.Type())
+				takes = append(takes, assign(ast.NewIdent(c), f.fl.rtCall("Mk", f.fl.rtCall("In", intLit(uint64(i)), fp), fp)))
+			case aggregate:
+				takes = append(takes, &ast.ExprStmt{X: f.fl.rtCall("InAgg", intLit(uint64(i)),
+					f.fl.addr(ast.NewIdent(name.Name)), f.fl.sizeof(ast.NewIdent(name.Name)))})
+			}
+			i++
+		}
+	}
+	n := i
+	for _, field := range results {
+		for _, name := range field.Names {
+			obj := f.fl.info.Defs[name]
+			f.results = append(f.results, obj)
+			if obj == nil || name.Name == "_" {
+				continue
+			}
+			if c := classOf(obj.Type()); c == scalar || c == str || c == slice {
+				cn := f.companion(obj)
+				names = append(names, ast.NewIdent(cn))
+				decls = append(decls, varDecl(cn, f.fl.rtSel("Sh")))
+			}
+		}
+	}
+	var out []ast.Stmt
+	out = append(out, decls...)
+	if n > 0 {
+		out = append(out, &ast.IfStmt{
+			Cond: f.fl.rtCall("Enter", intLit(uint64(f.id)), intLit(uint64(n))),
+			Body: &ast.BlockStmt{List: takes},
+		})
+		if len(takes) == 0 {
+			out[len(out)-1] = &ast.ExprStmt{X: f.fl.rtCall("Enter", intLit(uint64(f.id)), intLit(uint64(n)))}
+		}
+	}
+	if len(names) > 0 {
+		out = append(out, use(names...))
+	}
+	return out
+}
+
+func varDecl(name string, typ ast.Expr) ast.Stmt {
+	return &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{
+		&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(name)}, Type: typ}}}}
+}
+
+func assign(lhs, rhs ast.Expr) ast.Stmt {
+	return &ast.AssignStmt{Lhs: []ast.Expr{lhs}, Tok: token.ASSIGN, Rhs: []ast.Expr{rhs}}
+}
+
+func define(lhs, rhs ast.Expr) ast.Stmt {
+	return &ast.AssignStmt{Lhs: []ast.Expr{lhs}, Tok: token.DEFINE, Rhs: []ast.Expr{rhs}}
+}
+
+// use is "_, _ = a, b", which keeps variables used.
+func use(names ...ast.Expr) ast.Stmt {
+	lhs := make([]ast.Expr, len(names))
+	for i := range lhs {
+		lhs[i] = ast.NewIdent("_")
+	}
+	return &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: names}
+}
+
+// newTemp returns a fresh temporary name.
+func (f *fn) newTemp() *ast.Ident { return ast.NewIdent(f.fl.fresh("dwt")) }

@@ -1,0 +1,290 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+)
+
+// hoistLit moves composite literal lit (or &lit when ptr) into a temporary
+// and gives the temporary's elements the shadows of lit's elements.
+func (f *fn) hoistLit(e ast.Expr, lit *ast.CompositeLit, ptr bool, pre *[]ast.Stmt) ast.Expr {
+	lt := f.typeOf(lit)
+	if lt == nil {
+		return e
+	}
+	// Shadows of the elements, computed before the literal is built.
+	type store struct {
+		elem ast.Expr // element access on the temporary, built later
+		sh   ast.Expr // rt.Sh temporary
+		agg  ast.Expr // source of an aggregate element
+	}
+	id := f.newTemp()
+	var stores []store
+	var walk func(lit *ast.CompositeLit, lt types.Type, base ast.Expr) bool
+	walk = func(lit *ast.CompositeLit, lt types.Type, base ast.Expr) bool {
+		add := func(acc, val ast.Expr, vt types.Type) {
+			if inner, ok := val.(*ast.CompositeLit); ok && inner.Type == nil {
+				walk(inner, vt, acc)
+				return
+			}
+			if st, ok := f.elemStore(val, pre); ok {
+				stores = append(stores, store{elem: acc, sh: st.sh, agg: st.agg})
+			}
+		}
+		switch u := lt.Underlying().(type) {
+		case *types.Struct:
+			for i, el := range lit.Elts {
+				var field *types.Var
+				val := el
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					name := kv.Key.(*ast.Ident).Name
+					for j := 0; j < u.NumFields(); j++ {
+						if u.Field(j).Name() == name {
+							field = u.Field(j)
+						}
+					}
+					val = kv.Value
+				} else if i < u.NumFields() {
+					field = u.Field(i)
+				}
+				if field == nil || field.Name() == "_" {
+					continue
+				}
+				add(&ast.SelectorExpr{X: base, Sel: ast.NewIdent(field.Name())}, val, field.Type())
+			}
+		case *types.Array, *types.Slice:
+			var elem types.Type
+			if a, ok := u.(*types.Array); ok {
+				elem = a.Elem()
+			} else {
+				elem = u.(*types.Slice).Elem()
+			}
+			idx := int64(0)
+			for _, el := range lit.Elts {
+				val := el
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if c := f.fl.constOf(kv.Key); c != nil {
+						idx = int64(constBits(c, types.Typ[types.Int]))
+					}
+					val = kv.Value
+				}
+				key := &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(idx, 10)}
+				add(&ast.IndexExpr{X: base, Index: key}, val, elem)
+				idx++
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	if !walk(lit, lt, id) {
+		return e
+	}
+	*pre = append(*pre, define(id, e))
+	if ptr {
+		f.temps[id] = temp{t: types.NewPointer(lt)}
+	} else {
+		f.temps[id] = temp{t: lt}
+	}
+	for _, s := range stores {
+		if s.agg != nil {
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Copy", f.fl.addr(s.elem), s.agg, f.fl.sizeof(s.elem))})
+		} else {
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("StSh", f.fl.addr(s.elem), s.sh)})
+		}
+	}
+	return id
+}
+
+type elemShadow struct {
+	sh  ast.Expr
+	agg ast.Expr
+}
+
+// elemStore computes, before a literal is built, what its element val
+// stores: an rt.Sh temporary, or the address of an aggregate source.
+func (f *fn) elemStore(val ast.Expr, pre *[]ast.Stmt) (elemShadow, bool) {
+	t := f.typeOf(val)
+	switch classOf(t) {
+	case scalar, str, slice:
+		s := f.sh(val)
+		if s == nil {
+			return elemShadow{}, false
+		}
+		id := f.newTemp()
+		*pre = append(*pre, define(id, f.fl.rtCall("Mk", s, f.fl.fp(val, t))))
+		return elemShadow{sh: id}, true
+	case aggregate:
+		if f.addressable(val) {
+			id := f.newTemp()
+			*pre = append(*pre, define(id, f.fl.addr(val)))
+			return elemShadow{agg: id}, true
+		}
+	}
+	return elemShadow{}, false
+}
+
+// hoistAppend moves append(s, args...) into a temporary and moves the
+// shadows of the old elements and of the new ones.
+func (f *fn) hoistAppend(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
+	t := f.typeOf(call)
+	if t == nil || len(call.Args) == 0 {
+		return call
+	}
+	st, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return call
+	}
+	ec := classOf(st.Elem())
+	s := call.Args[0]
+	n := f.newTemp()
+	*pre = append(*pre, define(n, &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{s}}))
+	lenS := f.sh(s)
+	var shs []ast.Expr
+	var aggs []ast.Expr
+	added := ast.Expr(nil)
+	if call.Ellipsis == token.NoPos {
+		for _, a := range call.Args[1:] {
+			es, ok := f.elemStore(a, pre)
+			if !ok {
+				shs = append(shs, nil)
+				aggs = append(aggs, nil)
+				continue
+			}
+			shs = append(shs, es.sh)
+			aggs = append(aggs, es.agg)
+		}
+		added = intLit(uint64(len(call.Args) - 1))
+	}
+	id := f.newTemp()
+	*pre = append(*pre, define(id, call))
+	f.temps[id] = temp{t: t}
+	tracked := ec != untracked
+	if tracked {
+		// Old elements moved if the backing array changed.
+		fl := f.fl
+		first := func(x ast.Expr) ast.Expr { return &ast.IndexExpr{X: x, Index: intLit(0)} }
+		*pre = append(*pre, &ast.IfStmt{
+			Cond: &ast.BinaryExpr{X: &ast.BinaryExpr{X: n, Op: token.GTR, Y: intLit(0)}, Op: token.LAND,
+				Y: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.AND, X: first(id)}, Op: token.NEQ, Y: &ast.UnaryExpr{Op: token.AND, X: first(s)}}},
+			Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: fl.rtCall("CopyElems", fl.addr(first(id)), fl.addr(first(s)), n, fl.sizeof(first(id)))}}},
+		})
+		for i := range shs {
+			at := &ast.IndexExpr{X: id, Index: &ast.BinaryExpr{X: n, Op: token.ADD, Y: intLit(uint64(i))}}
+			switch {
+			case shs[i] != nil:
+				*pre = append(*pre, &ast.ExprStmt{X: fl.rtCall("StSh", fl.addr(at), shs[i])})
+			case aggs[i] != nil:
+				*pre = append(*pre, &ast.ExprStmt{X: fl.rtCall("Copy", fl.addr(at), aggs[i], fl.sizeof(at))})
+			}
+		}
+		if call.Ellipsis != token.NoPos && len(call.Args) == 2 && classOf(f.typeOf(call.Args[1])) == slice {
+			other := call.Args[1]
+			*pre = append(*pre, &ast.IfStmt{
+				Cond: &ast.BinaryExpr{X: &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{other}}, Op: token.GTR, Y: intLit(0)},
+				Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: fl.rtCall("CopyElems",
+					fl.addr(&ast.IndexExpr{X: id, Index: n}), fl.addr(first(other)),
+					&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{other}}, fl.sizeof(first(id)))}}},
+			})
+		}
+	}
+	// The new length.
+	var addS, addV ast.Expr
+	if added != nil {
+		addS, addV = nil, added
+	} else if len(call.Args) == 2 {
+		other := call.Args[1]
+		switch classOf(f.typeOf(other)) {
+		case slice:
+			addS = f.sh(other)
+		case str:
+			if s := f.sh(other); s != nil {
+				addS = f.fl.rtCall("StrLen", s)
+			}
+		}
+		addV = &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{other}}}}
+	}
+	if lenS != nil || addS != nil {
+		sid := f.newTemp()
+		*pre = append(*pre, define(sid, f.fl.rtCall("Bin", f.fl.rtSel("OpAdd"), f.fl.rtSel("KInt"), orZero(lenS),
+			&ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{n}}, orZero(addS), addV)), use(sid))
+		f.temps[id] = temp{t: t, sh: sid}
+	}
+	return id
+}
+
+// special rewrites calls that the runtime must see: t.Errorf and friends
+// (to capture failure messages), os.Exit and f.Fuzz.
+func (f *fn) special(call *ast.CallExpr) {
+	fn := f.callee(call)
+	if fn == nil {
+		// Interface methods: testing.TB.
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		s, ok := f.fl.info.Selections[sel]
+		if !ok || s.Kind() != types.MethodVal {
+			return
+		}
+		m, _ := s.Obj().(*types.Func)
+		if m == nil || m.Pkg() == nil || m.Pkg().Path() != "testing" {
+			return
+		}
+		f.testingMsg(call, m.Name())
+		return
+	}
+	if fn.Pkg() == nil {
+		return
+	}
+	switch {
+	case fn.Pkg().Path() == "os" && fn.Name() == "Exit" && len(call.Args) == 1:
+		call.Fun = f.fl.rtSel("Exit")
+	case fn.Pkg().Path() == "testing":
+		sig := fn.Type().(*types.Signature)
+		if sig.Recv() == nil {
+			return
+		}
+		if fn.Name() == "Fuzz" && isNamed(sig.Recv().Type(), "testing", "F") && len(call.Args) == 1 {
+			sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			call.Fun = f.fl.rtSel("Fuzz")
+			call.Args = []ast.Expr{sel.X, call.Args[0]}
+			return
+		}
+		f.testingMsg(call, fn.Name())
+	}
+}
+
+func (f *fn) testingMsg(call *ast.CallExpr, name string) {
+	var helper string
+	var method string
+	switch name {
+	case "Errorf", "Fatalf", "Skipf":
+		helper, method = "Msgf", name[:len(name)-1]
+	case "Error", "Fatal", "Skip":
+		helper, method = "Msg", name
+	default:
+		return
+	}
+	if call.Ellipsis != token.NoPos && helper == "Msg" {
+		return
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	inner := &ast.CallExpr{Fun: f.fl.rtSel(helper), Args: call.Args, Ellipsis: call.Ellipsis}
+	call.Fun = &ast.SelectorExpr{X: sel.X, Sel: ast.NewIdent(method)}
+	call.Args = []ast.Expr{inner}
+	call.Ellipsis = token.NoPos
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}

@@ -1,0 +1,193 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// rangeStmt rewrites range loops over slices, arrays, strings and integers
+// into counting loops whose continuation check is a recorded branch; other
+// range loops keep their form and only their bodies are instrumented.
+func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
+	var pre []ast.Stmt
+	xt := f.typeOf(s.X)
+	if xt == nil {
+		s.Body.List = f.block(s.Body.List)
+		return []ast.Stmt{labeled(label, s)}
+	}
+	keep := func() []ast.Stmt {
+		s.X = f.pure(s.X, &pre, true)
+		s.Body.List = f.block(s.Body.List)
+		return f.wrap(append(pre, labeled(label, s)), false)
+	}
+	var kind string
+	switch u := xt.Underlying().(type) {
+	case *types.Slice:
+		kind = "slice"
+	case *types.Array:
+		kind = "array"
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			return keep()
+		}
+		kind = "ptrarray"
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			kind = "string"
+		case u.Info()&types.IsInteger != 0:
+			kind = "int"
+		default:
+			return keep()
+		}
+	default:
+		return keep()
+	}
+	if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) {
+		return keep() // assignments to memory in the range clause: keep it simple
+	}
+	site := f.fl.site(s.For, "range")
+	x := f.pure(s.X, &pre, true)
+	r := f.newTemp()
+	pre = append(pre, define(r, x))
+	f.temps[r] = temp{t: xt}
+	if kind == "array" && f.addressable(x) {
+		pre = append(pre, &ast.ExprStmt{X: f.fl.rtCall("Copy", f.fl.addr(r), f.fl.addr(x), f.fl.sizeof(r))})
+	}
+	var lenShadow ast.Expr
+	switch kind {
+	case "slice":
+		lenShadow = f.sh(x)
+	case "string":
+		if s := f.sh(x); s != nil {
+			lenShadow = f.fl.rtCall("StrLen", s)
+		}
+	case "int":
+		lenShadow = f.sh(x)
+	}
+	rs := ast.Expr(zeroS())
+	if lenShadow != nil {
+		id := f.newTemp()
+		pre = append(pre, define(id, lenShadow), use(id))
+		rs = id
+	}
+	f.temps[r] = temp{t: xt, sh: nil}
+	if kind == "string" && lenShadow != nil {
+		f.temps[r] = temp{t: xt, sh: f.sh(x)}
+	}
+
+	i := f.newTemp()
+	intT := types.Typ[types.Int]
+	var limit ast.Expr = &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{r}}
+	var initVal ast.Expr = intLit(0)
+	kindK := f.fl.rtSel("KInt")
+	if kind == "int" {
+		limit = r
+		initVal = &ast.BinaryExpr{X: r, Op: token.SUB, Y: r}
+		intT, _ = xt.(*types.Basic)
+		if intT == nil {
+			intT = types.Typ[types.Int]
+		}
+		kindK = f.rtK(xt)
+	}
+	f.temps[i] = temp{t: xt}
+	if kind != "int" {
+		f.temps[i] = temp{t: types.Typ[types.Int]}
+	}
+	iv := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{i}}
+	lv := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{limit}}
+	cond := f.fl.rtCall("Br", intLit(uint64(site)), &ast.BinaryExpr{X: i, Op: token.LSS, Y: limit},
+		f.fl.rtCall("Cmp", f.fl.rtSel("OpLt"), kindK, zeroS(), iv, rs, lv))
+
+	var head []ast.Stmt
+	var valExpr ast.Expr
+	var valSh ast.Expr
+	var post ast.Stmt = &ast.IncDecStmt{X: i, Tok: token.INC}
+	var initStmt ast.Stmt = define(i, initVal)
+	switch kind {
+	case "slice", "array", "ptrarray":
+		if s.Value != nil {
+			ix := &ast.IndexExpr{X: r, Index: i}
+			var elem types.Type
+			switch u := xt.Underlying().(type) {
+			case *types.Slice:
+				elem = u.Elem()
+			case *types.Array:
+				elem = u.Elem()
+			case *types.Pointer:
+				elem = u.Elem().Underlying().(*types.Array).Elem()
+			}
+			f.temps[ix] = temp{t: elem}
+			if c := classOf(elem); c == scalar || c == str || c == slice {
+				f.temps[ix] = temp{t: elem, sh: f.shIndex(ix, elem)}
+			}
+			valExpr = ix
+		}
+	case "string":
+		f.fl.need8 = true
+		w := f.newTemp()
+		initStmt = &ast.AssignStmt{Lhs: []ast.Expr{i, w}, Tok: token.DEFINE, Rhs: []ast.Expr{intLit(0), intLit(0)}}
+		post = &ast.AssignStmt{Lhs: []ast.Expr{i}, Tok: token.ADD_ASSIGN, Rhs: []ast.Expr{w}}
+		c, cw := f.newTemp(), f.newTemp()
+		u8 := func(name string) ast.Expr { return &ast.SelectorExpr{X: ast.NewIdent(f.fl.utf8), Sel: ast.NewIdent(name)} }
+		head = append(head,
+			&ast.AssignStmt{Lhs: []ast.Expr{c, cw}, Tok: token.DEFINE, Rhs: []ast.Expr{
+				&ast.CallExpr{Fun: ast.NewIdent("rune"), Args: []ast.Expr{&ast.IndexExpr{X: r, Index: i}}}, intLit(1)}},
+			&ast.IfStmt{Cond: &ast.BinaryExpr{X: c, Op: token.GEQ, Y: u8("RuneSelf")}, Body: blockOf([]ast.Stmt{
+				&ast.AssignStmt{Lhs: []ast.Expr{c, cw}, Tok: token.ASSIGN, Rhs: []ast.Expr{
+					&ast.CallExpr{Fun: u8("DecodeRuneInString"), Args: []ast.Expr{&ast.SliceExpr{X: r, Low: i}}}}}})},
+			assign(w, cw),
+		)
+		if sx := f.temps[r].sh; sx != nil {
+			rsite := f.fl.site(s.For, "rune")
+			valSh = f.fl.rtCall("RuneAt", intLit(uint64(rsite)), sx, r, i)
+		}
+		f.temps[c] = temp{t: types.Typ[types.Rune], sh: valSh}
+		valExpr = c
+	}
+	f.temps[r] = temp{t: xt}
+	if s.Key != nil || s.Value != nil {
+		as := &ast.AssignStmt{Tok: s.Tok}
+		if s.Key != nil {
+			as.Lhs = append(as.Lhs, s.Key)
+			as.Rhs = append(as.Rhs, i)
+		}
+		if s.Value != nil && valExpr != nil {
+			if s.Key == nil {
+				as.Lhs = append(as.Lhs, ast.NewIdent("_"))
+				as.Rhs = append(as.Rhs, i)
+			}
+			as.Lhs = append(as.Lhs, s.Value)
+			as.Rhs = append(as.Rhs, valExpr)
+		}
+		if as.Tok == token.ILLEGAL {
+			as.Tok = token.DEFINE
+		}
+		if isBlankList(as.Lhs) {
+			as.Tok = token.ASSIGN
+		}
+		head = append(head, f.assign(as)...)
+	}
+	body := append(head, f.block(s.Body.List)...)
+	loop := &ast.ForStmt{For: s.For, Init: initStmt, Cond: cond, Post: post, Body: blockOf(body)}
+	out := append(pre, labeled(label, loop))
+	return []ast.Stmt{blockOf(out)}
+}
+
+func isIdentOrNil(e ast.Expr) bool {
+	if e == nil {
+		return true
+	}
+	_, ok := e.(*ast.Ident)
+	return ok
+}
+
+func isBlankList(l []ast.Expr) bool {
+	for _, e := range l {
+		if id, ok := e.(*ast.Ident); !ok || id.Name != "_" {
+			return false
+		}
+	}
+	return true
+}

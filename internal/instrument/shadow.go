@@ -1,0 +1,309 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+var binOps = map[token.Token]string{
+	token.ADD: "OpAdd", token.SUB: "OpSub", token.MUL: "OpMul", token.QUO: "OpQuo", token.REM: "OpRem",
+	token.AND: "OpAnd", token.OR: "OpOr", token.XOR: "OpXor", token.AND_NOT: "OpAndNot",
+	token.SHL: "OpShl", token.SHR: "OpShr",
+	token.EQL: "OpEq", token.NEQ: "OpNe", token.LSS: "OpLt", token.LEQ: "OpLe", token.GTR: "OpGt", token.GEQ: "OpGe",
+}
+
+func isCmp(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
+}
+
+func (f *fn) rtK(t types.Type) ast.Expr { return f.fl.rtSel(kindName(t)) }
+
+func orZero(e ast.Expr) ast.Expr {
+	if e == nil {
+		return zeroS()
+	}
+	return e
+}
+
+// sh returns an expression of type rt.S for the shadow of the pure
+// expression e, or nil when e is concrete.
+func (f *fn) sh(e ast.Expr) ast.Expr {
+	if e == nil {
+		return nil
+	}
+	if t, ok := f.temps[e]; ok {
+		return t.sh
+	}
+	if f.fl.constOf(e) != nil || f.impure(e) {
+		return nil
+	}
+	t := f.typeOf(e)
+	cls := classOf(t)
+	if cls == untracked || cls == aggregate {
+		return nil
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return f.sh(x.X)
+	case *ast.Ident:
+		obj, ok := f.fl.info.ObjectOf(x).(*types.Var)
+		if !ok {
+			return nil
+		}
+		if c, ok := f.comp[obj]; ok {
+			return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(c), Sel: ast.NewIdent("At")}, Args: []ast.Expr{f.fl.fp(x, t)}}
+		}
+		if obj.Parent() == f.fl.pkg.Types.Scope() {
+			return f.fl.rtCall("Ld", f.fl.addr(x), f.fl.fp(x, t))
+		}
+		return nil
+	case *ast.BinaryExpr:
+		return f.shBinary(x, t)
+	case *ast.UnaryExpr:
+		switch x.Op {
+		case token.ADD:
+			return f.sh(x.X)
+		case token.SUB, token.XOR, token.NOT:
+			s := f.sh(x.X)
+			if s == nil {
+				return nil
+			}
+			op := map[token.Token]string{token.SUB: "OpNeg", token.XOR: "OpCpl", token.NOT: "OpNot"}[x.Op]
+			return f.fl.rtCall("Un", f.fl.rtSel(op), f.rtK(t), s)
+		}
+		return nil
+	case *ast.CallExpr:
+		return f.shCall(x, t)
+	case *ast.IndexExpr:
+		return f.shIndex(x, t)
+	case *ast.SliceExpr:
+		return f.shSlice(x, t)
+	case *ast.SelectorExpr:
+		if f.addressable(x) {
+			return f.fl.rtCall("Ld", f.fl.addr(x), f.fl.fp(x, t))
+		}
+	case *ast.StarExpr:
+		return f.fl.rtCall("Ld", f.fl.ptrAddr(x.X), f.fl.fp(x, t))
+	}
+	return nil
+}
+
+func (f *fn) operandType(x *ast.BinaryExpr) types.Type {
+	tx := f.typeOf(x.X)
+	if tx == nil || f.constOf(x.X) || classOf(tx) == untracked {
+		if ty := f.typeOf(x.Y); ty != nil && classOf(ty) != untracked {
+			return ty
+		}
+	}
+	return tx
+}
+
+func (f *fn) shBinary(x *ast.BinaryExpr, t types.Type) ast.Expr {
+	if x.Op == token.LAND || x.Op == token.LOR {
+		return nil // the operands are recorded as branches
+	}
+	op, ok := binOps[x.Op]
+	if !ok {
+		return nil
+	}
+	ot := f.operandType(x)
+	if x.Op == token.SHL || x.Op == token.SHR {
+		ot = t
+	}
+	sx, sy := f.sh(x.X), f.sh(x.Y)
+	if sx == nil && sy == nil {
+		return nil
+	}
+	switch classOf(ot) {
+	case str:
+		if x.Op == token.ADD {
+			return f.fl.rtCall("Concat", orZero(sx), f.fl.strVal(x.X), orZero(sy), f.fl.strVal(x.Y))
+		}
+		if isCmp(x.Op) {
+			return f.fl.rtCall("StrCmp", f.fl.rtSel(op), orZero(sx), f.fl.strVal(x.X), orZero(sy), f.fl.strVal(x.Y))
+		}
+		return nil
+	case scalar:
+	default:
+		return nil
+	}
+	vx, vy := f.fl.val(x.X, ot), f.fl.val(x.Y, ot)
+	switch {
+	case isCmp(x.Op):
+		return f.fl.rtCall("Cmp", f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, orZero(sy), vy)
+	case x.Op == token.QUO || x.Op == token.REM:
+		site := f.fl.site(x.OpPos, "div")
+		return f.fl.rtCall("Quo", intLit(uint64(site)), f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, orZero(sy), vy)
+	case x.Op == token.SHL || x.Op == token.SHR:
+		ct := f.typeOf(x.Y)
+		ck := ast.Expr(f.fl.rtSel("KUint"))
+		if ct != nil && classOf(ct) == scalar && !f.constOf(x.Y) {
+			ck = f.rtK(ct)
+			vy = f.fl.val(x.Y, ct)
+		} else if c := f.fl.constOf(x.Y); c != nil {
+			vy = intLit(constBits(c, ct))
+		}
+		site := f.fl.site(x.OpPos, "shift")
+		return f.fl.rtCall("Shift", intLit(uint64(site)), f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, ck, orZero(sy), vy)
+	}
+	return f.fl.rtCall("Bin", f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, orZero(sy), vy)
+}
+
+func (f *fn) shCall(x *ast.CallExpr, t types.Type) ast.Expr {
+	if f.isType(x.Fun) {
+		if len(x.Args) != 1 {
+			return nil
+		}
+		a := x.Args[0]
+		at := f.typeOf(a)
+		s := f.sh(a)
+		switch {
+		case classOf(t) == scalar && classOf(at) == scalar:
+			if s == nil {
+				return nil
+			}
+			return f.fl.rtCall("Conv", f.rtK(t), f.rtK(at), s)
+		case classOf(t) == str && classOf(at) == str:
+			return s
+		case classOf(t) == str && isByteSlice(at):
+			site := f.fl.site(x.Lparen, "conv")
+			return f.fl.rtCall("StrFromBytes", intLit(uint64(site)), &ast.CallExpr{Fun: &ast.ArrayType{Elt: ast.NewIdent("byte")}, Args: []ast.Expr{a}}, orZero(s))
+		case classOf(t) == slice && classOf(at) == slice:
+			return s
+		}
+		return nil
+	}
+	switch f.builtin(x.Fun) {
+	case "len":
+		if len(x.Args) != 1 {
+			return nil
+		}
+		a := x.Args[0]
+		switch classOf(f.typeOf(a)) {
+		case str:
+			if s := f.sh(a); s != nil {
+				return f.fl.rtCall("StrLen", s)
+			}
+		case slice:
+			return f.sh(a)
+		}
+	}
+	return nil
+}
+
+func (f *fn) shIndex(x *ast.IndexExpr, t types.Type) ast.Expr {
+	xt := f.typeOf(x.X)
+	if xt == nil {
+		return nil
+	}
+	it := f.typeOf(x.Index)
+	si := f.sh(x.Index)
+	iv := ast.Expr(intLit(0))
+	ik := ast.Expr(f.fl.rtSel("KInt"))
+	if c := f.fl.constOf(x.Index); c != nil {
+		iv = intLit(constBits(c, it))
+	} else if it != nil && classOf(it) == scalar {
+		iv = f.fl.val(x.Index, it)
+		ik = f.rtK(it)
+	}
+	switch u := xt.Underlying().(type) {
+	case *types.Basic:
+		if classOf(xt) != str {
+			return nil
+		}
+		sx := f.sh(x.X)
+		if sx == nil && si == nil {
+			return nil
+		}
+		site := f.fl.site(x.Lbrack, "index")
+		return f.fl.rtCall("StrIndex", intLit(uint64(site)), orZero(sx), f.fl.strVal(x.X), ik, orZero(si), iv)
+	case *types.Map:
+		if si != nil && classOf(u.Key()) == scalar {
+			site := f.fl.site(x.Lbrack, "mapkey")
+			return f.fl.rtCall("LostS", intLit(uint64(site)), si, &ast.BasicLit{Kind: token.STRING, Value: `"map key"`})
+		}
+		return nil
+	case *types.Slice, *types.Array, *types.Pointer:
+		if !f.addressable(x) {
+			return nil
+		}
+		var n ast.Expr = intLit(0)
+		if _, ok := u.(*types.Slice); ok {
+			n = orZero(f.sh(x.X))
+		}
+		site := f.fl.site(x.Lbrack, "index")
+		lenv := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{x.X}}}}
+		return f.fl.rtCall("LdIdx",
+			f.fl.rtCall("Idx", intLit(uint64(site)), ik, orZero(si), iv, n, lenv),
+			f.fl.addr(x), f.fl.fp(x, t))
+	}
+	return nil
+}
+
+func (f *fn) shSlice(x *ast.SliceExpr, t types.Type) ast.Expr {
+	xt := f.typeOf(x.X)
+	if xt == nil {
+		return nil
+	}
+	bound := func(b ast.Expr) (ast.Expr, ast.Expr) {
+		if b == nil {
+			return nil, nil
+		}
+		bt := f.typeOf(b)
+		if c := f.fl.constOf(b); c != nil {
+			return nil, intLit(constBits(c, bt))
+		}
+		s := f.sh(b)
+		if s != nil && kindName(bt) != "KInt" {
+			s = f.fl.rtCall("Conv", f.fl.rtSel("KInt"), f.rtK(bt), s)
+		}
+		return s, f.fl.val(b, bt)
+	}
+	slo, vlo := bound(x.Low)
+	shi, vhi := bound(x.High)
+	if vlo == nil {
+		vlo = intLit(0)
+	}
+	lenX := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{x.X}}}}
+	site := f.fl.site(x.Lbrack, "slice")
+	if classOf(xt) == str {
+		sx := f.sh(x.X)
+		if sx == nil && slo == nil && shi == nil {
+			return nil
+		}
+		if vhi == nil {
+			vhi = lenX
+		}
+		return f.fl.rtCall("StrSlice", intLit(uint64(site)), orZero(sx), f.fl.strVal(x.X), orZero(slo), vlo, orZero(shi), vhi)
+	}
+	if classOf(xt) != slice && !isArrayLike(xt) {
+		return nil
+	}
+	if vhi == nil {
+		vhi = lenX
+		if classOf(xt) == slice {
+			shi = f.sh(x.X)
+		}
+	}
+	if slo == nil && shi == nil {
+		return nil
+	}
+	capX := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("cap"), Args: []ast.Expr{x.X}}}}
+	return f.fl.rtCall("SliceLen", intLit(uint64(site)), orZero(slo), vlo, orZero(shi), vhi, capX)
+}
+
+func isArrayLike(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		return true
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Array)
+		return ok
+	}
+	return false
+}

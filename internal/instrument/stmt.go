@@ -1,0 +1,540 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// block rewrites a statement list.
+func (f *fn) block(list []ast.Stmt) []ast.Stmt {
+	var out []ast.Stmt
+	for _, s := range list {
+		out = append(out, f.stmt(s, nil)...)
+	}
+	return out
+}
+
+func blockOf(list []ast.Stmt) *ast.BlockStmt { return &ast.BlockStmt{List: list} }
+
+// wrap puts a statement's expansion into a block when the function uses
+// goto (so that temporaries are never jumped over) and the statement
+// declares nothing.
+func (f *fn) wrap(out []ast.Stmt, declares bool) []ast.Stmt {
+	if f.hasGoto && !declares && len(out) > 1 {
+		return []ast.Stmt{blockOf(out)}
+	}
+	return out
+}
+
+// labeled attaches label (if any) to s.
+func labeled(label *ast.Ident, s ast.Stmt) ast.Stmt {
+	if label == nil {
+		return s
+	}
+	return &ast.LabeledStmt{Label: label, Stmt: s}
+}
+
+// stmt rewrites one statement into its expansion.
+func (f *fn) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
+	switch s := s.(type) {
+	case *ast.LabeledStmt:
+		return f.stmt(s.Stmt, s.Label)
+	case *ast.BlockStmt:
+		s.List = f.block(s.List)
+		return []ast.Stmt{labeled(label, s)}
+	case *ast.ExprStmt:
+		var pre []ast.Stmt
+		s.X = f.topExpr(s.X, &pre, label == nil)
+		return f.wrap(append(pre, labeled(label, s)), false)
+	case *ast.AssignStmt:
+		if label != nil {
+			return []ast.Stmt{labeled(label, f.assignNoHoist(s))}
+		}
+		return f.assign(s)
+	case *ast.IncDecStmt:
+		op := token.ADD_ASSIGN
+		if s.Tok == token.DEC {
+			op = token.SUB_ASSIGN
+		}
+		one := &ast.BasicLit{Kind: token.INT, Value: "1"}
+		f.types[one] = f.typeOf(s.X)
+		as := &ast.AssignStmt{Lhs: []ast.Expr{s.X}, Tok: op, Rhs: []ast.Expr{one}, TokPos: s.TokPos}
+		if label != nil {
+			return []ast.Stmt{labeled(label, s)}
+		}
+		out := f.assign(as)
+		// Keep the original statement form.
+		for i, o := range out {
+			if o == as {
+				out[i] = s
+			}
+		}
+		return out
+	case *ast.DeclStmt:
+		return f.declStmt(s, label)
+	case *ast.ReturnStmt:
+		return f.returnStmt(s, label)
+	case *ast.IfStmt:
+		return f.ifStmt(s, label)
+	case *ast.ForStmt:
+		return f.forStmt(s, label)
+	case *ast.RangeStmt:
+		return f.rangeStmt(s, label)
+	case *ast.SwitchStmt:
+		return f.switchStmt(s, label)
+	case *ast.TypeSwitchStmt:
+		return f.typeSwitchStmt(s, label)
+	case *ast.SelectStmt:
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			cc.Body = f.block(cc.Body)
+		}
+		return []ast.Stmt{labeled(label, s)}
+	case *ast.GoStmt:
+		var pre []ast.Stmt
+		f.pureArgs(s.Call, &pre, label == nil)
+		pre = append(pre, &ast.ExprStmt{X: f.fl.rtCall("Go")}, labeled(label, s))
+		return f.wrap(pre, false)
+	case *ast.DeferStmt:
+		var pre []ast.Stmt
+		f.pureArgs(s.Call, &pre, label == nil)
+		if f.builtin(s.Call.Fun) == "recover" {
+			s.Call = f.fl.rtCall("Recovered", s.Call)
+		}
+		return f.wrap(append(pre, labeled(label, s)), false)
+	case *ast.SendStmt:
+		var pre []ast.Stmt
+		s.Chan = f.pure(s.Chan, &pre, label == nil)
+		s.Value = f.pure(s.Value, &pre, label == nil)
+		return f.wrap(append(pre, labeled(label, s)), false)
+	}
+	return []ast.Stmt{labeled(label, s)}
+}
+
+// topExpr rewrites the expression of an expression statement: a call stays
+// in place with its arguments' shadows announced.
+func (f *fn) topExpr(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || f.isType(call.Fun) {
+		return f.pure(e, pre, hoist)
+	}
+	if b := f.builtin(call.Fun); b != "" {
+		f.pureArgs(call, pre, hoist)
+		if b == "copy" && hoist {
+			f.copyShadows(call, pre)
+		}
+		if b == "recover" {
+			return f.fl.rtCall("Recovered", call)
+		}
+		return call
+	}
+	f.pureArgs(call, pre, hoist)
+	f.special(call)
+	if hoist {
+		f.announce(call, pre)
+	}
+	return call
+}
+
+// copyShadows makes copy(dst, src) move element shadows too: the shadows
+// are moved before the copy, which moves the values.
+func (f *fn) copyShadows(call *ast.CallExpr, pre *[]ast.Stmt) {
+	if len(call.Args) != 2 || classOf(f.typeOf(call.Args[1])) != slice {
+		return
+	}
+	dst, src := call.Args[0], call.Args[1]
+	st, ok := f.typeOf(dst).Underlying().(*types.Slice)
+	if !ok || classOf(st.Elem()) == untracked {
+		return
+	}
+	n := &ast.CallExpr{Fun: ast.NewIdent("min"), Args: []ast.Expr{
+		&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{dst}},
+		&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{src}}}}
+	first := func(x ast.Expr) ast.Expr { return &ast.IndexExpr{X: x, Index: intLit(0)} }
+	*pre = append(*pre, &ast.IfStmt{
+		Cond: &ast.BinaryExpr{X: n, Op: token.GTR, Y: intLit(0)},
+		Body: blockOf([]ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("CopyElems", f.fl.addr(first(dst)), f.fl.addr(first(src)), n, f.fl.sizeof(first(dst)))}}),
+	})
+}
+
+// lhsTarget is where an assignment stores.
+type lhsTarget struct {
+	expr    ast.Expr
+	obj     types.Object // a local variable with a companion (or to get one)
+	newVar  bool         // declared by this statement
+	addrTmp ast.Expr     // address temporary for a memory location
+	cls     class
+	blank   bool
+	mapElem bool
+}
+
+func (f *fn) target(e ast.Expr, define bool, pre *[]ast.Stmt, hoist bool) lhsTarget {
+	t := lhsTarget{expr: e}
+	if id, ok := e.(*ast.Ident); ok {
+		if id.Name == "_" {
+			t.blank = true
+			return t
+		}
+		obj := f.fl.info.ObjectOf(id)
+		if obj == nil {
+			return t
+		}
+		t.cls = classOf(obj.Type())
+		if define && f.fl.info.Defs[id] != nil {
+			t.newVar = true
+		}
+		if v, ok := obj.(*types.Var); ok && v.Parent() != f.fl.pkg.Types.Scope() {
+			t.obj = obj
+			if t.cls == aggregate && hoist {
+				tmp := f.newTemp()
+				if !t.newVar {
+					*pre = append(*pre, define2(tmp, f.fl.addr(id)))
+					t.addrTmp = tmp
+				}
+			}
+			return t
+		}
+		// Package-level variable: memory.
+	}
+	lt := f.typeOf(e)
+	t.cls = classOf(lt)
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		if xt := f.typeOf(ix.X); xt != nil {
+			if _, isMap := xt.Underlying().(*types.Map); isMap {
+				t.mapElem = true
+				return t
+			}
+		}
+	}
+	if hoist && t.cls != untracked && f.addressable(e) {
+		tmp := f.newTemp()
+		*pre = append(*pre, define2(tmp, f.fl.addr(e)))
+		t.addrTmp = tmp
+	}
+	return t
+}
+
+func define2(lhs, rhs ast.Expr) ast.Stmt { return define(lhs, rhs) }
+
+// setShadow is the statement that gives target t the shadow sh (an rt.Sh
+// expression; nil clears it) after the assignment.
+func (f *fn) setShadow(t lhsTarget, sh ast.Expr, aggSrc ast.Expr) []ast.Stmt {
+	if t.blank {
+		return nil
+	}
+	switch t.cls {
+	case scalar, str, slice:
+		if sh == nil {
+			sh = f.fl.lit("Sh")
+		}
+		if t.obj != nil {
+			if t.newVar {
+				c := f.companion(t.obj)
+				return []ast.Stmt{define(ast.NewIdent(c), sh), use(ast.NewIdent(c))}
+			}
+			if c, ok := f.comp[t.obj]; ok {
+				return []ast.Stmt{assign(ast.NewIdent(c), sh)}
+			}
+			return nil
+		}
+		if t.addrTmp != nil {
+			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("StSh", t.addrTmp, sh)}}
+		}
+	case aggregate:
+		var dst ast.Expr = t.addrTmp
+		if dst == nil && t.obj != nil {
+			dst = f.fl.addr(t.expr)
+		}
+		if dst == nil || aggSrc == nil {
+			return nil
+		}
+		return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("Copy", dst, aggSrc, f.fl.sizeof(t.expr))}}
+	}
+	return nil
+}
+
+// assign rewrites =, := and op= statements.
+func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
+	var pre, post []ast.Stmt
+	def := s.Tok == token.DEFINE
+	declares := def
+	switch {
+	case s.Tok != token.ASSIGN && s.Tok != token.DEFINE:
+		// x op= y
+		s.Rhs[0] = f.pure(s.Rhs[0], &pre, true)
+		s.Lhs[0] = f.pureLHS(s.Lhs[0], &pre)
+		t := f.target(s.Lhs[0], false, &pre, true)
+		if t.cls == scalar || t.cls == str {
+			bin := &ast.BinaryExpr{X: s.Lhs[0], Op: opOf(s.Tok), Y: s.Rhs[0], OpPos: s.TokPos}
+			f.types[bin] = f.typeOf(s.Lhs[0])
+			if sh := f.shBinary(bin, f.typeOf(s.Lhs[0])); sh != nil {
+				id := f.newTemp()
+				pre = append(pre, define(id, sh), use(id))
+				post = f.setShadow(t, f.fl.rtCall("Mk", id, f.fl.fp(s.Lhs[0], f.typeOf(s.Lhs[0]))), nil)
+			} else {
+				post = f.setShadow(t, nil, nil)
+			}
+		}
+	case len(s.Lhs) > 1 && len(s.Rhs) == 1:
+		// a, b := f() / v, ok := m[k] / x.(T) / <-ch
+		var id uint32
+		announced := false
+		if f.isCall(s.Rhs[0]) {
+			call := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+			f.pureArgs(call, &pre, true)
+			f.special(call)
+			id, announced = f.announce(call, &pre)
+		} else {
+			s.Rhs[0] = f.pureOperands(s.Rhs[0], &pre)
+		}
+		var targets []lhsTarget
+		for i, l := range s.Lhs {
+			s.Lhs[i] = f.pureLHS(l, &pre)
+			targets = append(targets, f.target(s.Lhs[i], def, &pre, true))
+		}
+		for i, t := range targets {
+			var sh ast.Expr
+			if announced && (t.cls == scalar || t.cls == str || t.cls == slice) {
+				fp := f.fl.fp(t.expr, f.typeOf(t.expr))
+				sh = f.fl.rtCall("Mk", f.fl.rtCall("Res", intLit(uint64(id)), intLit(uint64(i)), fp), fp)
+			}
+			post = append(post, f.setShadow(t, sh, nil)...)
+		}
+	default:
+		single := len(s.Rhs) == 1 && f.isCall(s.Rhs[0])
+		var id uint32
+		announced := false
+		if single {
+			call := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+			f.pureArgs(call, &pre, true)
+			f.special(call)
+			id, announced = f.announce(call, &pre)
+		} else {
+			for i, r := range s.Rhs {
+				s.Rhs[i] = f.pure(r, &pre, true)
+			}
+		}
+		// Shadows of the right-hand sides, before the assignment.
+		shs := make([]ast.Expr, len(s.Rhs))
+		aggs := make([]ast.Expr, len(s.Rhs))
+		if !single {
+			for i, r := range s.Rhs {
+				es, ok := f.elemStore(r, &pre)
+				if ok {
+					shs[i], aggs[i] = es.sh, es.agg
+				}
+			}
+		}
+		var targets []lhsTarget
+		for i, l := range s.Lhs {
+			s.Lhs[i] = f.pureLHS(l, &pre)
+			targets = append(targets, f.target(s.Lhs[i], def, &pre, true))
+		}
+		for i, t := range targets {
+			sh, agg := shs[i], aggs[i]
+			if single && announced {
+				rt := f.typeOf(t.expr)
+				switch t.cls {
+				case scalar, str, slice:
+					fp := f.fl.fp(t.expr, rt)
+					sh = f.fl.rtCall("Mk", f.fl.rtCall("Res", intLit(uint64(id)), intLit(0), fp), fp)
+				case aggregate:
+					var dst ast.Expr = t.addrTmp
+					if dst == nil {
+						dst = f.fl.addr(t.expr)
+					}
+					post = append(post, &ast.ExprStmt{X: f.fl.rtCall("ResAgg", intLit(uint64(id)), intLit(0), dst, f.fl.sizeof(t.expr))})
+					continue
+				}
+			}
+			if t.mapElem && sh != nil {
+				site := f.fl.site(t.expr.Pos(), "map")
+				post = append(post, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), &ast.SelectorExpr{X: sh, Sel: ast.NewIdent("S")}, &ast.BasicLit{Kind: token.STRING, Value: `"stored in a map"`})})
+				continue
+			}
+			post = append(post, f.setShadow(t, sh, agg)...)
+		}
+	}
+	out := append(pre, s)
+	out = append(out, post...)
+	return f.wrap(out, declares)
+}
+
+// assignNoHoist handles a labeled assignment: no temporaries, shadows
+// cleared.
+func (f *fn) assignNoHoist(s *ast.AssignStmt) ast.Stmt {
+	for i, r := range s.Rhs {
+		s.Rhs[i] = f.pure(r, nil, false)
+	}
+	return s
+}
+
+// pureOperands makes the operands of a comma-ok expression pure.
+func (f *fn) pureOperands(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		x.X = f.pure(x.X, pre, true)
+		x.Index = f.pure(x.Index, pre, true)
+	case *ast.TypeAssertExpr:
+		x.X = f.pure(x.X, pre, true)
+	case *ast.UnaryExpr:
+		x.X = f.pure(x.X, pre, true)
+	}
+	return e
+}
+
+// pureLHS makes the operands of an assignment target pure.
+func (f *fn) pureLHS(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		x.X = f.pureLHS(x.X, pre)
+		x.Index = f.pure(x.Index, pre, true)
+	case *ast.SelectorExpr:
+		if _, ok := f.fl.info.Selections[x]; ok {
+			x.X = f.pureLHS(x.X, pre)
+		}
+	case *ast.StarExpr:
+		x.X = f.pure(x.X, pre, true)
+	case *ast.ParenExpr:
+		x.X = f.pureLHS(x.X, pre)
+	}
+	return e
+}
+
+func opOf(tok token.Token) token.Token {
+	switch tok {
+	case token.ADD_ASSIGN:
+		return token.ADD
+	case token.SUB_ASSIGN:
+		return token.SUB
+	case token.MUL_ASSIGN:
+		return token.MUL
+	case token.QUO_ASSIGN:
+		return token.QUO
+	case token.REM_ASSIGN:
+		return token.REM
+	case token.AND_ASSIGN:
+		return token.AND
+	case token.OR_ASSIGN:
+		return token.OR
+	case token.XOR_ASSIGN:
+		return token.XOR
+	case token.SHL_ASSIGN:
+		return token.SHL
+	case token.SHR_ASSIGN:
+		return token.SHR
+	case token.AND_NOT_ASSIGN:
+		return token.AND_NOT
+	}
+	return token.ILLEGAL
+}
+
+func (f *fn) declStmt(s *ast.DeclStmt, label *ast.Ident) []ast.Stmt {
+	g, ok := s.Decl.(*ast.GenDecl)
+	if !ok || g.Tok != token.VAR {
+		return []ast.Stmt{labeled(label, s)}
+	}
+	var pre, post []ast.Stmt
+	for _, spec := range g.Specs {
+		vs := spec.(*ast.ValueSpec)
+		if len(vs.Values) == 0 {
+			for _, n := range vs.Names {
+				obj := f.fl.info.Defs[n]
+				if obj == nil || n.Name == "_" {
+					continue
+				}
+				if c := classOf(obj.Type()); c == scalar || c == str || c == slice {
+					cn := f.companion(obj)
+					post = append(post, varDecl(cn, f.fl.rtSel("Sh")), use(ast.NewIdent(cn)))
+				}
+			}
+			continue
+		}
+		// var a, b = x, y: rewrite as an assignment-shaped expansion.
+		lhs := make([]ast.Expr, len(vs.Names))
+		for i, n := range vs.Names {
+			lhs[i] = n
+		}
+		as := &ast.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: vs.Values}
+		exp := f.assign(as)
+		for _, st := range exp {
+			if st == as {
+				continue
+			}
+			if isBefore(exp, st, as) {
+				pre = append(pre, st)
+			} else {
+				post = append(post, st)
+			}
+		}
+		vs.Values = as.Rhs
+	}
+	out := append(pre, labeled(label, s))
+	return append(out, post...)
+}
+
+func isBefore(list []ast.Stmt, a, b ast.Stmt) bool {
+	for _, s := range list {
+		if s == a {
+			return true
+		}
+		if s == b {
+			return false
+		}
+	}
+	return false
+}
+
+func (f *fn) returnStmt(s *ast.ReturnStmt, label *ast.Ident) []ast.Stmt {
+	var pre []ast.Stmt
+	hoist := label == nil
+	res := f.sig.Results()
+	if len(s.Results) == 1 && res.Len() > 1 && f.isCall(s.Results[0]) && hoist {
+		call := ast.Unparen(s.Results[0]).(*ast.CallExpr)
+		f.pureArgs(call, &pre, true)
+		f.special(call)
+		tup, _ := f.typeOf(call).(*types.Tuple)
+		if tup != nil {
+			s.Results = f.hoistMulti(call, tup, &pre)
+		}
+	} else {
+		for i, r := range s.Results {
+			s.Results[i] = f.pure(r, &pre, hoist)
+		}
+	}
+	if res.Len() > 0 && hoist {
+		var args []ast.Expr
+		tracked := false
+		for i := 0; i < res.Len(); i++ {
+			rt := res.At(i).Type()
+			var e ast.Expr
+			if len(s.Results) == res.Len() {
+				e = s.Results[i]
+			} else if i < len(f.results) && f.results[i] != nil {
+				if c, ok := f.comp[f.results[i]]; ok {
+					args = append(args, f.fl.rtCall("ArgOf", ast.NewIdent(c)))
+					tracked = true
+					continue
+				}
+				if classOf(rt) == aggregate && f.results[i].Name() != "_" {
+					e = ast.NewIdent(f.results[i].Name())
+					f.temps[e] = temp{t: rt}
+				}
+			}
+			if e == nil {
+				args = append(args, f.fl.lit("Arg"))
+				continue
+			}
+			a := f.argOf(e, rt)
+			if pe, ok := a.(*ast.ParenExpr); !ok || len(pe.X.(*ast.CompositeLit).Elts) > 0 {
+				tracked = true
+			}
+			args = append(args, a)
+		}
+		if tracked {
+			pre = append(pre, &ast.ExprStmt{X: f.fl.rtCall("Ret", append([]ast.Expr{intLit(uint64(f.id))}, args...)...)})
+		}
+	}
+	return f.wrap(append(pre, labeled(label, s)), false)
+}

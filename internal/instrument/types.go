@@ -1,0 +1,215 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+)
+
+// class is how the rewrite tracks values of a type.
+type class int
+
+const (
+	untracked class = iota
+	scalar          // integers and bools: shadow is an integer/bool expression
+	str             // strings
+	slice           // slices: the shadow is the length's
+	aggregate       // arrays and structs: shadows live in memory cells
+)
+
+func classOf(t types.Type) class {
+	if t == nil {
+		return untracked
+	}
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return untracked
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Kind() == types.UntypedBool {
+			return scalar // comparisons
+		}
+		if u.Info()&types.IsUntyped != 0 {
+			return untracked
+		}
+		switch {
+		case u.Info()&types.IsInteger != 0, u.Kind() == types.Bool:
+			return scalar
+		case u.Kind() == types.String:
+			return str
+		}
+	case *types.Slice:
+		return slice
+	case *types.Array:
+		return aggregate
+	case *types.Struct:
+		return aggregate
+	}
+	return untracked
+}
+
+// kindName is the rt kind constant for a scalar or string type, e.g.
+// "KInt64".
+func kindName(t types.Type) string {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok {
+		if _, ok := t.Underlying().(*types.Slice); ok {
+			return "KInt" // slice shadows are lengths
+		}
+		return "KInvalid"
+	}
+	switch b.Kind() {
+	case types.Bool, types.UntypedBool:
+		return "KBool"
+	case types.Int:
+		return "KInt"
+	case types.Int8:
+		return "KInt8"
+	case types.Int16:
+		return "KInt16"
+	case types.Int32:
+		return "KInt32"
+	case types.Int64:
+		return "KInt64"
+	case types.Uint:
+		return "KUint"
+	case types.Uint8:
+		return "KUint8"
+	case types.Uint16:
+		return "KUint16"
+	case types.Uint32:
+		return "KUint32"
+	case types.Uint64:
+		return "KUint64"
+	case types.Uintptr:
+		return "KUintptr"
+	case types.String:
+		return "KString"
+	}
+	return "KInvalid"
+}
+
+func isUnsigned(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsUnsigned != 0
+}
+
+func (fl *file) typeOf(e ast.Expr) types.Type {
+	if tv, ok := fl.info.Types[e]; ok {
+		return tv.Type
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		if o := fl.info.ObjectOf(id); o != nil {
+			return o.Type()
+		}
+	}
+	return nil
+}
+
+func (fl *file) constOf(e ast.Expr) constant.Value {
+	if tv, ok := fl.info.Types[e]; ok {
+		return tv.Value
+	}
+	return nil
+}
+
+// rtSel is the expression rt.name.
+func (fl *file) rtSel(name string) ast.Expr {
+	return &ast.SelectorExpr{X: ast.NewIdent(fl.rt), Sel: ast.NewIdent(name)}
+}
+
+func (fl *file) rtCall(name string, args ...ast.Expr) *ast.CallExpr {
+	return &ast.CallExpr{Fun: fl.rtSel(name), Args: args}
+}
+
+func intLit(v uint64) ast.Expr {
+	return &ast.BasicLit{Kind: token.INT, Value: strconv.FormatUint(v, 10)}
+}
+
+func zeroS() ast.Expr { return intLit(0) }
+
+// fp is the fingerprint expression of the pure expression e of type t.
+func (fl *file) fp(e ast.Expr, t types.Type) ast.Expr {
+	if c := fl.constOf(e); c != nil {
+		return intLit(constBits(c, t))
+	}
+	switch classOf(t) {
+	case scalar:
+		if b, ok := t.Underlying().(*types.Basic); ok && (b.Kind() == types.Bool || b.Kind() == types.UntypedBool) {
+			return fl.rtCall("B", &ast.CallExpr{Fun: ast.NewIdent("bool"), Args: []ast.Expr{e}})
+		}
+		return &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{e}}
+	case str:
+		return fl.rtCall("FS", &ast.CallExpr{Fun: ast.NewIdent("string"), Args: []ast.Expr{e}})
+	case slice:
+		return &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{e}}}}
+	}
+	return intLit(0)
+}
+
+// val is the operand-value expression passed to rt for a scalar: the same
+// as its fingerprint.
+func (fl *file) val(e ast.Expr, t types.Type) ast.Expr { return fl.fp(e, t) }
+
+// constBits is the uint64 that uint64(x) gives for constant c of type t.
+func constBits(c constant.Value, t types.Type) uint64 {
+	switch c.Kind() {
+	case constant.Bool:
+		if constant.BoolVal(c) {
+			return 1
+		}
+		return 0
+	case constant.Int:
+		if v, ok := constant.Uint64Val(c); ok {
+			return v
+		}
+		if v, ok := constant.Int64Val(c); ok {
+			return uint64(v)
+		}
+	}
+	return 0
+}
+
+// strVal is the value expression of a string operand.
+func (fl *file) strVal(e ast.Expr) ast.Expr {
+	if c := fl.constOf(e); c != nil && c.Kind() == constant.String {
+		return &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(constant.StringVal(c))}
+	}
+	return &ast.CallExpr{Fun: ast.NewIdent("string"), Args: []ast.Expr{e}}
+}
+
+// addr is uintptr(unsafe.Pointer(&e)).
+func (fl *file) addr(e ast.Expr) ast.Expr {
+	fl.needU = true
+	return &ast.CallExpr{Fun: ast.NewIdent("uintptr"), Args: []ast.Expr{
+		&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{
+			&ast.UnaryExpr{Op: token.AND, X: e}}}}}
+}
+
+// ptrAddr is uintptr(unsafe.Pointer(p)) for a pointer p.
+func (fl *file) ptrAddr(p ast.Expr) ast.Expr {
+	fl.needU = true
+	return &ast.CallExpr{Fun: ast.NewIdent("uintptr"), Args: []ast.Expr{
+		&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{p}}}}
+}
+
+func (fl *file) sizeof(e ast.Expr) ast.Expr {
+	fl.needU = true
+	return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(fl.uns), Sel: ast.NewIdent("Sizeof")}, Args: []ast.Expr{e}}
+}
+
+// lit is the parenthesized composite literal rt.name{S: s, F: fp} (or
+// rt.name{} without values); the parentheses keep it valid in if and for
+// headers.
+func (fl *file) lit(name string, vals ...ast.Expr) ast.Expr {
+	cl := &ast.CompositeLit{Type: fl.rtSel(name)}
+	if len(vals) == 2 {
+		cl.Elts = []ast.Expr{
+			&ast.KeyValueExpr{Key: ast.NewIdent("S"), Value: vals[0]},
+			&ast.KeyValueExpr{Key: ast.NewIdent("F"), Value: vals[1]},
+		}
+	}
+	return &ast.ParenExpr{X: cl}
+}

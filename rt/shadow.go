@@ -1,0 +1,47 @@
+package rt
+
+// Sh is the companion of a local variable of a tracked type: the shadow of
+// the value the variable held when the companion was set, with that value's
+// fingerprint. A companion whose variable has changed since (by code the
+// instrumenter did not follow) no longer matches and yields no shadow.
+type Sh struct {
+	S S
+	F uint64
+}
+
+// Mk is the companion for a value with fingerprint fp and shadow s.
+func Mk(s S, fp uint64) Sh {
+	if s == 0 {
+		return Sh{}
+	}
+	return Sh{S: s, F: fp}
+}
+
+// At returns the shadow if the variable's value still has fingerprint fp.
+func (h Sh) At(fp uint64) S {
+	if h.S != 0 && h.F == fp {
+		return h.S
+	}
+	return 0
+}
+
+// StSh stores a companion-shaped shadow at addr.
+func StSh(addr uintptr, h Sh) { St(addr, h.S, h.F) }
+
+// ArgOf turns a companion into the Arg of a call or return.
+func ArgOf(h Sh) Arg { return Arg{S: h.S, F: h.F} }
+
+// Lost records that a symbolic value was stored where dowse does not track
+// shadows (a map element, a value converted to an interface, ...).
+func Lost(site uint32, s S, why string) {
+	if s != 0 && on.Load() {
+		cur.conc = append(cur.conc, Concretization{Site: site, Why: why})
+	}
+}
+
+// LostS is Lost for a value used where dowse keeps no shadow (a map key);
+// it returns 0 so that it can stand inside an expression.
+func LostS(site uint32, s S, why string) S {
+	Lost(site, s, why)
+	return 0
+}
