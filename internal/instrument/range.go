@@ -130,7 +130,9 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 		initStmt = &ast.AssignStmt{Lhs: []ast.Expr{i, w}, Tok: token.DEFINE, Rhs: []ast.Expr{intLit(0), intLit(0)}}
 		post = &ast.AssignStmt{Lhs: []ast.Expr{i}, Tok: token.ADD_ASSIGN, Rhs: []ast.Expr{w}}
 		c, cw := f.newTemp(), f.newTemp()
-		u8 := func(name string) ast.Expr { return &ast.SelectorExpr{X: ast.NewIdent(f.fl.utf8), Sel: ast.NewIdent(name)} }
+		u8 := func(name string) ast.Expr {
+			return &ast.SelectorExpr{X: ast.NewIdent(f.fl.utf8), Sel: ast.NewIdent(name)}
+		}
 		head = append(head,
 			&ast.AssignStmt{Lhs: []ast.Expr{c, cw}, Tok: token.DEFINE, Rhs: []ast.Expr{
 				&ast.CallExpr{Fun: ast.NewIdent("rune"), Args: []ast.Expr{&ast.IndexExpr{X: r, Index: i}}}, intLit(1)}},
