@@ -276,7 +276,7 @@ func (w *writer) call(p *plan) string {
 
 func (w *writer) passTable(p *plan) {
 	testing := w.imports.names["testing"]
-	w.pf("\n// %s runs %s on one input per path that dowse explored\n// and saw pass.\n", p.testName, p.t.Name)
+	w.doc(fmt.Sprintf("%s runs %s on one input per path that dowse explored and saw pass.", p.testName, p.t.Name))
 	w.pf("func %s(t *%s.T) {\n", p.testName, testing)
 	w.tableHead(p, "")
 	names := uniqueNames{}
@@ -309,8 +309,7 @@ func (w *writer) passTable(p *plan) {
 
 func (w *writer) failTable(p *plan) {
 	testing, os := w.imports.names["testing"], w.imports.names["os"]
-	w.pf("\n// %s holds the inputs on which dowse saw %s fail.\n", p.failName, p.t.Name)
-	w.pf("// Each case skips, reporting the failure, unless %s=1 is set;\n// then it runs and fails.\n", ReproduceEnv)
+	w.doc(fmt.Sprintf("%s holds the inputs on which dowse saw %s fail. Each case skips, reporting the failure, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, ReproduceEnv))
 	w.pf("func %s(t *%s.T) {\n", p.failName, testing)
 	w.tableHead(p, "found string")
 	names := uniqueNames{}
@@ -339,8 +338,8 @@ func (w *writer) failTable(p *plan) {
 func (w *writer) fuzzFailures(p *plan) {
 	testing, os := w.imports.names["testing"], w.imports.names["os"]
 	dir := path.Join("testdata", "fuzz", p.failName)
-	w.pf("\n// %s reruns the fuzz function of %s on the inputs in\n// %s, on which dowse saw it fail.\n", p.failName, p.t.Name, dir)
-	w.pf("// It skips, reporting the failures, unless %s=1 is set; then it runs\n// and fails.\n//\n", ReproduceEnv)
+	w.doc(fmt.Sprintf("%s reruns the fuzz function of %s on the inputs in %s, on which dowse saw it fail. It skips, reporting the failures, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, dir, ReproduceEnv))
+	w.pf("//\n")
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "dowse found %d failing input(s) of %s in %s:", len(p.fail), p.t.Name, dir)
 	seen := map[string]bool{}
@@ -361,6 +360,14 @@ func (w *writer) fuzzFailures(p *plan) {
 	w.pf("func %s(f *%s.F) {\n", p.failName, testing)
 	w.pf("\tif %s.Getenv(%q) != \"1\" {\n\t\tf.Skip(%s)\n\t}\n", os, ReproduceEnv, strconv.Quote(msg.String()))
 	w.pf("\t%s(f)\n}\n", p.t.Name)
+}
+
+// doc starts a declaration with a blank line and text as its doc comment.
+func (w *writer) doc(text string) {
+	w.pf("\n")
+	for _, l := range wrap(text, 76) {
+		w.pf("// %s\n", l)
+	}
 }
 
 // comment writes the failure and path condition of a row as comment

@@ -47,8 +47,10 @@ func (r *renderer) nameFrag(v *value) string {
 			return stringFrag(v.str)
 		case v.signed():
 			n := v.int64()
-			if b, ok := types.Unalias(v.t).Underlying().(*types.Basic); ok && b.Name() == "rune" && isAlnum(n) {
-				return string(rune(n))
+			if b, ok := types.Unalias(v.t).Underlying().(*types.Basic); ok && b.Name() == "rune" && n >= 0 && n <= unicode.MaxRune {
+				if r := rune(n); unicode.IsLetter(r) || unicode.IsDigit(r) {
+					return string(r)
+				}
 			}
 			return strconv.FormatInt(n, 10)
 		}
@@ -81,10 +83,6 @@ func (r *renderer) nameFrag(v *value) string {
 		parts[i] = r.nameFrag(e)
 	}
 	return strings.Join(parts, "_")
-}
-
-func isAlnum(n int64) bool {
-	return n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9'
 }
 
 // stringFrag shows a string's beginning in quotes, other characters than

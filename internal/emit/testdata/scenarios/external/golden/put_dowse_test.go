@@ -8,8 +8,8 @@ import (
 	"example.com/ext"
 )
 
-// TestDowsePutPair runs PutPair on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutPair runs PutPair on one input per path that dowse explored and
+// saw pass.
 func TestDowsePutPair(t *testing.T) {
 	tests := []struct {
 		name string

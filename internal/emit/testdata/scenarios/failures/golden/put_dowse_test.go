@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestDowsePutClassify runs PutClassify on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutClassify runs PutClassify on one input per path that dowse
+// explored and saw pass.
 func TestDowsePutClassify(t *testing.T) {
 	tests := []struct {
 		name string
@@ -25,9 +25,9 @@ func TestDowsePutClassify(t *testing.T) {
 	}
 }
 
-// TestDowsePutClassifyFailures holds the inputs on which dowse saw PutClassify fail.
-// Each case skips, reporting the failure, unless DOWSE_REPRODUCE=1 is set;
-// then it runs and fails.
+// TestDowsePutClassifyFailures holds the inputs on which dowse saw PutClassify
+// fail. Each case skips, reporting the failure, unless DOWSE_REPRODUCE=1 is
+// set; then it runs and fails.
 func TestDowsePutClassifyFailures(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -99,9 +99,9 @@ func TestDowsePutRemove(t *testing.T) {
 	}
 }
 
-// TestDowseFailuresPutRemove holds the inputs on which dowse saw PutRemove fail.
-// Each case skips, reporting the failure, unless DOWSE_REPRODUCE=1 is set;
-// then it runs and fails.
+// TestDowseFailuresPutRemove holds the inputs on which dowse saw PutRemove
+// fail. Each case skips, reporting the failure, unless DOWSE_REPRODUCE=1 is
+// set; then it runs and fails.
 func TestDowseFailuresPutRemove(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -129,8 +129,8 @@ func TestDowseFailuresPutRemove(t *testing.T) {
 	}
 }
 
-// TestDowsePutRemoveFailures runs PutRemoveFailures on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutRemoveFailures runs PutRemoveFailures on one input per path that
+// dowse explored and saw pass.
 func TestDowsePutRemoveFailures(t *testing.T) {
 	tests := []struct {
 		name string

@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// FuzzDowseParseFailures reruns the fuzz function of FuzzParse on the inputs in
-// testdata/fuzz/FuzzDowseParseFailures, on which dowse saw it fail.
-// It skips, reporting the failures, unless DOWSE_REPRODUCE=1 is set; then it runs
+// FuzzDowseParseFailures reruns the fuzz function of FuzzParse on the inputs
+// in testdata/fuzz/FuzzDowseParseFailures, on which dowse saw it fail. It
+// skips, reporting the failures, unless DOWSE_REPRODUCE=1 is set; then it runs
 // and fails.
 //
 //   - dowse-b8836d5738f515c7: fail: n is 42

@@ -10,8 +10,8 @@ import (
 	units2 "example.com/b/units"
 )
 
-// TestDowsePutInts runs PutInts on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutInts runs PutInts on one input per path that dowse explored and
+// saw pass.
 func TestDowsePutInts(t *testing.T) {
 	tests := []struct {
 		name string
@@ -64,8 +64,8 @@ func TestDowsePutInts(t *testing.T) {
 	}
 }
 
-// TestDowsePutText runs PutText on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutText runs PutText on one input per path that dowse explored and
+// saw pass.
 func TestDowsePutText(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -158,8 +158,8 @@ func TestDowsePutNamed(t *testing.T) {
 	}
 }
 
-// TestDowsePutComposite runs PutComposite on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutComposite runs PutComposite on one input per path that dowse
+// explored and saw pass.
 func TestDowsePutComposite(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -193,8 +193,8 @@ func TestDowsePutComposite(t *testing.T) {
 	}
 }
 
-// TestDowsePutVariadic runs PutVariadic on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutVariadic runs PutVariadic on one input per path that dowse
+// explored and saw pass.
 func TestDowsePutVariadic(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -211,8 +211,8 @@ func TestDowsePutVariadic(t *testing.T) {
 	}
 }
 
-// TestDowsePutNoInputs runs PutNoInputs on one input per path that dowse explored
-// and saw pass.
+// TestDowsePutNoInputs runs PutNoInputs on one input per path that dowse
+// explored and saw pass.
 func TestDowsePutNoInputs(t *testing.T) {
 	tests := []struct {
 		name string
