@@ -24,6 +24,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -63,6 +64,7 @@ const (
 	ReasonConcretized   = "concretization"
 	ReasonGoroutines    = "goroutines"
 	ReasonDivergence    = "divergence"
+	ReasonInternal      = "internal-error" // a run's expressions could not be decoded
 )
 
 // StopExhausted is the stop reason when every branch of every explored
@@ -72,7 +74,7 @@ const StopExhausted = "all paths explored"
 var reasonOrder = []string{
 	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
-	ReasonWorkerExit, ReasonConcretized, ReasonGoroutines, ReasonDivergence,
+	ReasonWorkerExit, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
 }
 
 // Report is the result of exploring one target.
@@ -110,6 +112,7 @@ type Report struct {
 	Divergences     int
 	DivergenceSites []uint32 // sites where the first divergences showed (at most MaxDivergenceSites)
 	Concretizations int      // concretization records over all runs
+	Errors          []string // internal errors (malformed expression arenas), the first few
 }
 
 // Branch is one outcome of a branch site.
@@ -155,6 +158,7 @@ const (
 	MaxUnsolved        = 20
 	MaxDivergenceSites = 5
 	MaxDiedFailures    = 10 // failures kept for runs that ended their worker (time-outs, crashes)
+	MaxErrors          = 5
 )
 
 // node is a run that may be expanded.
@@ -162,9 +166,10 @@ type node struct {
 	run    int
 	inputs []rt.Value
 	res    rt.Result
-	bound  int      // branches before bound are not negated
-	score  int      // branch outcomes this run covered first
-	prefix []prefix // prefix[i]: hash of the first i events
+	bound  int         // branches before bound are not negated
+	score  int         // branch outcomes this run covered first
+	prefix []prefix    // prefix[i]: hash of the first i events
+	terms  []*sym.Expr // the decoded arena, once needed
 }
 
 // prefix is a hash of a sequence of branch outcomes.
@@ -197,6 +202,7 @@ type explorer struct {
 	solver Solver
 	start  time.Time
 	leaves []rt.Leaf
+	sym    *sym.Context
 
 	front   frontier
 	reached map[prefix]bool // prefixes reached by a run or tried as a query
@@ -215,7 +221,7 @@ type explorer struct {
 // cannot start); what the target does is in the report.
 func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver Solver) (*Report, error) {
 	e := &explorer{
-		cfg: cfg, target: target, ex: ex, solver: solver, start: time.Now(),
+		cfg: cfg, target: target, ex: ex, solver: solver, start: time.Now(), sym: sym.NewContext(),
 		reached: map[prefix]bool{}, covered: map[Branch]bool{}, paths: map[prefix]bool{},
 		hit: map[string]bool{},
 		rep: &Report{Target: target.Name, Statuses: map[rt.Status]int{}},
@@ -393,7 +399,9 @@ func (e *explorer) newPath(n *node, key prefix) {
 	var cond string
 	switch res.Status {
 	case rt.StatusPass, rt.StatusFail, rt.StatusPanic, rt.StatusExit:
-		cond = newRenderer(res.Nodes, e.leaves).Condition(pathLits(res.Events, len(res.Events)))
+		if conds, ok := e.pathConds(n, len(res.Events)); ok {
+			cond = sym.FormatAll(conds, e.leaves)
+		}
 	}
 	switch res.Status {
 	case rt.StatusPass, rt.StatusFail, rt.StatusPanic:
@@ -428,93 +436,144 @@ func pathKey(res rt.Result) prefix {
 	return h
 }
 
-// pathLits is the path condition of the first n events.
-func pathLits(events []rt.Event, n int) []Lit {
-	var lits []Lit
-	for _, ev := range events[:n] {
-		if ev.Cond != 0 {
-			lits = append(lits, Lit{ev.Cond, ev.Taken})
+// decode decodes the arena of n's run, once. It reports false (and
+// records an internal error) if the arena is malformed.
+func (e *explorer) decode(n *node) bool {
+	if n.terms != nil {
+		return true
+	}
+	terms, err := e.sym.Decode(n.res.Nodes)
+	if err != nil {
+		e.hit[ReasonInternal] = true
+		if len(e.rep.Errors) < MaxErrors {
+			e.rep.Errors = append(e.rep.Errors, fmt.Sprintf("run %d: %v", n.run, err))
+		}
+		return false
+	}
+	n.terms = terms
+	return true
+}
+
+// cond is the condition under which event ev takes outcome taken.
+func (e *explorer) cond(n *node, ev rt.Event, taken bool) *sym.Expr {
+	t := n.terms[ev.Cond]
+	if !taken {
+		t = e.sym.Not(t)
+	}
+	return t
+}
+
+// pathConds is the path condition of the first k events of n's run,
+// without the conditions that are trivially true.
+func (e *explorer) pathConds(n *node, k int) ([]*sym.Expr, bool) {
+	if !e.decode(n) {
+		return nil, false
+	}
+	var conds []*sym.Expr
+	for _, ev := range n.res.Events[:k] {
+		if ev.Cond == 0 || int(ev.Cond) >= len(n.terms) {
+			continue
+		}
+		if t := e.cond(n, ev, ev.Taken); !t.IsTrue() {
+			conds = append(conds, t)
 		}
 	}
-	return lits
+	return conds, true
 }
 
 // expand negates the branches of n after its bound, one at a time, and
 // returns the children whose inputs the solver found.
 func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 	events := n.res.Events
+	if !e.decode(n) {
+		return nil, nil
+	}
 	var kids []child
-	var r *renderer
-	for j := n.bound; j < len(events); j++ {
+	var path []*sym.Expr // the path condition up to event j
+	for j := 0; j < len(events); j++ {
 		ev := events[j]
-		if ev.Cond == 0 {
+		if ev.Cond == 0 || int(ev.Cond) >= len(n.terms) {
 			continue
 		}
+		if j < n.bound {
+			if t := e.cond(n, ev, ev.Taken); !t.IsTrue() {
+				path = append(path, t)
+			}
+			continue
+		}
+		flipped := e.cond(n, ev, !ev.Taken)
 		key := n.prefix[j].add(ev.Site, !ev.Taken)
-		if e.reached[key] {
-			continue
-		}
-		if e.cfg.MaxRuns > 0 && e.runs+len(kids) >= e.cfg.MaxRuns {
-			e.halt(ReasonMaxRuns)
-			break
-		}
-		if !e.checkTime(ctx) {
-			break
-		}
-		e.reached[key] = true
-		lits := append(pathLits(events, j), Lit{ev.Cond, !ev.Taken})
-		if e.solver == nil {
-			e.hit[ReasonNoSolver] = true
-			e.unsolved(&r, n, ev, lits, "no solver")
-			continue
-		}
-		q := &Query{Nodes: n.res.Nodes, Conds: lits, Leaves: e.leaves, Seed: n.inputs, Timeout: e.cfg.SolverTimeout}
-		t0 := time.Now()
-		ans, err := e.solver.Solve(ctx, q)
-		e.rep.SolverTime += time.Since(t0)
-		e.rep.Queries++
-		if err != nil {
-			if ctx.Err() != nil {
-				e.halt(ReasonCanceled)
+		if !e.reached[key] && !flipped.IsFalse() {
+			if e.cfg.MaxRuns > 0 && e.runs+len(kids) >= e.cfg.MaxRuns {
+				e.halt(ReasonMaxRuns)
 				break
 			}
-			return nil, fmt.Errorf("solving for %s: %w", e.target.Name, err)
-		}
-		if ans.Cached {
-			e.rep.CacheHits++
-		}
-		switch ans.Verdict {
-		case Sat:
-			e.rep.Sat++
-			if len(ans.Model) != len(e.leaves) {
-				return nil, fmt.Errorf("solver returned %d values for %d leaves", len(ans.Model), len(e.leaves))
+			if !e.checkTime(ctx) {
+				break
 			}
-			kids = append(kids, child{inputs: ans.Model, parent: n, flip: j})
-		case Unsat:
-			e.rep.Unsat++
-		default:
-			e.rep.UnknownAnswers++
-			if ans.TimedOut {
-				e.hit[ReasonSolverTimeout] = true
-			} else {
-				e.hit[ReasonSolverUnknown] = true
+			e.reached[key] = true
+			q := &Query{Conds: append(path[:len(path):len(path)], flipped), Leaves: e.leaves, Seed: n.inputs, Timeout: e.cfg.SolverTimeout}
+			ans, err := e.solve(ctx, q)
+			if err != nil {
+				if ctx.Err() != nil {
+					e.halt(ReasonCanceled)
+					break
+				}
+				return nil, fmt.Errorf("solving for %s: %w", e.target.Name, err)
 			}
-			e.unsolved(&r, n, ev, lits, ans.Why)
+			switch ans.Verdict {
+			case Sat:
+				if len(ans.Model) != len(e.leaves) {
+					return nil, fmt.Errorf("solver returned %d values for %d leaves", len(ans.Model), len(e.leaves))
+				}
+				kids = append(kids, child{inputs: ans.Model, parent: n, flip: j})
+			case Unknown:
+				if len(e.rep.Unsolved) < MaxUnsolved {
+					e.rep.Unsolved = append(e.rep.Unsolved, Unsolved{
+						Site: ev.Site, Taken: !ev.Taken, PathCondition: sym.FormatAll(q.Conds, e.leaves), Why: ans.Why,
+					})
+				}
+			}
+		} else if flipped.IsFalse() {
+			e.rep.Unsat++ // infeasible by simplification alone
+		}
+		if t := e.cond(n, ev, ev.Taken); !t.IsTrue() {
+			path = append(path, t)
 		}
 	}
 	return kids, nil
 }
 
-func (e *explorer) unsolved(r **renderer, n *node, ev rt.Event, lits []Lit, why string) {
-	if len(e.rep.Unsolved) >= MaxUnsolved {
-		return
+// solve asks the solver and keeps the statistics.
+func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
+	if e.solver == nil {
+		e.hit[ReasonNoSolver] = true
+		return Answer{Verdict: Unknown, Why: "no solver"}, nil
 	}
-	if *r == nil {
-		*r = newRenderer(n.res.Nodes, e.leaves)
+	t0 := time.Now()
+	ans, err := e.solver.Solve(ctx, q)
+	e.rep.SolverTime += time.Since(t0)
+	e.rep.Queries++
+	if err != nil {
+		return ans, err
 	}
-	e.rep.Unsolved = append(e.rep.Unsolved, Unsolved{
-		Site: ev.Site, Taken: !ev.Taken, PathCondition: (*r).Condition(lits), Why: why,
-	})
+	if ans.Cached {
+		e.rep.CacheHits++
+	}
+	switch ans.Verdict {
+	case Sat:
+		e.rep.Sat++
+	case Unsat:
+		e.rep.Unsat++
+	default:
+		e.rep.UnknownAnswers++
+		if ans.TimedOut {
+			e.hit[ReasonSolverTimeout] = true
+		} else {
+			e.hit[ReasonSolverUnknown] = true
+		}
+	}
+	return ans, nil
 }
 
 // finish fills in the verdict.

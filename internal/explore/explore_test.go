@@ -137,8 +137,8 @@ func TestExploreFailures(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %q at %q: %s | %s", f.Status, f.Messages, f.PanicAt, f.Input, f.PathCondition))
 	}
 	want := []string{
-		`panic ["y too small"] at "fake.go:1": in0=0, in1=-4 | in0 >= -3 && (in0 * 3) != (in1 + 2) && in1 < -2`,
-		`fail ["found it"] at "": in0=2, in1=4 | in0 >= -3 && (in0 * 3) == (in1 + 2) && in0 > 1 && in1 >= -2`,
+		`panic ["y too small"] at "fake.go:1": in0=0, in1=-4 | in0 >= -3 && in0 * 3 != in1 + 2 && in1 < -2`,
+		`fail ["found it"] at "": in0=2, in1=4 | in0 >= -3 && in0 * 3 == in1 + 2 && in0 > 1 && in1 >= -2`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("failures:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -331,32 +331,5 @@ func TestInputTextAndNames(t *testing.T) {
 	want := `len(elems)=1, elems[0].X=-2, p1="a\n", ok=true`
 	if got := InputText(leaves, in); got != want {
 		t.Errorf("InputText = %s, want %s", got, want)
-	}
-}
-
-func TestRender(t *testing.T) {
-	nodes := []rt.Node{
-		{},
-		{Op: rt.OpInput, K: rt.KString, Val: 0}, // 1: s
-		{Op: rt.OpLen, K: rt.KInt64, A: 1},      // 2: len(s)
-		{Op: rt.OpConst, K: rt.KInt64, Val: 3},  // 3
-		{Op: rt.OpLt, K: rt.KBool, K2: rt.KInt64, A: 2, B: 3},     // 4: len(s) < 3
-		{Op: rt.OpIndex, K: rt.KUint8, K2: rt.KInt64, A: 1, B: 3}, // 5: s[3]
-		{Op: rt.OpConst, K: rt.KUint8, Val: 'x'},                  // 6
-		{Op: rt.OpEq, K: rt.KBool, K2: rt.KUint8, A: 5, B: 6},     // 7
-		{Op: rt.OpConv, K: rt.KInt8, K2: rt.KUint8, A: 5},         // 8: int8(s[3])
-		{Op: rt.OpConst, K: rt.KInt8, Val: 0xff},                  // 9: -1
-		{Op: rt.OpGe, K: rt.KBool, K2: rt.KInt8, A: 8, B: 9},      // 10
-		{Op: rt.OpNot, K: rt.KBool, A: 10},                        // 11
-		{Op: rt.OpSlice, K: rt.KString, A: 1, B: 3, C: 2},         // 12: s[3:len(s)]
-		{Op: rt.OpStr, K: rt.KString, Str: "go"},                  // 13
-		{Op: rt.OpEq, K: rt.KBool, K2: rt.KString, A: 12, B: 13},  // 14
-		{Op: rt.OpLAnd, K: rt.KBool, A: 4, B: 14},                 // 15
-	}
-	r := newRenderer(nodes, []rt.Leaf{{Path: "s", K: rt.KString}})
-	got := r.Condition([]Lit{{4, false}, {7, true}, {11, false}, {14, true}, {15, false}})
-	want := `len(s) >= 3 && s[3] == 120 && int8(s[3]) >= -1 && s[3:len(s)] == "go" && !((len(s) < 3) && (s[3:len(s)] == "go"))`
-	if got != want {
-		t.Errorf("render:\n got %s\nwant %s", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -33,26 +34,26 @@ func (t *tracer) mk(n rt.Node) rt.S {
 	return rt.S(len(t.nodes) - 1)
 }
 
-// sym is a traced integer: its concrete value and its shadow.
-type sym struct {
+// val is a traced integer: its concrete value and its shadow.
+type val struct {
 	v int64
 	s rt.S
 }
 
-func (t *tracer) in(i int) sym {
-	return sym{int64(t.inputs[i].Bits), t.mk(rt.Node{Op: rt.OpInput, K: rt.KInt64, Val: uint64(i)})}
+func (t *tracer) in(i int) val {
+	return val{int64(t.inputs[i].Bits), t.mk(rt.Node{Op: rt.OpInput, K: rt.KInt64, Val: uint64(i)})}
 }
 
-func (t *tracer) konst(v int64) sym { return sym{v, 0} }
+func (t *tracer) konst(v int64) val { return val{v, 0} }
 
-func (t *tracer) shadow(x sym) rt.S {
+func (t *tracer) shadow(x val) rt.S {
 	if x.s != 0 {
 		return x.s
 	}
 	return t.mk(rt.Node{Op: rt.OpConst, K: rt.KInt64, Val: uint64(x.v)})
 }
 
-func (t *tracer) bin(op rt.Op, a, b sym) sym {
+func (t *tracer) bin(op rt.Op, a, b val) val {
 	var v int64
 	switch op {
 	case rt.OpAdd:
@@ -63,13 +64,13 @@ func (t *tracer) bin(op rt.Op, a, b sym) sym {
 		v = a.v * b.v
 	}
 	if a.s == 0 && b.s == 0 {
-		return sym{v, 0}
+		return val{v, 0}
 	}
-	return sym{v, t.mk(rt.Node{Op: op, K: rt.KInt64, A: t.shadow(a), B: t.shadow(b)})}
+	return val{v, t.mk(rt.Node{Op: op, K: rt.KInt64, A: t.shadow(a), B: t.shadow(b)})}
 }
 
 // cmp compares and branches on the result at site.
-func (t *tracer) cmp(site uint32, op rt.Op, a, b sym) bool {
+func (t *tracer) cmp(site uint32, op rt.Op, a, b val) bool {
 	var c bool
 	switch op {
 	case rt.OpEq:
@@ -202,7 +203,7 @@ type bruteSolver struct {
 }
 
 func (b *bruteSolver) Solve(ctx context.Context, q *Query) (Answer, error) {
-	key := fmt.Sprint(q.Conds, q.Nodes, q.Seed)
+	key := fmt.Sprint(q.Conds, q.Seed)
 	if a, ok := b.cached[key]; ok {
 		a.Cached = true
 		return a, nil
@@ -257,55 +258,11 @@ func (b *bruteSolver) solve(q *Query) Answer {
 }
 
 func satisfies(q *Query, in []rt.Value) bool {
-	for _, l := range q.Conds {
-		if (eval(q.Nodes, in, l.S) != 0) != l.Want {
+	ev := sym.NewEvaluator(in)
+	for _, c := range q.Conds {
+		if ok, err := ev.Holds(c); err != nil || !ok {
 			return false
 		}
 	}
 	return true
-}
-
-// eval evaluates the integer and boolean subset of the expression model
-// used by the fake programs.
-func eval(nodes []rt.Node, in []rt.Value, s rt.S) int64 {
-	n := nodes[s]
-	a := func() int64 { return eval(nodes, in, n.A) }
-	b := func() int64 { return eval(nodes, in, n.B) }
-	bit := func(c bool) int64 {
-		if c {
-			return 1
-		}
-		return 0
-	}
-	switch n.Op {
-	case rt.OpConst:
-		return int64(n.Val)
-	case rt.OpInput:
-		return int64(in[n.Val].Bits)
-	case rt.OpAdd:
-		return a() + b()
-	case rt.OpSub:
-		return a() - b()
-	case rt.OpMul:
-		return a() * b()
-	case rt.OpEq:
-		return bit(a() == b())
-	case rt.OpNe:
-		return bit(a() != b())
-	case rt.OpLt:
-		return bit(a() < b())
-	case rt.OpLe:
-		return bit(a() <= b())
-	case rt.OpGt:
-		return bit(a() > b())
-	case rt.OpGe:
-		return bit(a() >= b())
-	case rt.OpNot:
-		return 1 - a()
-	case rt.OpLAnd:
-		return bit(a() != 0 && b() != 0)
-	case rt.OpLOr:
-		return bit(a() != 0 || b() != 0)
-	}
-	panic(fmt.Sprintf("eval: op %d", n.Op))
 }

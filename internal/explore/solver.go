@@ -4,23 +4,16 @@ import (
 	"context"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
 
-// Lit is one conjunct of a path condition: the condition S of a run's
-// arena must have the value Want.
-type Lit struct {
-	S    rt.S
-	Want bool
-}
-
-// Query asks for inputs under which every literal of Conds holds. The
-// expressions live in Nodes, the arena of the run the conditions were
-// recorded in.
+// Query asks for inputs under which every condition of Conds holds: the
+// path of a run up to a branch, and the negation of that branch's outcome
+// (the last condition).
 type Query struct {
-	Nodes  []rt.Node
-	Conds  []Lit
-	Leaves []rt.Leaf // the input layout: a model has one value per leaf and respects each leaf's domain (Max)
+	Conds  []*sym.Expr // bool terms
+	Leaves []rt.Leaf   // the input layout: a model has one value per leaf and respects each leaf's domain (Max)
 	// Seed is the input of the run the query comes from. Leaves the
 	// conditions leave free should keep their seed values, so that the new
 	// run stays close to the old one.
