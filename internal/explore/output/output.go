@@ -1,0 +1,192 @@
+// Package output presents what dowse gen found for each target: as text
+// for people (text.go) or as a stream of JSON objects for programs
+// (json.go). Results stream through a Handler, one Target at a time.
+package output
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dowse-go/dowse/internal/build"
+	"github.com/dowse-go/dowse/internal/explore"
+	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Handler receives the results of dowse gen, one target at a time, in a
+// deterministic order.
+type Handler interface {
+	Target(t *Target) error
+	// Flush is called once at the end.
+	Flush() error
+}
+
+// Target is the summary of one target. Its JSON form is the -json output
+// of dowse gen; fields are only ever added.
+type Target struct {
+	Package  string `json:"package"`
+	Target   string `json:"target"`
+	Kind     string `json:"kind"`     // "put" or "fuzz"
+	Position string `json:"position"` // file:line of the declaration
+	// Error says why the target was not explored (an unsupported
+	// parameter type, a failed build); the counts are then zero.
+	Error string `json:"error,omitempty"`
+
+	Runs     int            `json:"runs"`
+	Paths    int            `json:"paths"` // distinct feasible paths, including those ending in skip, failure or panic
+	Tests    int            `json:"tests"` // rows emitted
+	Failures []Failure      `json:"failures"`
+	Unsolved []Unsolved     `json:"unsolved,omitempty"`
+	Coverage Coverage       `json:"coverage"`
+	Statuses map[string]int `json:"statuses,omitempty"` // runs by ending
+
+	StopReason string   `json:"stop_reason"`
+	Exhaustive bool     `json:"exhaustive"`
+	Incomplete []string `json:"incomplete,omitempty"` // every reason it is not exhaustive
+	Bounds     Bounds   `json:"bounds"`
+
+	ElapsedSeconds  float64  `json:"elapsed_seconds"`
+	SolverSeconds   float64  `json:"solver_seconds"`
+	SolverQueries   int      `json:"solver_queries"`
+	CacheHits       int      `json:"cache_hits"`
+	Divergences     int      `json:"divergences"`
+	DivergenceSites []string `json:"divergence_sites,omitempty"` // positions of the first few
+	Concretizations int      `json:"concretizations"`
+	Errors          []string `json:"errors,omitempty"` // internal errors during exploration
+	Files           []string `json:"files"`            // generated files
+}
+
+// Failure is one run that did not pass.
+type Failure struct {
+	Message       string `json:"message"`
+	Status        string `json:"status"` // fail, panic, exit or timeout
+	Input         string `json:"input"`
+	PanicAt       string `json:"panic_at,omitempty"`
+	PathCondition string `json:"path_condition,omitempty"`
+	Test          string `json:"test,omitempty"`   // the generated test that reproduces it
+	Output        string `json:"output,omitempty"` // the worker's output, for a run that ended it
+}
+
+// Unsolved is a branch outcome the solver could not decide.
+type Unsolved struct {
+	Site          string `json:"site"` // position of the branch
+	Taken         bool   `json:"taken"`
+	Reason        string `json:"reason"`
+	PathCondition string `json:"path_condition"`
+}
+
+// Coverage counts branch outcomes: each site has two.
+type Coverage struct {
+	Sites   int `json:"sites"`   // branch sites in the instrumented code (0 if unknown)
+	Covered int `json:"covered"` // outcomes (site, taken) seen
+}
+
+// Bounds says which input-size bound applied to the target's inputs.
+type Bounds struct {
+	MaxLen *int `json:"max_len,omitempty"` // set if the target has string or slice inputs
+}
+
+// Options for NewTarget.
+type Options struct {
+	MaxLen int
+	// Dir makes positions relative to it when they are beneath it.
+	Dir string
+	// Sites are the branch sites of the binary, sorted by ID.
+	Sites []build.Site
+	// Files are the generated files.
+	Files []string
+	// Tests is the number of rows emitted.
+	Tests int
+	// FailureTest names the generated test that reproduces failures.
+	FailureTest string
+}
+
+// NewTarget summarizes the exploration rep of target t of package pkg.
+func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *Target {
+	out := &Target{
+		Package:  pkg,
+		Target:   t.Name,
+		Kind:     t.Kind.String(),
+		Position: Rel(opts.Dir, fmt.Sprintf("%s:%d", t.Pos.Filename, t.Pos.Line)),
+		Failures: []Failure{},
+		Files:    []string{},
+	}
+	for _, f := range opts.Files {
+		out.Files = append(out.Files, Rel(opts.Dir, f))
+	}
+	if rep == nil {
+		return out
+	}
+	site := func(id uint32) string {
+		i := id - 1 // IDs count from 1 and are dense
+		if int(i) < len(opts.Sites) && opts.Sites[i].ID == id {
+			p := opts.Sites[i].Pos
+			return Rel(opts.Dir, fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column))
+		}
+		return fmt.Sprintf("site %d", id)
+	}
+	out.Runs = rep.Runs
+	out.Paths = rep.Paths
+	out.Tests = opts.Tests
+	for _, f := range rep.Failures {
+		out.Failures = append(out.Failures, Failure{
+			Message:       strings.Join(f.Messages, "\n"),
+			Status:        f.Status.String(),
+			Input:         f.Input,
+			PanicAt:       Rel(opts.Dir, f.PanicAt),
+			PathCondition: f.PathCondition,
+			Test:          opts.FailureTest,
+			Output:        f.Output,
+		})
+	}
+	for _, u := range rep.Unsolved {
+		out.Unsolved = append(out.Unsolved, Unsolved{Site: site(u.Site), Taken: u.Taken, Reason: u.Why, PathCondition: u.PathCondition})
+	}
+	out.Coverage = Coverage{Sites: len(opts.Sites), Covered: len(rep.Covered)}
+	if len(rep.Statuses) > 0 {
+		out.Statuses = map[string]int{}
+		for s, n := range rep.Statuses {
+			out.Statuses[s.String()] = n
+		}
+	}
+	out.StopReason = rep.StopReason
+	out.Exhaustive = rep.Exhaustive
+	out.Incomplete = rep.Incomplete
+	for _, l := range rep.Leaves {
+		if l.IsLen || l.K == rt.KString {
+			m := opts.MaxLen
+			out.Bounds.MaxLen = &m
+			break
+		}
+	}
+	out.ElapsedSeconds = seconds(rep.Elapsed)
+	out.SolverSeconds = seconds(rep.SolverTime)
+	out.SolverQueries = rep.Queries
+	out.CacheHits = rep.CacheHits
+	out.Divergences = rep.Divergences
+	for _, s := range rep.DivergenceSites {
+		out.DivergenceSites = append(out.DivergenceSites, site(s))
+	}
+	out.Concretizations = rep.Concretizations
+	out.Errors = rep.Errors
+	return out
+}
+
+func seconds(d time.Duration) float64 {
+	return float64(d.Milliseconds()) / 1000
+}
+
+// Rel returns the position or path p relative to dir if it lies beneath
+// dir, else p.
+func Rel(dir, p string) string {
+	if dir == "" || p == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return rel
+}

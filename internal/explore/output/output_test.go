@@ -1,0 +1,125 @@
+package output
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func intp(n int) *int { return &n }
+
+var scenarios = map[string][]*Target{
+	"exhaustive": {{
+		Package: "example.com/bench/put/triangle", Target: "PutClassifyMatchesSpec", Kind: "put",
+		Position: "put/triangle/put_test.go:45",
+		Runs:     41, Paths: 30, Tests: 30, Failures: []Failure{},
+		Coverage:   Coverage{Sites: 26, Covered: 52},
+		Statuses:   map[string]int{"pass": 41},
+		StopReason: "all paths explored", Exhaustive: true,
+		ElapsedSeconds: 1.5, SolverSeconds: 0.75, SolverQueries: 60, CacheHits: 7,
+		Files: []string{"put/triangle/put_dowse_test.go"},
+	}},
+	"failures": {{
+		Package: "example.com/bench/put/linkedlist", Target: "PutRemoveRobust", Kind: "put",
+		Position: "put/linkedlist/put_test.go:15",
+		Runs:     70, Paths: 66, Tests: 66,
+		Failures: []Failure{
+			{Message: "runtime error: invalid memory address or nil pointer dereference", Status: "panic",
+				Input: "len(elems)=1, elems[0]=0, x=1", PanicAt: "put/linkedlist/linkedlist.go:42",
+				PathCondition: "len(elems) > 0 && elems[0] != x", Test: "TestDowsePutRemoveRobustFailures"},
+			{Message: "second\nline two", Status: "fail", Input: "len(elems)=2, elems[0]=0, elems[1]=0, x=1",
+				PathCondition: "len(elems) > 1", Test: "TestDowsePutRemoveRobustFailures"},
+			{Message: "", Status: "exit", Input: "x=3", Output: "bye\n"},
+			{Message: "run exceeded 10s", Status: "timeout", Input: "x=4"},
+		},
+		Coverage:   Coverage{Sites: 13, Covered: 20},
+		Bounds:     Bounds{MaxLen: intp(10)},
+		StopReason: "all paths explored", Exhaustive: true,
+		ElapsedSeconds: 2, SolverSeconds: 1, SolverQueries: 100,
+		Files: []string{"put/linkedlist/put_dowse_test.go"},
+	}},
+	"bounded": {
+		{
+			Package: "example.com/m", Target: "FuzzParse", Kind: "fuzz", Position: "parse_test.go:9",
+			Runs: 1000, Paths: 800, Tests: 700, Failures: []Failure{},
+			Unsolved: []Unsolved{
+				{Site: "parse.go:12:5", Taken: true, Reason: "time-out", PathCondition: "len(s) > 3 && s[0] == 'x'"},
+				{Site: "parse.go:14:5", Taken: false, Reason: "time-out", PathCondition: "len(s) > 4"},
+			},
+			Coverage:   Coverage{Covered: 33},
+			Bounds:     Bounds{MaxLen: intp(8)},
+			StopReason: "max-runs", Incomplete: []string{"max-runs", "solver-timeout", "concretization", "divergence"},
+			ElapsedSeconds: 30, SolverSeconds: 20, SolverQueries: 2000, CacheHits: 300,
+			Divergences: 2, DivergenceSites: []string{"parse.go:20:9", "parse.go:31:2"}, Concretizations: 5,
+			Errors: []string{"run 7: decode node 3: bad"},
+			Files:  []string{"testdata/fuzz/FuzzParse/dowse-0123456789abcdef"},
+		},
+		{
+			Package: "example.com/m", Target: "PutMap", Kind: "put", Position: "m_test.go:3",
+			Error:    "PutMap: parameter m: unsupported parameter type map[string]int",
+			Failures: []Failure{}, Files: []string{},
+		},
+	},
+}
+
+func TestGolden(t *testing.T) {
+	for name, targets := range scenarios {
+		t.Run(name, func(t *testing.T) {
+			for _, format := range []string{"txt", "verbose.txt", "json"} {
+				var buf bytes.Buffer
+				var h Handler
+				switch format {
+				case "txt":
+					h = NewTextHandler(&buf, false)
+				case "verbose.txt":
+					h = NewTextHandler(&buf, true)
+				case "json":
+					h = NewJSONHandler(&buf)
+				}
+				for _, tg := range targets {
+					if err := h.Target(tg); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := h.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				checkGolden(t, filepath.Join("testdata", name+"."+format), buf.String())
+			}
+		})
+	}
+}
+
+func TestRel(t *testing.T) {
+	for _, tt := range []struct{ dir, p, want string }{
+		{"/a/b", "/a/b/c/d.go:3", "c/d.go:3"},
+		{"/a/b", "/a/x.go:3", "/a/x.go:3"},
+		{"", "/a/x.go", "/a/x.go"},
+		{"/a", "x.go:1", "x.go:1"},
+	} {
+		if got := Rel(tt.dir, tt.p); got != tt.want {
+			t.Errorf("Rel(%q, %q) = %q, want %q", tt.dir, tt.p, got, tt.want)
+		}
+	}
+}
+
+func checkGolden(t *testing.T, file, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s mismatch:\n--- got\n%s--- want\n%s", file, got, want)
+	}
+}

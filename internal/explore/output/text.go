@@ -1,0 +1,138 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// TextHandler writes a human-readable summary per target and a total.
+type TextHandler struct {
+	w       io.Writer
+	verbose bool
+
+	targets, exhaustive, failures, errors int
+}
+
+// NewTextHandler returns a handler writing to w. Verbose lists every
+// failure and unsolved branch instead of the first few.
+func NewTextHandler(w io.Writer, verbose bool) *TextHandler {
+	return &TextHandler{w: w, verbose: verbose}
+}
+
+// Limits of the non-verbose text output.
+const (
+	textFailures = 3
+	textUnsolved = 1
+)
+
+// Target implements Handler.
+func (h *TextHandler) Target(t *Target) error {
+	var b strings.Builder
+	h.targets++
+	fmt.Fprintf(&b, "%s %s (%s)\n", t.Package, t.Target, t.Position)
+	if t.Error != "" {
+		h.errors++
+		fmt.Fprintf(&b, "  not explored: %s\n", indent(t.Error, "    "))
+		_, err := io.WriteString(h.w, b.String())
+		return err
+	}
+	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d\n", t.Runs, t.Paths, t.Tests, len(t.Failures))
+	if t.Coverage.Sites > 0 {
+		total := 2 * t.Coverage.Sites
+		fmt.Fprintf(&b, "  branch outcomes covered: %d of %d (%.1f%%)\n", t.Coverage.Covered, total, 100*float64(t.Coverage.Covered)/float64(total))
+	} else {
+		fmt.Fprintf(&b, "  branch outcomes covered: %d\n", t.Coverage.Covered)
+	}
+	if t.Exhaustive {
+		h.exhaustive++
+		domain := ""
+		if t.Bounds.MaxLen != nil {
+			domain = fmt.Sprintf(" (strings and slices of at most %d elements)", *t.Bounds.MaxLen)
+		}
+		fmt.Fprintf(&b, "  exhaustive: %s%s\n", t.StopReason, domain)
+	} else {
+		fmt.Fprintf(&b, "  stopped: %s; not exhaustive: %s\n", t.StopReason, strings.Join(t.Incomplete, ", "))
+	}
+	var extra []string
+	if t.Divergences > 0 {
+		extra = append(extra, fmt.Sprintf("%d divergences (first at %s)", t.Divergences, strings.Join(t.DivergenceSites, ", ")))
+	}
+	if t.Concretizations > 0 {
+		extra = append(extra, fmt.Sprintf("%d concretized values", t.Concretizations))
+	}
+	if len(extra) > 0 {
+		fmt.Fprintf(&b, "  %s\n", strings.Join(extra, ", "))
+	}
+	share := 0.0
+	if t.ElapsedSeconds > 0 {
+		share = 100 * t.SolverSeconds / t.ElapsedSeconds
+	}
+	fmt.Fprintf(&b, "  time %.2fs, solver %.2fs (%.0f%%), %d queries, %d cache hits\n",
+		t.ElapsedSeconds, t.SolverSeconds, share, t.SolverQueries, t.CacheHits)
+	h.failures += len(t.Failures)
+	for i, f := range t.Failures {
+		if i == textFailures && !h.verbose {
+			fmt.Fprintf(&b, "  ... and %d more failures (-v lists them)\n", len(t.Failures)-i)
+			break
+		}
+		msg := f.Message
+		if msg == "" {
+			msg = "(no message)"
+		}
+		fmt.Fprintf(&b, "  FAIL %s: %s\n", f.Status, indent(msg, "    "))
+		if f.PanicAt != "" {
+			fmt.Fprintf(&b, "    at %s\n", f.PanicAt)
+		}
+		fmt.Fprintf(&b, "    input: %s\n", f.Input)
+		if f.PathCondition != "" {
+			fmt.Fprintf(&b, "    path: %s\n", f.PathCondition)
+		}
+		if f.Output != "" && h.verbose {
+			fmt.Fprintf(&b, "    output:\n      %s\n", indent(strings.TrimRight(f.Output, "\n"), "      "))
+		}
+		if f.Test != "" {
+			fmt.Fprintf(&b, "    test: %s\n", f.Test)
+		}
+	}
+	for i, u := range t.Unsolved {
+		if i == textUnsolved && !h.verbose {
+			fmt.Fprintf(&b, "  ... and %d more unsolved branches (-v lists them)\n", len(t.Unsolved)-i)
+			break
+		}
+		fmt.Fprintf(&b, "  unsolved: branch at %s to %v (%s)\n    path: %s\n", u.Site, u.Taken, u.Reason, u.PathCondition)
+	}
+	for _, e := range t.Errors {
+		fmt.Fprintf(&b, "  internal error: %s\n", e)
+	}
+	for _, f := range t.Files {
+		fmt.Fprintf(&b, "  wrote %s\n", f)
+	}
+	_, err := io.WriteString(h.w, b.String())
+	return err
+}
+
+// Flush implements Handler: it writes the totals.
+func (h *TextHandler) Flush() error {
+	if h.targets == 0 {
+		_, err := fmt.Fprintln(h.w, "no targets")
+		return err
+	}
+	s := fmt.Sprintf("%s: %d exhaustive, %d failures found", plural(h.targets, "target"), h.exhaustive, h.failures)
+	if h.errors > 0 {
+		s += fmt.Sprintf(", %d not explored", h.errors)
+	}
+	_, err := fmt.Fprintln(h.w, s)
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func indent(s, prefix string) string {
+	return strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
