@@ -10,7 +10,10 @@
 // then one Summary per package; load errors arrive as PackageErrors.
 package detect
 
-import "go/types"
+import (
+	"go/token"
+	"go/types"
+)
 
 // Options selects the analysis.
 type Options struct {
@@ -49,7 +52,12 @@ type Site struct {
 	Reason string `json:"reason,omitempty"`
 
 	callee *types.Func // resolved callee, if static
+	pos    token.Pos
 }
+
+// Pos returns the position of the called name (valid only with the file
+// set of the analysis that produced the site).
+func (s *Site) Pos() token.Pos { return s.pos }
 
 // FieldOrigins counts the struct fields of test code that hold mocks, by
 // where the mock comes from; a field may count under several origins.

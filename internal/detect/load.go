@@ -111,7 +111,7 @@ func Load(cfg LoadConfig, patterns ...string) (*Program, error) {
 		switch {
 		case hasTestFiles(pkg):
 			p.units = append(p.units, u)
-		case cfg.Options.IntoProduction && u.modPath != "",
+		case cfg.Options.IntoProduction,
 			cfg.Options.Interprocedural && importsTesting(pkg.Types):
 			p.helpers = append(p.helpers, u)
 		default:

@@ -32,10 +32,12 @@ type session struct {
 	cls   *sources.Classifier
 	eng   *engine
 	calls map[token.Pos][]ssa.CallInstruction
+	// mockFiles caches, per file name, whether it declares mock types.
+	mockFiles map[string]bool
 }
 
 func newSession(fset *token.FileSet, prog *ssa.Program, cls *sources.Classifier) *session {
-	return &session{fset: fset, prog: prog, cls: cls, eng: newEngine(cls), calls: map[token.Pos][]ssa.CallInstruction{}}
+	return &session{fset: fset, prog: prog, cls: cls, eng: newEngine(cls), calls: map[token.Pos][]ssa.CallInstruction{}, mockFiles: map[string]bool{}}
 }
 
 // add adds fn and its closures to the scope, indexing their calls.
@@ -144,7 +146,7 @@ func (s *session) site(u *syntaxUnit, ce *ast.CallExpr) *Site {
 		return nil
 	}
 	pos := s.fset.Position(namePos(fun))
-	site := &Site{Line: pos.Line, Column: pos.Column}
+	site := &Site{Line: pos.Line, Column: pos.Column, pos: namePos(fun)}
 	var recvExpr bool
 	switch f := fun.(type) {
 	case *ast.SelectorExpr:

@@ -47,9 +47,18 @@ func (s *session) summary(u *syntaxUnit, sites []*Site) *Summary {
 		}
 	}
 	for _, c := range s.eng.creations {
-		if fn := c.Parent(); fn != nil && s.inTestFileOf(u, fn) {
-			sum.MockObjects++
+		fn := c.Parent()
+		if fn == nil || !s.inTestFileOf(u, fn) {
+			continue
 		}
+		// A helper of the test files that returns a mock is not a
+		// creation site: the creation inside it is.
+		if call, ok := c.(ssa.CallInstruction); ok {
+			if callee := call.Common().StaticCallee(); callee != nil && isTestFile(s.fset.Position(callee.Pos()).Filename) {
+				continue
+			}
+		}
+		sum.MockObjects++
 	}
 	sum.FieldMocks = s.fieldOrigins(u)
 	focal := map[string]map[string]bool{}
@@ -234,16 +243,48 @@ func (s *session) production(u *syntaxUnit, fn *types.Func) bool {
 		if path != u.modPath && !strings.HasPrefix(path, u.modPath+"/") {
 			return false
 		}
-	} else if path != strings.TrimSuffix(u.path, "_test") {
+	} else if first(path) != first(u.path) {
+		// Outside modules (GOPATH mode), the module is approximated by
+		// the first element of the import path.
 		return false
 	}
 	if isTestFile(s.fset.Position(fn.Pos()).Filename) || s.cls.GeneratedMockFile(fn.Pos()) != "" {
 		return false
 	}
-	if recv := fn.Signature().Recv(); recv != nil && s.eng.isMockType(recv.Type()) {
-		return false
+	if recv := fn.Signature().Recv(); recv != nil {
+		if s.eng.isMockType(recv.Type()) || s.besideMocks(recv.Type()) {
+			return false
+		}
 	}
 	return true
+}
+
+// besideMocks reports whether the named type t (or *t) is declared in a
+// file that declares mock types: such types are the mocks' recorders,
+// expecters and call records, not production code.
+func (s *session) besideMocks(t types.Type) bool {
+	n, ok := types.Unalias(deref(t)).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	file := s.fset.Position(n.Obj().Pos()).Filename
+	if file == "" {
+		return false
+	}
+	if v, ok := s.mockFiles[file]; ok {
+		return v
+	}
+	found := false
+	scope := n.Obj().Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if ok && s.fset.Position(tn.Pos()).Filename == file && s.eng.isMockType(tn.Type()) {
+			found = true
+			break
+		}
+	}
+	s.mockFiles[file] = found
+	return found
 }
 
 // CountLOC counts the non-blank lines of a file (0 if it cannot be read).
@@ -279,4 +320,9 @@ func (t *Summary) Add(s *Summary) {
 	t.MockInvocations += s.MockInvocations
 	t.RealInvocations += s.RealInvocations
 	t.Unresolved += s.Unresolved
+}
+
+func first(path string) string {
+	head, _, _ := strings.Cut(path, "/")
+	return head
 }
