@@ -42,8 +42,8 @@ func TestFixture(t *testing.T) {
 
 func TestMoq(t *testing.T) {
 	m := &moqmocks.NotifierMock{NotifyFunc: func(string, string) error { return nil }}
-	_ = m.Notify("a", "b")              // want "mock invocation: moqmocks.NotifierMock.Notify"
-	if len(m.NotifyCalls()) != 1 {      // want "mock invocation: moqmocks.NotifierMock.NotifyCalls"
+	_ = m.Notify("a", "b")         // want "mock invocation: moqmocks.NotifierMock.Notify"
+	if len(m.NotifyCalls()) != 1 { // want "mock invocation: moqmocks.NotifierMock.NotifyCalls"
 		t.Fatal("calls")
 	}
 	_ = m.NotifyFunc("direct", "call") // a call of a func-typed field: not a method call

@@ -45,7 +45,7 @@ func (s *ChargeSuite) SetupTest() {
 }
 
 func (s *ChargeSuite) TestCharge() {
-	s.store.EXPECT().Balance("a").Return(5, nil) // want "mock invocation: mockery.Store.EXPECT"
+	s.store.EXPECT().Balance("a").Return(5, nil)   // want "mock invocation: mockery.Store.EXPECT"
 	s.store.On("Debit", "a", int64(2)).Return(nil) // want "mock invocation: mock.Mock.On"
 	s.NoError(s.svc.Charge("a", 2))
 	_ = s.notifier.Notify("a", "direct") // want "mock invocation: billing.Notifier.Notify"
