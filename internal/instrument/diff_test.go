@@ -1,8 +1,15 @@
 package instrument
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +21,77 @@ func benchDir(t testing.TB) string {
 	return d
 }
 
+// copyModule copies the source of module path@version from the module
+// cache (downloading it if needed) into a writable directory: files in the
+// module cache cannot be overlaid.
+func copyModule(t *testing.T, mod string) string {
+	t.Helper()
+	cmd := exec.Command("go", "mod", "download", "-json", mod)
+	cmd.Dir = repoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go mod download %s: %v", mod, err)
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		t.Fatalf("go mod download %s: %s", mod, out)
+	}
+	dst := filepath.Join(t.TempDir(), "mod")
+	err = filepath.WalkDir(info.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(info.Dir, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// testOutcomes runs go test -json and returns the final action of every
+// test and subtest ("pass", "fail", "skip").
+func testOutcomes(t *testing.T, dir string, args ...string) map[string]string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"test", "-json", "-count=1", "-vet=off"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	out, _ := cmd.Output()
+	res := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	var buildOut strings.Builder
+	for sc.Scan() {
+		var ev struct{ Action, Package, Test, Output string }
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		if ev.Action == "build-output" || ev.Action == "output" && ev.Test == "" {
+			buildOut.WriteString(ev.Output)
+		}
+		switch ev.Action {
+		case "pass", "fail", "skip":
+			res[ev.Package+" "+ev.Test] = ev.Action
+		}
+	}
+	if len(res) == 0 {
+		t.Fatalf("go test %v ran nothing:\n%s", args, buildOut.String())
+	}
+	if strings.Contains(buildOut.String(), "[build failed]") || strings.Contains(buildOut.String(), "setup failed") {
+		t.Logf("build output:\n%s", buildOut.String())
+	}
+	return res
+}
+
 func TestBenchCompiles(t *testing.T) {
 	dir := benchDir(t)
 	for _, pkg := range []string{"./put/triangle", "./put/quicksort", "./put/linkedlist"} {
@@ -23,6 +101,53 @@ func TestBenchCompiles(t *testing.T) {
 			if err != nil {
 				t.Fatalf("instrumented test failed: %v\n%s", err, out)
 			}
+		})
+	}
+}
+
+// TestDifferential instruments real packages that the project does not
+// contain, runs their own tests plain and instrumented, and requires the
+// same outcome for every test and subtest.
+func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: builds third-party packages twice")
+	}
+	cases := []struct{ module, pkgs string }{
+		{"golang.org/x/mod@v0.42.0", "./semver"},
+		{"golang.org/x/mod@v0.42.0", "./module"},
+		{"golang.org/x/mod@v0.42.0", "./modfile"},
+		{"golang.org/x/mod@v0.42.0", "./sumdb/note"},
+		{"golang.org/x/mod@v0.42.0", "./internal/lazyregexp"},
+		{"golang.org/x/sync@v0.24.0", "./errgroup"},
+		{"golang.org/x/sync@v0.24.0", "./semaphore"},
+		{"golang.org/x/sync@v0.24.0", "./singleflight"},
+		{"github.com/pmezard/go-difflib@v1.0.0", "./difflib"},
+	}
+	for _, c := range cases {
+		t.Run(c.module+"/"+strings.TrimPrefix(c.pkgs, "./"), func(t *testing.T) {
+			dir := copyModule(t, c.module)
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+				os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+strings.Split(c.module, "@")[0]+"\n\ngo 1.20\n"), 0o644)
+			}
+			plain := testOutcomes(t, dir, c.pkgs)
+			flags := instrumentedBuild(t, dir, c.pkgs)
+			inst := testOutcomes(t, dir, append(flags, c.pkgs)...)
+			var diffs []string
+			for k, v := range plain {
+				if inst[k] != v {
+					diffs = append(diffs, fmt.Sprintf("%s: plain %s, instrumented %q", k, v, inst[k]))
+				}
+			}
+			for k, v := range inst {
+				if _, ok := plain[k]; !ok {
+					diffs = append(diffs, fmt.Sprintf("%s: only instrumented (%s)", k, v))
+				}
+			}
+			sort.Strings(diffs)
+			if len(diffs) > 0 {
+				t.Errorf("%d differences:\n%s", len(diffs), strings.Join(diffs, "\n"))
+			}
+			t.Logf("%d tests agree", len(plain))
 		})
 	}
 }

@@ -169,11 +169,14 @@ func (fl *file) print(f *ast.File) ([]byte, error) {
 	cfg := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
 	fmt.Fprintf(&buf, "package %s\n\n", f.Name.Name)
 	for _, d := range f.Decls {
-		var comments []*ast.CommentGroup
+		var comments, output []*ast.CommentGroup
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			if d.Doc != nil {
 				comments = append(comments, d.Doc)
+			}
+			if strings.HasPrefix(d.Name.Name, "Example") && d.Body != nil {
+				output = outputComments(f, d)
 			}
 		case *ast.GenDecl:
 			if d.Doc != nil {
@@ -189,12 +192,44 @@ func (fl *file) print(f *ast.File) ([]byte, error) {
 		if len(comments) > 0 {
 			node = &printer.CommentedNode{Node: d, Comments: comments}
 		}
-		if err := cfg.Fprint(&buf, fl.fset, node); err != nil {
+		var decl bytes.Buffer
+		if err := cfg.Fprint(&decl, fl.fset, node); err != nil {
 			return nil, fmt.Errorf("print: %w", err)
 		}
+		text := decl.Bytes()
+		if len(output) > 0 {
+			// An example's output comment must stay the last comment of
+			// its body: put it right before the closing brace.
+			end := bytes.LastIndexByte(text, '}')
+			var c bytes.Buffer
+			for _, cg := range output {
+				for _, cm := range cg.List {
+					c.WriteString(cm.Text)
+					c.WriteByte('\n')
+				}
+			}
+			text = append(append(append([]byte{}, text[:end]...), c.Bytes()...), text[end:]...)
+		}
+		buf.Write(text)
 		buf.WriteString("\n\n")
 	}
 	return buf.Bytes(), nil
+}
+
+// outputComments returns the "// Output:" comments of an example
+// function, which go test needs to run it.
+func outputComments(f *ast.File, d *ast.FuncDecl) []*ast.CommentGroup {
+	var out []*ast.CommentGroup
+	for _, cg := range f.Comments {
+		if cg.Pos() < d.Body.Lbrace || cg.End() > d.Body.Rbrace {
+			continue
+		}
+		text := strings.TrimSpace(cg.Text())
+		if strings.HasPrefix(text, "Output:") || strings.HasPrefix(text, "Unordered output:") {
+			out = append(out, cg)
+		}
+	}
+	return out
 }
 
 // useDecl is "var _ = expr", which keeps an import used.

@@ -114,12 +114,12 @@ func (f *fn) elemStore(val ast.Expr, pre *[]ast.Stmt) (elemShadow, bool) {
 			return elemShadow{}, false
 		}
 		id := f.newTemp()
-		*pre = append(*pre, define(id, f.fl.rtCall("Mk", s, f.fl.fp(val, t))))
+		*pre = append(*pre, define(id, f.fl.rtCall("Mk", s, f.fl.fp(val, t))), use(id))
 		return elemShadow{sh: id}, true
 	case aggregate:
 		if f.addressable(val) {
 			id := f.newTemp()
-			*pre = append(*pre, define(id, f.fl.addr(val)))
+			*pre = append(*pre, define(id, f.fl.addr(val)), use(id))
 			return elemShadow{agg: id}, true
 		}
 	}
@@ -140,7 +140,7 @@ func (f *fn) hoistAppend(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 	ec := classOf(st.Elem())
 	s := call.Args[0]
 	n := f.newTemp()
-	*pre = append(*pre, define(n, &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{s}}))
+	*pre = append(*pre, define(n, &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{s}}), use(n))
 	lenS := f.sh(s)
 	var shs []ast.Expr
 	var aggs []ast.Expr

@@ -171,7 +171,9 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 		}
 		head = append(head, f.assign(as)...)
 	}
-	body := append(head, f.block(s.Body.List)...)
+	// The original body is a block of its own: it may redeclare the
+	// iteration variables (tc := tc).
+	body := append(head, blockOf(f.block(s.Body.List)))
 	loop := &ast.ForStmt{For: s.For, Init: initStmt, Cond: cond, Post: post, Body: blockOf(body)}
 	out := append(pre, labeled(label, loop))
 	return []ast.Stmt{blockOf(out)}

@@ -115,6 +115,10 @@ func (f *fn) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 // topExpr rewrites the expression of an expression statement: a call stays
 // in place with its arguments' shadows announced.
 func (f *fn) topExpr(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		u.X = f.pure(u.X, pre, hoist) // a receive statement stays in place
+		return e
+	}
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok || f.isType(call.Fun) {
 		return f.pure(e, pre, hoist)
@@ -186,13 +190,6 @@ func (f *fn) target(e ast.Expr, define bool, pre *[]ast.Stmt, hoist bool) lhsTar
 		}
 		if v, ok := obj.(*types.Var); ok && v.Parent() != f.fl.pkg.Types.Scope() {
 			t.obj = obj
-			if t.cls == aggregate && hoist {
-				tmp := f.newTemp()
-				if !t.newVar {
-					*pre = append(*pre, define2(tmp, f.fl.addr(id)))
-					t.addrTmp = tmp
-				}
-			}
 			return t
 		}
 		// Package-level variable: memory.
@@ -209,7 +206,7 @@ func (f *fn) target(e ast.Expr, define bool, pre *[]ast.Stmt, hoist bool) lhsTar
 	}
 	if hoist && t.cls != untracked && f.addressable(e) {
 		tmp := f.newTemp()
-		*pre = append(*pre, define2(tmp, f.fl.addr(e)))
+		*pre = append(*pre, define2(tmp, f.fl.addr(e)), use(tmp))
 		t.addrTmp = tmp
 	}
 	return t
