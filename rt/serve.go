@@ -163,7 +163,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		b := &builder{vals: req.Inputs, leaves: tg.leaves, maxLen: w.maxLen}
 		on.Store(true)
 		args := make([]reflect.Value, 0, len(tg.params)+1)
-		shadows := make([]Arg, 0, len(tg.params))
+		shadows := make([]Arg, 1, len(tg.params)+1) // the *testing.T carries no shadow
 		args = append(args, reflect.ValueOf(st))
 		for _, p := range tg.params {
 			v, a := b.arg(p)
