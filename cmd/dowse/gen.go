@@ -1,0 +1,544 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dowse-go/dowse/internal/build"
+	"github.com/dowse-go/dowse/internal/emit"
+	"github.com/dowse-go/dowse/internal/explore"
+	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/rt"
+)
+
+func init() {
+	commands["gen"] = command{summary: "explore targets and write generated tests", run: runGen}
+}
+
+// Exit codes of dowse gen.
+const (
+	exitOK       = 0 // tests generated, no failure found
+	exitError    = 1 // the packages do not compile, or a target could not be explored or emitted
+	exitUsage    = 2
+	exitFindings = 3 // tests generated, and a target failed on some input
+)
+
+// genConfig is what the flags of dowse gen say.
+type genConfig struct {
+	dir              string
+	tags             string
+	json             bool
+	verbose          bool
+	run              *regexp.Regexp
+	instrumentModule bool
+	keepWork         bool
+	maxLen           int
+	workers          int
+	runTimeout       time.Duration
+	explore          explore.Config
+	noEmit           bool // for tests: explore but write nothing
+}
+
+func runGen(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return genMain(ctx, args, os.Stdout, os.Stderr)
+}
+
+func genMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, patterns, code := parseGenFlags(args, stderr)
+	if code >= 0 {
+		return code
+	}
+	g := &generator{cfg: cfg, stderr: stderr}
+	if cfg.json {
+		g.out = output.NewJSONHandler(stdout)
+	} else {
+		g.out = output.NewTextHandler(stdout, cfg.verbose)
+	}
+	return g.main(ctx, patterns)
+}
+
+// parseGenFlags parses the flags; code is the exit code if the command
+// should end now, -1 otherwise.
+func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []string, code int) {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		run    = fs.String("run", "", "explore only the targets whose names match `regexp`")
+		search = fs.String("search", string(explore.Generational), "search `strategy`: generational, dfs, bfs or random")
+	)
+	fs.StringVar(&cfg.dir, "C", "", "run in `dir` (inside the module to explore)")
+	fs.StringVar(&cfg.tags, "tags", "", "comma-separated build tags")
+	fs.BoolVar(&cfg.json, "json", false, "write one JSON object per target to standard output")
+	fs.BoolVar(&cfg.verbose, "v", false, "report progress on standard error and list every failure and unsolved branch")
+	fs.IntVar(&cfg.explore.MaxRuns, "max-runs", 10000, "bound on the runs per target (0: none)")
+	fs.IntVar(&cfg.explore.MaxBranches, "max-branches", 10000, "bound on the branches recorded per run (0: none)")
+	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
+	fs.DurationVar(&cfg.explore.SolverTimeout, "solver-timeout", 5*time.Second, "bound on the time of one solver query")
+	fs.IntVar(&cfg.maxLen, "max-len", 10, "bound on the length of string and slice inputs")
+	fs.DurationVar(&cfg.runTimeout, "run-timeout", 10*time.Second, "bound on the time of one run (0: none)")
+	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "worker processes per target")
+	fs.Int64Var(&cfg.explore.Seed, "seed", 1, "seed of the random choices (random search)")
+	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
+	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: dowse gen [flags] [packages]")
+		fmt.Fprintln(stderr, `
+Explores the parameterized unit tests (func PutXxx(t *testing.T, ...)) and
+fuzz targets of the packages by concolic execution and writes a generated
+_test.go file (and fuzz corpus files) next to each test file that declares
+them. The packages' own files are never modified.
+
+Exit status: 0 if no target failed, 3 if a target failed on some input
+(the failing inputs are written too), 1 if the packages do not compile or a
+target could not be explored or written, 2 for usage errors.
+
+flags:`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, nil, exitOK
+		}
+		return cfg, nil, exitUsage
+	}
+	usage := func(format string, args ...any) (genConfig, []string, int) {
+		fmt.Fprintf(stderr, "dowse gen: "+format+"\n", args...)
+		return cfg, nil, exitUsage
+	}
+	if *run != "" {
+		re, err := regexp.Compile(*run)
+		if err != nil {
+			return usage("-run: %v", err)
+		}
+		cfg.run = re
+	}
+	cfg.explore.Strategy = explore.Strategy(*search)
+	if !knownStrategy(cfg.explore.Strategy) {
+		return usage("-search: unknown strategy %q (want generational, dfs, bfs or random)", *search)
+	}
+	switch {
+	case cfg.maxLen < 0:
+		return usage("-max-len must not be negative")
+	case cfg.workers < 1:
+		return usage("-workers must be at least 1")
+	case cfg.explore.MaxRuns < 0, cfg.explore.MaxBranches < 0, cfg.explore.MaxTime < 0,
+		cfg.explore.SolverTimeout < 0, cfg.runTimeout < 0:
+		return usage("bounds must not be negative")
+	}
+	return cfg, fs.Args(), -1
+}
+
+func knownStrategy(s explore.Strategy) bool {
+	for _, k := range explore.Strategies {
+		if k == s {
+			return true
+		}
+	}
+	return false
+}
+
+// generator runs dowse gen.
+type generator struct {
+	cfg    genConfig
+	stderr io.Writer
+	out    output.Handler
+	cwd    string
+
+	errors   int // targets not explored or not written, builds that failed
+	findings int // failures found
+}
+
+func (g *generator) logf(format string, args ...any) {
+	if g.cfg.verbose {
+		fmt.Fprintf(g.stderr, format+"\n", args...)
+	}
+}
+
+func (g *generator) main(ctx context.Context, patterns []string) int {
+	g.cwd = g.cfg.dir
+	if g.cwd == "" {
+		g.cwd, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(g.cwd); err == nil {
+		g.cwd = abs
+	}
+	var buildFlags []string
+	if g.cfg.tags != "" {
+		buildFlags = []string{"-tags=" + g.cfg.tags}
+	}
+	g.logf("loading %s", strings.Join(patterns, " "))
+	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: buildFlags}, patterns...)
+	if err != nil {
+		if load.IsCompileError(err) {
+			fmt.Fprintf(g.stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
+		} else {
+			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+		}
+		return exitError
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(g.stderr, "dowse gen: %s\n", w)
+	}
+
+	work, err := build.NewWork(g.cfg.keepWork)
+	if err != nil {
+		fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+		return exitError
+	}
+	defer func() {
+		if err := work.Close(); err != nil {
+			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+		}
+		if work.Kept() {
+			fmt.Fprintf(g.stderr, "dowse gen: work directory: %s\n", work.Dir)
+		}
+	}()
+
+	solver, closeSolver, err := newSolver()
+	if err != nil {
+		fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+		return exitError
+	}
+	defer closeSolver()
+
+	for _, p := range pkgs {
+		if err := g.pkg(ctx, work, buildFlags, solver, p); err != nil {
+			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+			return exitError
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if err := g.out.Flush(); err != nil {
+		fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+		return exitError
+	}
+	switch {
+	case g.errors > 0:
+		return exitError
+	case g.findings > 0:
+		return exitFindings
+	}
+	return exitOK
+}
+
+// result is what happened to one target.
+type result struct {
+	t      *load.Target
+	rep    *explore.Report
+	err    error // not explored
+	rows   []emit.Row
+	tests  int
+	files  []string
+	failed string // the generated test reproducing its failures
+}
+
+// pkg explores the selected targets of p and writes their tests.
+func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []string, solver explore.Solver, p *load.Package) error {
+	var results []*result
+	selected := map[*load.Target]bool{}
+	var runnable []*load.Target
+	for _, t := range p.Targets {
+		if g.cfg.run != nil && !g.cfg.run.MatchString(t.Name) {
+			continue
+		}
+		selected[t] = true
+		r := &result{t: t, err: t.Err}
+		results = append(results, r)
+		if t.Err == nil {
+			runnable = append(runnable, t)
+		}
+	}
+	if len(results) == 0 {
+		return nil
+	}
+
+	var bin *build.Binary
+	if len(runnable) > 0 {
+		g.logf("building %s", p.Path)
+		var err error
+		bin, err = work.Build(ctx, build.Config{
+			BuildFlags:       buildFlags,
+			Instrumenter:     build.SourceInstrumenter{},
+			InstrumentModule: g.cfg.instrumentModule,
+		}, p, runnable)
+		if err != nil {
+			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+			for _, r := range results {
+				if r.err == nil {
+					r.err = fmt.Errorf("not explored: the instrumented package did not build")
+				}
+			}
+			bin = nil
+		}
+	}
+	for _, r := range results {
+		if r.err != nil || bin == nil || ctx.Err() != nil {
+			if r.err == nil {
+				r.err = context.Cause(ctx)
+			}
+			continue
+		}
+		r.rep, r.err = g.explore(ctx, bin, solver, r.t)
+	}
+
+	if !g.cfg.noEmit {
+		g.emit(p, results, selected)
+	}
+
+	for _, r := range results {
+		opts := output.Options{MaxLen: g.cfg.maxLen, Dir: g.cwd, Files: r.files, Tests: r.tests, FailureTest: r.failed}
+		if bin != nil {
+			opts.Sites = bin.Sites
+		}
+		sum := output.NewTarget(p.Path, r.t, r.rep, opts)
+		if r.err != nil {
+			sum.Error = r.err.Error()
+			g.errors++
+		} else {
+			g.findings += len(sum.Failures)
+		}
+		if err := g.out.Target(sum); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// explore explores one target on workers of bin.
+func (g *generator) explore(ctx context.Context, bin *build.Binary, solver explore.Solver, t *load.Target) (*explore.Report, error) {
+	cmd, ok := bin.Worker(t, g.cfg.maxLen)
+	if !ok {
+		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
+	}
+	g.logf("exploring %s", t.Name)
+	pool := explore.NewPool(explore.Command(cmd), t.Name, g.cfg.workers, g.cfg.runTimeout)
+	defer pool.Close()
+	var names []string
+	for _, v := range t.Params {
+		names = append(names, v.Name())
+	}
+	target := explore.Target{Name: t.Name, Params: names, Seeds: t.Seeds}
+	return explore.Explore(ctx, g.cfg.explore, target, pool, solver)
+}
+
+// emitRows turns a report into the rows to write: one per distinct path
+// that ended in pass, fail or panic, then the runs that ended their worker
+// (exit, time-out), which the generated file keeps in its failure table.
+// Panic positions are made relative to the module root, so that generated
+// files do not depend on where the module is checked out.
+func emitRows(rep *explore.Report, root string) []emit.Row {
+	var rows []emit.Row
+	for _, r := range rep.Rows {
+		rows = append(rows, emit.Row{Inputs: r.Inputs, Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition})
+	}
+	for _, f := range rep.Failures {
+		if f.Row < 0 {
+			rows = append(rows, emit.Row{Inputs: f.Inputs, Status: f.Status, Messages: f.Messages, PanicAt: slashRel(root, f.PanicAt), PathCondition: f.PathCondition})
+		}
+	}
+	return rows
+}
+
+// slashRel returns the position p relative to dir, with forward slashes,
+// if it lies beneath dir.
+func slashRel(dir, p string) string {
+	return filepath.ToSlash(output.Rel(dir, p))
+}
+
+// emit writes the generated file of every test file that declares
+// targets. A file is only written if all its targets were selected and
+// explored without an error of the machinery, since the generated file is
+// replaced as a whole.
+func (g *generator) emit(p *load.Package, results []*result, selected map[*load.Target]bool) {
+	type fileKey struct {
+		external bool
+		name     string
+	}
+	byResult := map[*load.Target]*result{}
+	for _, r := range results {
+		byResult[r.t] = r
+	}
+	var keys []fileKey
+	files := map[fileKey][]*load.Target{}
+	for _, t := range p.Targets {
+		k := fileKey{t.External, filepath.Base(t.Pos.Filename)}
+		if files[k] == nil {
+			keys = append(keys, k)
+		}
+		files[k] = append(files[k], t)
+	}
+	for _, k := range keys {
+		targets := files[k]
+		var skip string
+		for _, t := range targets {
+			r := byResult[t]
+			switch {
+			case !selected[t]:
+				skip = fmt.Sprintf("-run does not select %s", t.Name)
+			case r.err != nil && t.Err == nil:
+				skip = fmt.Sprintf("%s was not explored", t.Name)
+			}
+			if skip != "" {
+				break
+			}
+		}
+		if skip != "" {
+			if anyRows(targets, byResult) {
+				fmt.Fprintf(g.stderr, "dowse gen: %s: not written, since %s\n", k.name, skip)
+			}
+			continue
+		}
+		g.writeFile(p, k.external, k.name, targets, byResult)
+	}
+}
+
+func anyRows(targets []*load.Target, byResult map[*load.Target]*result) bool {
+	for _, t := range targets {
+		if r := byResult[t]; r != nil && r.rep != nil && (len(r.rep.Rows) > 0 || len(r.rep.Failures) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *generator) writeFile(p *load.Package, external bool, name string, targets []*load.Target, byResult map[*load.Target]*result) {
+	variant := p.Test
+	if external {
+		variant = p.XTest
+	}
+	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name}
+	for _, t := range targets {
+		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params}
+		if r := byResult[t]; r.rep != nil {
+			et.Leaves = r.rep.Leaves
+			r.rows = emitRows(r.rep, p.Module.Dir)
+			et.Rows = r.rows
+		}
+		f.Targets = append(f.Targets, et)
+	}
+	res, err := emit.Write(f, emit.Options{})
+	var terrs []*emit.TargetError
+	if err != nil {
+		var other bool
+		if terrs, other = targetErrors(err); other {
+			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+			g.errors++
+			return
+		}
+	}
+	failed := map[string]error{}
+	for _, te := range terrs {
+		failed[te.Target] = te.Err
+	}
+	omitted := map[string]int{}
+	for _, o := range res.Omitted {
+		omitted[o.Target]++
+	}
+	for _, t := range targets {
+		r := byResult[t]
+		if r.rep == nil {
+			continue
+		}
+		if err, ok := failed[t.Name]; ok {
+			r.err = fmt.Errorf("explored, but its tests could not be written: %w", err)
+			continue
+		}
+		r.tests = len(r.rows) - omitted[t.Name]
+		r.files = targetFiles(t, r, res.Files)
+		if hasFailureRow(r.rows) {
+			r.failed = failureTestName(t)
+		}
+	}
+}
+
+// targetErrors finds the *emit.TargetError values in err; other reports
+// whether err holds anything else.
+func targetErrors(err error) (tes []*emit.TargetError, other bool) {
+	var walk func(error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case *emit.TargetError:
+			tes = append(tes, x)
+		case interface{ Unwrap() []error }:
+			for _, c := range x.Unwrap() {
+				walk(c)
+			}
+		case interface{ Unwrap() error }:
+			if u := x.Unwrap(); u != nil {
+				walk(u)
+			} else {
+				other = true
+			}
+		default:
+			other = true
+		}
+	}
+	walk(err)
+	return tes, other
+}
+
+func hasFailureRow(rows []emit.Row) bool {
+	for _, r := range rows {
+		switch r.Status {
+		case rt.StatusFail, rt.StatusPanic, rt.StatusExit, rt.StatusTimeout:
+			return true
+		}
+	}
+	return false
+}
+
+// failureTestName is the generated test holding t's failing inputs (see
+// docs/emit.md).
+func failureTestName(t *load.Target) string {
+	if t.Kind == load.KindFuzz {
+		return "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
+	}
+	return "TestDowse" + t.Name + "Failures"
+}
+
+// targetFiles picks the files of one target out of the files written for
+// its source file: the generated test file if the target has rows, and its
+// corpus files.
+func targetFiles(t *load.Target, r *result, files []string) []string {
+	var out []string
+	corpus := []string{
+		string(filepath.Separator) + filepath.Join("testdata", "fuzz", t.Name) + string(filepath.Separator),
+		string(filepath.Separator) + filepath.Join("testdata", "fuzz", failureTestName(t)) + string(filepath.Separator),
+	}
+	for _, f := range files {
+		switch {
+		case strings.HasSuffix(f, ".go"):
+			if len(r.rows) > 0 {
+				out = append(out, f)
+			}
+		case t.Kind == load.KindFuzz && (strings.Contains(f, corpus[0]) || strings.Contains(f, corpus[1])):
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// newSolver returns the solver exploration uses and a function that
+// releases it. Until the solver chain of internal/solver is wired in here,
+// there is none: every branch to negate is reported unsolved with reason
+// "no-solver" and no target is ever called exhaustive.
+func newSolver() (explore.Solver, func(), error) {
+	return nil, func() {}, nil
+}
