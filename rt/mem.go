@@ -5,21 +5,26 @@ func St(addr uintptr, s S, fp uint64) {
 	if !on.Load() {
 		return
 	}
+	if !lock() {
+		return
+	}
 	if s == 0 {
 		if len(cur.mem) > 0 {
 			delete(cur.mem, addr)
 		}
-		return
+	} else {
+		cur.mem[addr] = cell{s: s, fp: fp}
 	}
-	cur.mem[addr] = cell{s: s, fp: fp}
+	unlock()
 }
 
 // Ld returns the shadow of the value at addr whose fingerprint is fp.
 func Ld(addr uintptr, fp uint64) S {
-	if !on.Load() || len(cur.mem) == 0 {
+	if !on.Load() || !lock() {
 		return 0
 	}
 	c, ok := cur.mem[addr]
+	unlock()
 	if !ok || c.fp != fp {
 		return 0
 	}
@@ -29,7 +34,11 @@ func Ld(addr uintptr, fp uint64) S {
 // Copy copies the shadows of the size bytes at src to dst (an aggregate
 // assignment).
 func Copy(dst, src, size uintptr) {
-	if !on.Load() || len(cur.mem) == 0 || dst == src {
+	if !on.Load() || dst == src || !lock() {
+		return
+	}
+	defer unlock()
+	if len(cur.mem) == 0 {
 		return
 	}
 	if size > 1<<12 && uintptr(len(cur.mem)) < size {

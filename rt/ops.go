@@ -20,13 +20,18 @@ func Imp(site uint32, c bool, s S) {
 }
 
 func record(e Event) {
+	if !lock() {
+		return
+	}
 	if cur.maxEvents > 0 && len(cur.events) >= cur.maxEvents {
+		unlock()
 		// The branch bound: stop the run (loop unfolding bound).
 		cur.truncated = true
 		on.Store(false)
 		runtime.Goexit()
 	}
 	cur.events = append(cur.events, e)
+	unlock()
 }
 
 // Bin is the shadow of the integer operation a op b of kind k (arithmetic

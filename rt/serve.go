@@ -200,7 +200,7 @@ func (w *worker) fill(res *Result) {
 	res.Concretized = append([]Concretization(nil), cur.conc...)
 	res.Messages = append(append([]string(nil), cur.messages...), res.Messages...)
 	res.Truncated = cur.truncated
-	res.Goroutines = cur.goroutine
+	res.Goroutines = cur.goroutine || concurrent.Load()
 	if res.PanicAt == "" && cur.recoveredAt != "" {
 		res.PanicAt = cur.recoveredAt
 	}
@@ -264,7 +264,8 @@ func Msg(args ...any) string {
 }
 
 func note(s string) {
-	if on.Load() && len(cur.messages) < 16 {
+	if on.Load() && len(cur.messages) < 16 && lock() {
 		cur.messages = append(cur.messages, s)
+		unlock()
 	}
 }

@@ -34,8 +34,8 @@ func ArgOf(h Sh) Arg { return Arg{S: h.S, F: h.F} }
 // Lost records that a symbolic value was stored where dowse does not track
 // shadows (a map element, a value converted to an interface, ...).
 func Lost(site uint32, s S, why string) {
-	if s != 0 && on.Load() {
-		cur.conc = append(cur.conc, Concretization{Site: site, Why: why})
+	if s != 0 {
+		Conc(site, why)
 	}
 }
 

@@ -5,6 +5,29 @@ import (
 	"unsafe"
 )
 
+// busy guards the run's state against concurrent use: tracking follows one
+// goroutine, but code under test may run instrumented callbacks on
+// goroutines started by uninstrumented code. A goroutine that finds the
+// state busy stops tracking for the rest of the run instead of corrupting
+// it (see lock).
+var busy atomic.Bool
+
+// lock takes the run's state; when another goroutine holds it, tracking
+// stops for the rest of the run and lock reports false.
+func lock() bool {
+	if busy.CompareAndSwap(false, true) {
+		return true
+	}
+	on.Store(false)
+	concurrent.Store(true)
+	return false
+}
+
+func unlock() { busy.Store(false) }
+
+// concurrent records that two goroutines used the runtime at once.
+var concurrent atomic.Bool
+
 // on is true while a run is being traced. Everything in this package is a
 // cheap no-op when it is false (plain runs of instrumented code).
 var on atomic.Bool
@@ -81,14 +104,20 @@ func resetRun(maxEvents int) {
 	cur.maxEvents = maxEvents
 	cur.truncated = false
 	cur.goroutine = false
+	concurrent.Store(false)
 	cur.messages = cur.messages[:0]
 	cur.inputs = cur.inputs[:0]
 	cur.recoveredAt = ""
 }
 
 func mk(n Node) S {
+	if !lock() {
+		return 0
+	}
 	cur.nodes = append(cur.nodes, n)
-	return S(len(cur.nodes) - 1)
+	s := S(len(cur.nodes) - 1)
+	unlock()
+	return s
 }
 
 // mask returns the bits of v that a value of kind k keeps.
@@ -112,11 +141,16 @@ func mask(k Kind, v uint64) uint64 {
 func constant(k Kind, bits uint64) S {
 	bits = mask(k, bits)
 	key := constKey{k, bits}
-	if s, ok := cur.consts[key]; ok {
-		return s
+	if !lock() {
+		return 0
 	}
-	s := mk(Node{Op: OpConst, K: k, Val: bits})
-	cur.consts[key] = s
+	s, ok := cur.consts[key]
+	if !ok {
+		cur.nodes = append(cur.nodes, Node{Op: OpConst, K: k, Val: bits})
+		s = S(len(cur.nodes) - 1)
+		cur.consts[key] = s
+	}
+	unlock()
 	return s
 }
 
@@ -137,8 +171,9 @@ func FS(s string) uint64 {
 
 // Conc records that a symbolic value was replaced by its concrete value.
 func Conc(site uint32, why string) {
-	if on.Load() {
+	if on.Load() && lock() {
 		cur.conc = append(cur.conc, Concretization{Site: site, Why: why})
+		unlock()
 	}
 }
 
