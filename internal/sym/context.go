@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/dowse-go/dowse/rt"
@@ -19,10 +20,13 @@ import (
 type Context struct {
 	mu    sync.Mutex
 	table map[key]weak.Pointer[Expr]
-	next  uint64
 	tru   *Expr
 	fls   *Expr
 }
+
+// lastID numbers terms across all Contexts, so an ID identifies one term
+// of one Context for the life of the process.
+var lastID atomic.Uint64
 
 // key identifies a term by its structure: operands by their IDs.
 type key struct {
@@ -74,11 +78,10 @@ func (c *Context) intern(op rt.Op, k, k2 rt.Kind, args []*Expr, bits uint64, str
 			return e
 		}
 	}
-	c.next++
 	if len(args) > 0 {
 		args = append([]*Expr(nil), args...) // callers may reuse theirs
 	}
-	e := &Expr{op: op, k: k, k2: k2, args: args, bits: bits, str: str, id: c.next}
+	e := &Expr{op: op, k: k, k2: k2, args: args, bits: bits, str: str, id: lastID.Add(1)}
 	e.hash = structuralHash(e)
 	e.vars = mergeVars(e)
 	e.size = treeSize(e)

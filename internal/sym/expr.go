@@ -11,7 +11,7 @@ type Expr struct {
 	args []*Expr // operands: A, B, C in order, or the bytes of OpFromList
 	bits uint64  // OpConst: the bits, zero-extended from the kind's width; OpInput: the input index
 	str  string  // OpStr: the constant
-	id   uint64  // unique per Context, never reused
+	id   uint64  // unique in the process, never reused
 	hash uint64  // structural hash, independent of creation order
 	vars []int   // sorted input indices the term mentions; shared, read-only
 	size int     // number of nodes of the term as a tree, saturated
@@ -44,7 +44,8 @@ func (e *Expr) Str() string { return e.str }
 // Input is the input index of an OpInput.
 func (e *Expr) Input() int { return int(e.bits) }
 
-// ID is e's number in its Context, unique among the terms of the Context.
+// ID is e's number, unique among all terms of all Contexts of the process
+// and never reused, so it can key caches that outlive terms.
 func (e *Expr) ID() uint64 { return e.id }
 
 // Hash is a structural hash of e that does not depend on the order in

@@ -1,0 +1,267 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/dowse-go/dowse/internal/solver/z3"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// DefaultTimeout bounds a query when neither the options, the query nor
+// the context say otherwise.
+const DefaultTimeout = 10 * time.Second
+
+// Options configure the Z3 core.
+type Options struct {
+	// Timeout bounds each query (default DefaultTimeout). A query's own
+	// Timeout and its context's deadline can only shorten it.
+	Timeout time.Duration
+	// KeepSeed disables the search for a model close to the seed: only
+	// inputs the constraints do not mention keep their seed values.
+	KeepSeed bool
+	// ContextQueries is how many queries share one Z3 context before it is
+	// replaced (default 1). Z3 keeps every term of a context until the
+	// context is freed, and its term numbering leaks into its choices of
+	// models, so a fresh context per query bounds memory and makes the
+	// model depend on the query alone. Larger values save about a
+	// millisecond per query at the price of that independence.
+	ContextQueries int
+	// Metrics, if not nil, receives the core's counters.
+	Metrics *Metrics
+}
+
+// maxPreferenceRounds bounds the checks spent looking for a model close to
+// the seed before solving without preferences.
+const maxPreferenceRounds = 4
+
+// Z3 is the core solver: it encodes a query in the theory of bit-vectors
+// and decides it with Z3. A Z3 is not safe for concurrent use; create one
+// per goroutine, or use a Pool.
+type Z3 struct {
+	opts  Options
+	cur   *z3.Context
+	used  int
+	spare chan *z3.Context // the next context, created in the background
+}
+
+// NewZ3 returns a core solver.
+func NewZ3(opts Options) *Z3 {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.ContextQueries <= 0 {
+		opts.ContextQueries = 1
+	}
+	return &Z3{opts: opts}
+}
+
+// Close frees the solver's Z3 contexts.
+func (s *Z3) Close() {
+	if s.cur != nil {
+		s.cur.Close()
+		s.cur = nil
+	}
+	if s.spare != nil {
+		(<-s.spare).Close()
+		s.spare = nil
+	}
+}
+
+// context returns the context for the next query, replacing a used-up one
+// and preparing its successor in the background so that context creation
+// overlaps with the caller's work.
+func (s *Z3) context() *z3.Context {
+	if s.cur != nil && s.used < s.opts.ContextQueries {
+		s.used++
+		return s.cur
+	}
+	if s.cur != nil {
+		go s.cur.Close()
+	}
+	if s.spare != nil {
+		s.cur = <-s.spare
+	} else {
+		s.cur = z3.NewContext()
+	}
+	s.spare = make(chan *z3.Context, 1)
+	go func(ch chan<- *z3.Context) { ch <- z3.NewContext() }(s.spare)
+	s.used = 1
+	return s.cur
+}
+
+// discard makes the next query use a new context (after an interrupted
+// check, whose context may stay cancelled).
+func (s *Z3) discard() { s.used = s.opts.ContextQueries }
+
+// Solve implements Solver.
+func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
+	if err := validate(q); err != nil {
+		return Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return unknown("canceled", false), err
+	}
+	start := time.Now()
+	defer func() {
+		el := time.Since(start)
+		s.opts.Metrics.add(func(st *Stats) { st.CoreQueries++; st.CoreTime += el })
+	}()
+
+	timeout := s.opts.Timeout
+	if q.Timeout > 0 {
+		timeout = min(timeout, q.Timeout)
+	}
+	if d, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(d))
+		if timeout <= 0 {
+			return unknown("timeout", true), nil
+		}
+	}
+
+	z := s.context()
+	res, err := s.solve(ctx, z, q, timeout)
+	if res.Status == Unknown || err != nil {
+		s.discard()
+	}
+	if res.TimedOut {
+		s.opts.Metrics.add(func(st *Stats) { st.Timeouts++ })
+	}
+	return res, err
+}
+
+func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
+	en := newEncoder(z, q.Leaves)
+	var formulas []z3.AST
+	for _, c := range q.Constraints {
+		f, err := en.constraint(c)
+		var u *unsupportedError
+		if errors.As(err, &u) {
+			return unknown("unsupported: "+u.msg, false), nil
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("solver: %w", err)
+		}
+		formulas = append(formulas, f)
+	}
+
+	sv, err := z.NewSolver(timeout)
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: %w", err)
+	}
+	defer sv.Close()
+	for _, f := range formulas {
+		sv.Assert(f)
+	}
+	for _, f := range en.domain {
+		sv.Assert(f)
+	}
+	var prefs []preference
+	if !s.opts.KeepSeed {
+		prefs = en.preferences(q.Seed)
+		for _, p := range prefs {
+			sv.Assert(z.Implies(p.lit, p.cond))
+		}
+	}
+	if err := z.Err(); err != nil {
+		return Result{}, fmt.Errorf("solver: assert: %w", err)
+	}
+
+	// Bound the whole query, all preference rounds included.
+	var expired atomic.Bool
+	timer := time.AfterFunc(timeout, func() { expired.Store(true); z.Interrupt() })
+	defer timer.Stop()
+	stop := context.AfterFunc(ctx, z.Interrupt)
+	defer stop()
+
+	lits := make([]z3.AST, len(prefs))
+	for i, p := range prefs {
+		lits[i] = p.lit
+	}
+	for round := 0; ; round++ {
+		if round == maxPreferenceRounds {
+			lits = nil
+		}
+		r, err := sv.Check(lits...)
+		if err != nil {
+			return Result{}, fmt.Errorf("solver: %w", err)
+		}
+		switch r {
+		case z3.Sat:
+			return s.model(en, sv, q.Seed)
+		case z3.Unknown:
+			why := sv.ReasonUnknown()
+			if err := ctx.Err(); err != nil {
+				if errors.Is(err, context.DeadlineExceeded) {
+					return unknown("timeout", true), nil
+				}
+				return unknown("canceled", false), err
+			}
+			if expired.Load() || strings.Contains(why, "timeout") {
+				return unknown("timeout", true), nil
+			}
+			return unknown("z3: "+why, false), nil
+		}
+		// Unsat: without assumptions, or with an empty core, the
+		// constraints themselves are unsatisfiable; otherwise give up the
+		// preferences in the core and try again.
+		if len(lits) == 0 {
+			return Result{Status: Unsat}, nil
+		}
+		core := sv.UnsatCore()
+		if len(core) == 0 {
+			return Result{Status: Unsat}, nil
+		}
+		lits = without(lits, core)
+	}
+}
+
+// without returns lits minus the members of core.
+func without(lits, core []z3.AST) []z3.AST {
+	drop := make(map[z3.AST]bool, len(core))
+	for _, c := range core {
+		drop[c] = true
+	}
+	out := lits[:0:0]
+	for _, l := range lits {
+		if !drop[l] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (s *Z3) model(en *encoder, sv *z3.Solver, seed []rt.Value) (Result, error) {
+	m, err := sv.Model()
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: %w", err)
+	}
+	defer m.Close()
+	vals := clone(seed)
+	if err := en.model(m, vals); err != nil {
+		return Result{}, fmt.Errorf("solver: read model: %w", err)
+	}
+	return Result{Status: Sat, Model: vals}, nil
+}
+
+// validate checks the shape of a query.
+func validate(q Query) error {
+	if len(q.Seed) != len(q.Leaves) {
+		return fmt.Errorf("solver: %d seed values for %d leaves", len(q.Seed), len(q.Leaves))
+	}
+	for i, c := range q.Constraints {
+		if c == nil || c.Kind() != rt.KBool {
+			return fmt.Errorf("solver: constraint %d is not a bool term", i)
+		}
+		for _, v := range c.Vars() {
+			if v >= len(q.Leaves) {
+				return fmt.Errorf("solver: constraint %d mentions input %d of %d", i, v, len(q.Leaves))
+			}
+		}
+	}
+	return nil
+}
