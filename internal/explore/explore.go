@@ -300,16 +300,30 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 			MaxBranches: e.cfg.MaxBranches,
 		}
 	}
-	outs, err := e.ex.Run(ctx, reqs)
+	bctx := ctx
+	if e.cfg.MaxTime > 0 {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithDeadline(ctx, e.start.Add(e.cfg.MaxTime))
+		defer cancel()
+	}
+	outs, err := e.ex.Run(bctx, reqs)
 	if err != nil {
-		if ctx.Err() != nil {
-			e.halt(ReasonCanceled)
-			return nil
-		}
 		return fmt.Errorf("running %s: %w", e.target.Name, err)
 	}
+	skipped := false
 	for i, o := range outs {
+		if o.Skipped {
+			skipped = true
+			continue
+		}
 		e.record(batch[i], o)
+	}
+	if skipped {
+		if ctx.Err() != nil {
+			e.halt(ReasonCanceled)
+		} else {
+			e.halt(ReasonMaxTime)
+		}
 	}
 	return nil
 }

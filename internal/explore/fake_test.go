@@ -177,6 +177,10 @@ func (f *fakeExec) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, er
 				time.Sleep(time.Duration(rand.IntN(300)) * time.Microsecond)
 			}
 			req := &reqs[i]
+			if ctx.Err() != nil {
+				outs[i].Skipped = true
+				return
+			}
 			f.mu.Lock()
 			f.runs = append(f.runs, req.Inputs)
 			f.mu.Unlock()

@@ -31,6 +31,9 @@ type RunOutcome struct {
 	// StatusTimeout and Result has no events.
 	Died   bool
 	Output string // the worker's output during the run, for a run that ended the worker
+	// Skipped is set when the context ended before the run finished (or
+	// started); nothing is known about it then.
+	Skipped bool
 }
 
 // Executor runs requests for one target.
@@ -38,8 +41,9 @@ type Executor interface {
 	// Leaves starts the executor and returns the target's input layout.
 	Leaves(ctx context.Context) ([]rt.Leaf, error)
 	// Run runs the requests, as many at once as it can, and returns their
-	// outcomes in the order of reqs. An error means the executor cannot
-	// run anything any more.
+	// outcomes in the order of reqs. Requests not finished when ctx ends
+	// are marked Skipped. An error means the executor cannot run anything
+	// any more.
 	Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
 	Close() error
 }
@@ -153,6 +157,10 @@ func (p *Pool) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
 				if errs[slot] != nil {
 					continue
 				}
+				if ctx.Err() != nil {
+					outs[i].Skipped = true
+					continue
+				}
 				w, err := p.proc(ctx, slot)
 				if err != nil {
 					errs[slot] = err
@@ -167,10 +175,10 @@ func (p *Pool) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
 	}
 	close(jobs)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(errs...); err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	return outs, ctx.Err()
+	return outs, nil
 }
 
 // Close implements Executor: it stops the workers and removes their temp
@@ -346,7 +354,8 @@ func (w *proc) run(ctx context.Context, req *rt.Request, timeout time.Duration) 
 	case <-timer:
 		return died(rt.StatusTimeout, fmt.Sprintf("run exceeded %v", timeout))
 	case <-ctx.Done():
-		return died(rt.StatusTimeout, "canceled")
+		w.kill()
+		return RunOutcome{Skipped: true}
 	}
 }
 

@@ -264,3 +264,21 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestPoolMaxTime checks that the time bound interrupts a run in progress
+// without recording it as a time-out.
+func TestPoolMaxTime(t *testing.T) {
+	pool := NewPool(helperCommand(t), find.name, 2, 0)
+	defer pool.Close()
+	start := time.Now()
+	rep, err := Explore(context.Background(), Config{MaxTime: 500 * time.Millisecond}, Target{Name: find.name}, pool, &bruteSolver{r: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("exploration took %v", d)
+	}
+	if rep.StopReason != ReasonMaxTime || rep.Statuses[rt.StatusTimeout] != 0 || rep.Exhaustive {
+		t.Errorf("stop %q, statuses %v, exhaustive %v", rep.StopReason, rep.Statuses, rep.Exhaustive)
+	}
+}
