@@ -31,6 +31,9 @@ func record(e Event) {
 		runtime.Goexit()
 	}
 	cur.events = append(cur.events, e)
+	if traceAll {
+		trimTrace()
+	}
 	unlock()
 }
 

@@ -60,11 +60,11 @@ func copyModule(t *testing.T, mod string) string {
 
 // testOutcomes runs go test -json and returns the final action of every
 // test and subtest ("pass", "fail", "skip").
-func testOutcomes(t *testing.T, dir string, args ...string) map[string]string {
+func testOutcomes(t *testing.T, dir string, env []string, args ...string) map[string]string {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"test", "-json", "-count=1", "-vet=off"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"), env...)
 	out, _ := cmd.Output()
 	res := map[string]string{}
 	sc := bufio.NewScanner(strings.NewReader(string(out)))
@@ -129,23 +129,30 @@ func TestDifferential(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 				os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+strings.Split(c.module, "@")[0]+"\n\ngo 1.20\n"), 0o644)
 			}
-			plain := testOutcomes(t, dir, c.pkgs)
+			plain := testOutcomes(t, dir, nil, c.pkgs)
 			flags := instrumentedBuild(t, dir, c.pkgs)
-			inst := testOutcomes(t, dir, append(flags, c.pkgs)...)
-			var diffs []string
-			for k, v := range plain {
-				if inst[k] != v {
-					diffs = append(diffs, fmt.Sprintf("%s: plain %s, instrumented %q", k, v, inst[k]))
+			// Instrumented, with tracing off (as in a plain run of
+			// generated tests) and on (as in a worker).
+			for _, mode := range []struct {
+				name string
+				env  []string
+			}{{"instrumented", nil}, {"traced", []string{"DOWSE_TRACE_ALL=1"}}} {
+				inst := testOutcomes(t, dir, mode.env, append(flags, c.pkgs)...)
+				var diffs []string
+				for k, v := range plain {
+					if inst[k] != v {
+						diffs = append(diffs, fmt.Sprintf("%s: plain %s, %s %q", k, v, mode.name, inst[k]))
+					}
 				}
-			}
-			for k, v := range inst {
-				if _, ok := plain[k]; !ok {
-					diffs = append(diffs, fmt.Sprintf("%s: only instrumented (%s)", k, v))
+				for k, v := range inst {
+					if _, ok := plain[k]; !ok {
+						diffs = append(diffs, fmt.Sprintf("%s: only %s (%s)", k, mode.name, v))
+					}
 				}
-			}
-			sort.Strings(diffs)
-			if len(diffs) > 0 {
-				t.Errorf("%d differences:\n%s", len(diffs), strings.Join(diffs, "\n"))
+				sort.Strings(diffs)
+				if len(diffs) > 0 {
+					t.Errorf("%d differences:\n%s", len(diffs), strings.Join(diffs, "\n"))
+				}
 			}
 			t.Logf("%d tests agree", len(plain))
 		})
