@@ -96,3 +96,28 @@ func Idx(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) bool {
 	Index(site, ki, i, iv, n, nv)
 	return true
 }
+
+var escapeSink any
+var escapeNever bool
+
+// Escape makes the variable p points to live on the heap. The instrumenter
+// calls it for local arrays and structs whose elements carry shadows in
+// memory cells: cells are keyed by address, and a variable on a goroutine
+// stack moves when the stack grows. Heap objects do not move.
+func Escape(p any) {
+	if escapeNever {
+		escapeSink = p
+	}
+}
+
+// growStack makes the calling goroutine's stack large, so that the runs on
+// it rarely grow (and so move) it.
+//
+//go:noinline
+func growStack(n int) byte {
+	var pad [16 << 10]byte
+	if n > 0 {
+		pad[n%len(pad)] = byte(n) + growStack(n-1)
+	}
+	return pad[0]
+}

@@ -128,6 +128,9 @@ func serve(t *testing.T, targets map[string]any, names map[string][]string) {
 			return // the coordinator closed the stream
 		}
 		res := w.run(t, byName[req.Target], &req)
+		if debugTrace != "" {
+			debugRun(&req, res)
+		}
 		if err := w.enc.Encode(res); err != nil {
 			return
 		}
@@ -156,6 +159,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			}
 			on.Store(false)
 		}()
+		growStack(16) // 256 KiB: stack growth would move stack-allocated cells
 		resetRun(req.MaxBranches)
 		for i, l := range tg.leaves {
 			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))

@@ -255,6 +255,9 @@ func (f *fn) hoistMulti(call *ast.CallExpr, results *types.Tuple, pre *[]ast.Stm
 				*pre = append(*pre, define(sid, f.fl.rtCall("Res", intLit(uint64(id)), intLit(uint64(i)), f.fl.fp(l, rt))), use(sid))
 				tmp.sh = sid
 			} else if c == aggregate {
+				if hasCells(rt) {
+					*pre = append(*pre, f.fl.escape(l))
+				}
 				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("ResAgg", intLit(uint64(id)), intLit(uint64(i)), f.fl.addr(l), f.fl.sizeof(l))})
 			}
 		}

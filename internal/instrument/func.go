@@ -122,6 +122,9 @@ func (f *fn) prologue(params, results []*ast.Field) []ast.Stmt {
 				fp := f.fl.fp(ast.NewIdent(name.Name), obj.Type())
 				takes = append(takes, assign(ast.NewIdent(c), f.fl.rtCall("Mk", f.fl.rtCall("In", intLit(uint64(i)), fp), fp)))
 			case aggregate:
+				if hasCells(obj.Type()) {
+					decls = append(decls, f.fl.escape(ast.NewIdent(name.Name)))
+				}
 				takes = append(takes, &ast.ExprStmt{X: f.fl.rtCall("InAgg", intLit(uint64(i)),
 					f.fl.addr(ast.NewIdent(name.Name)), f.fl.sizeof(ast.NewIdent(name.Name)))})
 			}
@@ -140,6 +143,8 @@ func (f *fn) prologue(params, results []*ast.Field) []ast.Stmt {
 				cn := f.companion(obj)
 				names = append(names, ast.NewIdent(cn))
 				decls = append(decls, varDecl(cn, f.fl.rtSel("Sh")))
+			} else if c == aggregate && hasCells(obj.Type()) {
+				decls = append(decls, f.fl.escape(ast.NewIdent(name.Name)))
 			}
 		}
 	}

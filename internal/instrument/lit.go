@@ -87,6 +87,9 @@ func (f *fn) hoistLit(e ast.Expr, lit *ast.CompositeLit, ptr bool, pre *[]ast.St
 		f.temps[id] = temp{t: types.NewPointer(lt)}
 	} else {
 		f.temps[id] = temp{t: lt}
+		if classOf(lt) == aggregate && len(stores) > 0 {
+			*pre = append(*pre, f.fl.escape(id))
+		}
 	}
 	for _, s := range stores {
 		if s.agg != nil {

@@ -52,8 +52,8 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	r := f.newTemp()
 	pre = append(pre, define(r, x))
 	f.temps[r] = temp{t: xt}
-	if kind == "array" && f.addressable(x) {
-		pre = append(pre, &ast.ExprStmt{X: f.fl.rtCall("Copy", f.fl.addr(r), f.fl.addr(x), f.fl.sizeof(r))})
+	if kind == "array" && f.addressable(x) && hasCells(xt) {
+		pre = append(pre, f.fl.escape(r), &ast.ExprStmt{X: f.fl.rtCall("Copy", f.fl.addr(r), f.fl.addr(x), f.fl.sizeof(r))})
 	}
 	var lenShadow ast.Expr
 	switch kind {

@@ -239,14 +239,18 @@ func (f *fn) setShadow(t lhsTarget, sh ast.Expr, aggSrc ast.Expr) []ast.Stmt {
 			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("StSh", t.addrTmp, sh)}}
 		}
 	case aggregate:
+		var out []ast.Stmt
+		if t.newVar && t.obj != nil && hasCells(t.obj.Type()) {
+			out = append(out, f.fl.escape(t.expr))
+		}
 		var dst ast.Expr = t.addrTmp
 		if dst == nil && t.obj != nil {
 			dst = f.fl.addr(t.expr)
 		}
 		if dst == nil || aggSrc == nil {
-			return nil
+			return out
 		}
-		return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("Copy", dst, aggSrc, f.fl.sizeof(t.expr))}}
+		return append(out, &ast.ExprStmt{X: f.fl.rtCall("Copy", dst, aggSrc, f.fl.sizeof(t.expr))})
 	}
 	return nil
 }
@@ -444,6 +448,8 @@ func (f *fn) declStmt(s *ast.DeclStmt, label *ast.Ident) []ast.Stmt {
 				if c := classOf(obj.Type()); c == scalar || c == str || c == slice {
 					cn := f.companion(obj)
 					post = append(post, varDecl(cn, f.fl.rtSel("Sh")), use(ast.NewIdent(cn)))
+				} else if c == aggregate && hasCells(obj.Type()) {
+					post = append(post, f.fl.escape(ast.NewIdent(n.Name)))
 				}
 			}
 			continue

@@ -213,3 +213,32 @@ func (fl *file) lit(name string, vals ...ast.Expr) ast.Expr {
 	}
 	return &ast.ParenExpr{X: cl}
 }
+
+// hasCells reports whether values of aggregate type t have tracked leaves,
+// whose shadows live in memory cells.
+func hasCells(t types.Type) bool { return hasCellsDepth(t, 0) }
+
+func hasCellsDepth(t types.Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		c := classOf(u.Elem())
+		return c == scalar || c == str || c == slice || c == aggregate && hasCellsDepth(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			ft := u.Field(i).Type()
+			c := classOf(ft)
+			if c == scalar || c == str || c == slice || c == aggregate && hasCellsDepth(ft, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escape is rt.Escape(&v): v's cells need a stable address.
+func (fl *file) escape(v ast.Expr) ast.Stmt {
+	return &ast.ExprStmt{X: fl.rtCall("Escape", &ast.UnaryExpr{Op: token.AND, X: v})}
+}
