@@ -20,6 +20,7 @@ import (
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/solver"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -208,15 +209,8 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 		}
 	}()
 
-	solver, closeSolver, err := newSolver()
-	if err != nil {
-		fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
-		return exitError
-	}
-	defer closeSolver()
-
 	for _, p := range pkgs {
-		if err := g.pkg(ctx, work, buildFlags, solver, p); err != nil {
+		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
 			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
 			return exitError
 		}
@@ -249,7 +243,7 @@ type result struct {
 }
 
 // pkg explores the selected targets of p and writes their tests.
-func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []string, solver explore.Solver, p *load.Package) error {
+func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []string, p *load.Package) error {
 	var results []*result
 	selected := map[*load.Target]bool{}
 	var runnable []*load.Target
@@ -294,7 +288,7 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 			}
 			continue
 		}
-		r.rep, r.err = g.explore(ctx, bin, solver, r.t)
+		r.rep, r.err = g.explore(ctx, bin, r.t)
 	}
 
 	if !g.cfg.noEmit {
@@ -321,7 +315,7 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 }
 
 // explore explores one target on workers of bin.
-func (g *generator) explore(ctx context.Context, bin *build.Binary, solver explore.Solver, t *load.Target) (*explore.Report, error) {
+func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Target) (*explore.Report, error) {
 	cmd, ok := bin.Worker(t, g.cfg.maxLen)
 	if !ok {
 		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
@@ -334,6 +328,8 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, solver explo
 		names = append(names, v.Name())
 	}
 	target := explore.Target{Name: t.Name, Params: names, Seeds: t.Seeds}
+	solver, closeSolver := newSolver(g.cfg.explore.SolverTimeout)
+	defer closeSolver()
 	return explore.Explore(ctx, g.cfg.explore, target, pool, solver)
 }
 
@@ -535,10 +531,29 @@ func targetFiles(t *load.Target, r *result, files []string) []string {
 	return out
 }
 
-// newSolver returns the solver exploration uses and a function that
-// releases it. Until the solver chain of internal/solver is wired in here,
-// there is none: every branch to negate is reported unsolved with reason
-// "no-solver" and no target is ever called exhaustive.
-func newSolver() (explore.Solver, func(), error) {
-	return nil, func() {}, nil
+// newSolver returns a fresh solver chain (independence slicing, caching,
+// Z3) for one target, and the function that frees it.
+func newSolver(timeout time.Duration) (explore.Solver, func()) {
+	c := solver.New(solver.Config{Options: solver.Options{Timeout: timeout}})
+	return chainSolver{c}, c.Close
+}
+
+// chainSolver adapts the solver chain to the explorer's interface.
+type chainSolver struct{ c *solver.Chain }
+
+func (s chainSolver) Solve(ctx context.Context, q *explore.Query) (explore.Answer, error) {
+	r, err := s.c.Solve(ctx, solver.Query{Constraints: q.Conds, Leaves: q.Leaves, Seed: q.Seed, Timeout: q.Timeout})
+	if err != nil {
+		return explore.Answer{}, err
+	}
+	a := explore.Answer{Model: r.Model, Cached: r.Cached, TimedOut: r.TimedOut, Why: r.Why}
+	switch r.Status {
+	case solver.Sat:
+		a.Verdict = explore.Sat
+	case solver.Unsat:
+		a.Verdict = explore.Unsat
+	default:
+		a.Verdict = explore.Unknown
+	}
+	return a, nil
 }

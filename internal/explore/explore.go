@@ -110,7 +110,7 @@ type Report struct {
 	UnknownAnswers  int
 	CacheHits       int
 	Divergences     int
-	DivergenceSites []uint32 // sites where the first divergences showed (at most MaxDivergenceSites)
+	DivergenceSites []uint32 // distinct sites where the first divergences showed (at most MaxDivergenceSites)
 	Concretizations int      // concretization records over all runs
 	Errors          []string // internal errors (malformed expression arenas), the first few
 }
@@ -383,7 +383,7 @@ func (e *explorer) record(c child, o RunOutcome) {
 			if i >= len(res.Events) || (Branch{res.Events[i].Site, res.Events[i].Taken}) != want {
 				e.rep.Divergences++
 				e.hit[ReasonDivergence] = true
-				if len(e.rep.DivergenceSites) < MaxDivergenceSites {
+				if len(e.rep.DivergenceSites) < MaxDivergenceSites && !slices.Contains(e.rep.DivergenceSites, want.Site) {
 					e.rep.DivergenceSites = append(e.rep.DivergenceSites, want.Site)
 				}
 				n.bound = min(i+1, len(res.Events))

@@ -56,10 +56,10 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	var extra []string
 	if t.Divergences > 0 {
-		extra = append(extra, fmt.Sprintf("%d divergences (first at %s)", t.Divergences, strings.Join(t.DivergenceSites, ", ")))
+		extra = append(extra, fmt.Sprintf("%s (at %s)", plural(t.Divergences, "divergence"), strings.Join(t.DivergenceSites, ", ")))
 	}
 	if t.Concretizations > 0 {
-		extra = append(extra, fmt.Sprintf("%d concretized values", t.Concretizations))
+		extra = append(extra, plural(t.Concretizations, "concretized value"))
 	}
 	if len(extra) > 0 {
 		fmt.Fprintf(&b, "  %s\n", strings.Join(extra, ", "))
@@ -86,7 +86,7 @@ func (h *TextHandler) Target(t *Target) error {
 		}
 		fmt.Fprintf(&b, "    input: %s\n", f.Input)
 		if f.PathCondition != "" {
-			fmt.Fprintf(&b, "    path: %s\n", f.PathCondition)
+			fmt.Fprintf(&b, "    path: %s\n", h.cut(f.PathCondition))
 		}
 		if f.Output != "" && h.verbose {
 			fmt.Fprintf(&b, "    output:\n      %s\n", indent(strings.TrimRight(f.Output, "\n"), "      "))
@@ -100,7 +100,7 @@ func (h *TextHandler) Target(t *Target) error {
 			fmt.Fprintf(&b, "  ... and %d more unsolved branches (-v lists them)\n", len(t.Unsolved)-i)
 			break
 		}
-		fmt.Fprintf(&b, "  unsolved: branch at %s to %v (%s)\n    path: %s\n", u.Site, u.Taken, u.Reason, u.PathCondition)
+		fmt.Fprintf(&b, "  unsolved: branch at %s to %v (%s)\n    path: %s\n", u.Site, u.Taken, u.Reason, h.cut(u.PathCondition))
 	}
 	for _, e := range t.Errors {
 		fmt.Fprintf(&b, "  internal error: %s\n", e)
@@ -112,13 +112,30 @@ func (h *TextHandler) Target(t *Target) error {
 	return err
 }
 
+// textCondition is the longest path condition the non-verbose text output
+// shows.
+const textCondition = 240
+
+// cut shortens a path condition unless the output is verbose, keeping its
+// end, which holds the branches closest to the failure.
+func (h *TextHandler) cut(cond string) string {
+	if h.verbose || len(cond) <= textCondition {
+		return cond
+	}
+	tail := cond[len(cond)-textCondition:]
+	if i := strings.Index(tail, " && "); i >= 0 {
+		tail = tail[i+len(" && "):]
+	}
+	return "… && " + tail
+}
+
 // Flush implements Handler: it writes the totals.
 func (h *TextHandler) Flush() error {
 	if h.targets == 0 {
 		_, err := fmt.Fprintln(h.w, "no targets")
 		return err
 	}
-	s := fmt.Sprintf("%s: %d exhaustive, %d failures found", plural(h.targets, "target"), h.exhaustive, h.failures)
+	s := fmt.Sprintf("%s: %d exhaustive, %s found", plural(h.targets, "target"), h.exhaustive, plural(h.failures, "failure"))
 	if h.errors > 0 {
 		s += fmt.Sprintf(", %d not explored", h.errors)
 	}
