@@ -182,7 +182,7 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 		buildFlags = []string{"-tags=" + g.cfg.tags}
 	}
 	g.logf("loading %s", strings.Join(patterns, " "))
-	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: buildFlags}, patterns...)
+	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: buildFlags, Deps: g.cfg.instrumentModule}, patterns...)
 	if err != nil {
 		if load.IsCompileError(err) {
 			fmt.Fprintf(g.stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)

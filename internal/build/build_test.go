@@ -157,6 +157,49 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// TestBuildInstrumentModule checks that -instrument-module hands the
+// module's other imported packages to the instrumenter, and the real
+// instrumenter's output builds.
+func TestBuildInstrumentModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	dir := copyTree(t, "testdata/multi")
+	pkgs, _, err := load.Load(load.Config{Dir: dir, Deps: true}, "./p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWork(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ins := &recorder{next: SourceInstrumenter{}}
+	bin, err := w.Build(context.Background(), Config{Instrumenter: ins, InstrumentModule: true}, pkgs[0], pkgs[0].Targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(ins.saw); got != "[example.com/multi/p example.com/multi/q]" {
+		t.Errorf("instrumented %s", got)
+	}
+	if len(bin.Sites) == 0 {
+		t.Errorf("no branch sites")
+	}
+}
+
+// recorder records the package paths it instruments.
+type recorder struct {
+	next Instrumenter
+	saw  []string
+}
+
+func (r *recorder) Instrument(pkgs []*packages.Package) (map[string][]byte, []Site, error) {
+	for _, p := range pkgs {
+		r.saw = append(r.saw, p.PkgPath)
+	}
+	return r.next.Instrument(pkgs)
+}
+
 func TestBuildError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")

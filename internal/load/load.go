@@ -23,9 +23,11 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Mode is the packages.LoadMode dowse needs.
+// Mode is the packages.LoadMode dowse needs for the packages it
+// explores. Their dependencies are loaded from export data unless
+// Config.Deps asks for their syntax too.
 const Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes |
+	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes |
 	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
 
 // Config says how to load packages.
@@ -33,6 +35,10 @@ type Config struct {
 	Dir        string   // directory to load from (the go command's working directory); "" means the current one
 	Env        []string // environment of the go command; nil means os.Environ(). GOWORK=off is always added.
 	BuildFlags []string // extra build flags, e.g. -tags
+	// Deps loads the dependencies with syntax and type information too
+	// (packages.NeedDeps), as instrumenting the module's other packages
+	// needs; it is much slower.
+	Deps bool
 }
 
 // Package is one package named by the patterns, with its test variants.
@@ -130,8 +136,12 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 	}
 	env = append(env[:len(env):len(env)], "GOWORK=off")
 	fset := token.NewFileSet()
+	mode := Mode
+	if cfg.Deps {
+		mode |= packages.NeedDeps
+	}
 	pcfg := &packages.Config{
-		Mode:       Mode,
+		Mode:       mode,
 		Dir:        cfg.Dir,
 		Env:        env,
 		BuildFlags: cfg.BuildFlags,
@@ -224,9 +234,16 @@ func compileErrors(roots []*packages.Package, dir string) error {
 			if e.Pos != "" && e.Pos != "-" {
 				msg = relPos(e.Pos, dir) + ": " + e.Msg
 			}
-			if !seen[msg] {
-				seen[msg] = true
-				errs = append(errs, msg)
+			// The go command's own compile errors come as one message
+			// with a "# pkg" header line; the type checker reports the
+			// same errors one by one.
+			for _, line := range strings.Split(msg, "\n") {
+				line = strings.TrimSpace(line)
+				if line == "" || strings.HasPrefix(line, "# ") || seen[line] {
+					continue
+				}
+				seen[line] = true
+				errs = append(errs, line)
 			}
 		}
 		if p.Module != nil && p.Module.Error != nil {
@@ -244,7 +261,9 @@ func compileErrors(roots []*packages.Package, dir string) error {
 }
 
 // relPos shortens an absolute "file:line:col" position to a path relative
-// to dir when the file is beneath it, as the go command prints them.
+// to dir when the file is beneath it, as the go command prints them
+// ("./x.go" in dir itself, "sub/x.go" below it), so that its messages and
+// the type checker's can be told apart only by content.
 func relPos(pos, dir string) string {
 	dir, err := filepath.Abs(dir)
 	if err != nil || !filepath.IsAbs(pos) {
@@ -254,7 +273,10 @@ func relPos(pos, dir string) string {
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return pos
 	}
-	return "." + string(filepath.Separator) + rel
+	if !strings.ContainsRune(rel, filepath.Separator) {
+		return "." + string(filepath.Separator) + rel // as the go command prints files of its directory
+	}
+	return rel
 }
 
 // IsCompileError reports whether err says the user's code does not compile.

@@ -1,0 +1,3 @@
+package sub
+
+func G() int { return "x" }
