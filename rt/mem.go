@@ -1,5 +1,7 @@
 package rt
 
+import "unsafe"
+
 // St records that the value at addr, whose fingerprint is fp, has shadow s.
 func St(addr uintptr, s S, fp uint64) {
 	if !on.Load() {
@@ -120,4 +122,82 @@ func growStack(n int) byte {
 		pad[n%len(pad)] = byte(n) + growStack(n-1)
 	}
 	return pad[0]
+}
+
+// maxIteElems bounds the elements a symbolic index selects among.
+const maxIteElems = 64
+
+// LdSym is the shadow of element x[i] of a slice or array at site whose
+// index i (kind ki, value iv) may be symbolic: base is the address of
+// x[0], size the element size, n and nv the length's shadow and value,
+// ke the element kind (KInvalid for non-integer elements), addr and fp the
+// address and fingerprint of x[i]. The bounds check is recorded; a
+// symbolic index into integer elements selects among them (an if-then-else
+// over the elements), otherwise it is pinned to its value.
+func LdSym(site uint32, ki Kind, i S, iv uint64, n S, nv uint64, base unsafe.Pointer, size uintptr, ke Kind, addr uintptr, fp uint64) S {
+	if !on.Load() {
+		return 0
+	}
+	if i == 0 {
+		if n != 0 {
+			Bounds(site, ki, i, iv, n, nv)
+		}
+		return Ld(addr, fp)
+	}
+	Bounds(site, ki, i, iv, n, nv)
+	if iv >= nv {
+		return 0 // the access panics
+	}
+	if ke.Bits() == 0 || nv > maxIteElems || size == 0 {
+		pin(site, ki, i, iv)
+		return Ld(addr, fp)
+	}
+	// ite(i == nv-1, x[nv-1], ite(..., x[0]))
+	acc := elemShadow(base, ke)
+	for k := uint64(1); k < nv; k++ {
+		e := elemShadow(unsafe.Add(base, uintptr(k)*size), ke)
+		if acc == 0 || e == 0 {
+			return 0
+		}
+		c := Cmp(OpEq, ki, i, iv, 0, k)
+		acc = mk(Node{Op: OpIte, K: ke, A: c, B: e, C: acc})
+	}
+	return acc
+}
+
+// elemShadow is the shadow of the integer element of kind k at addr: its
+// cell, or its value as a constant.
+func elemShadow(p unsafe.Pointer, k Kind) S {
+	bits := readBits(p, k)
+	if !lock() {
+		return 0
+	}
+	c, ok := cur.mem[uintptr(p)]
+	unlock()
+	if ok && c.fp == fingerprintBits(k, bits) {
+		return c.s
+	}
+	return constant(k, bits)
+}
+
+// readBits reads the integer or bool of kind k at addr.
+func readBits(p unsafe.Pointer, k Kind) uint64 {
+	switch k.Bits() {
+	case 1, 8:
+		return uint64(*(*uint8)(p))
+	case 16:
+		return uint64(*(*uint16)(p))
+	case 32:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+// fingerprintBits is the fingerprint (what uint64(x) gives) of a value of
+// kind k with the given bits.
+func fingerprintBits(k Kind, bits uint64) uint64 {
+	if k.Signed() {
+		return signExtend(k, bits)
+	}
+	return bits
 }

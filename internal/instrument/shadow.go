@@ -233,14 +233,33 @@ func (f *fn) shIndex(x *ast.IndexExpr, t types.Type) ast.Expr {
 			return nil
 		}
 		var n ast.Expr = intLit(0)
-		if _, ok := u.(*types.Slice); ok {
+		var base ast.Expr
+		f.fl.needU = true
+		unsafePtr := func(e ast.Expr) ast.Expr {
+			return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{e}}
+		}
+		switch u.(type) {
+		case *types.Slice:
 			n = orZero(f.sh(x.X))
+			base = unsafePtr(&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("SliceData")}, Args: []ast.Expr{x.X}})
+		case *types.Array:
+			base = unsafePtr(&ast.UnaryExpr{Op: token.AND, X: x.X})
+		case *types.Pointer:
+			base = unsafePtr(x.X)
 		}
 		site := f.fl.site(x.Lbrack, "index")
 		lenv := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{x.X}}}}
-		return f.fl.rtCall("LdIdx",
-			f.fl.rtCall("Idx", intLit(uint64(site)), ik, orZero(si), iv, n, lenv),
-			f.fl.addr(x), f.fl.fp(x, t))
+		if f.fl.constOf(x.Index) != nil {
+			return f.fl.rtCall("LdIdx",
+				f.fl.rtCall("Idx", intLit(uint64(site)), ik, orZero(si), iv, n, lenv),
+				f.fl.addr(x), f.fl.fp(x, t))
+		}
+		ke := ast.Expr(f.fl.rtSel("KInvalid"))
+		if classOf(t) == scalar {
+			ke = f.rtK(t)
+		}
+		return f.fl.rtCall("LdSym", intLit(uint64(site)), ik, orZero(si), iv, n, lenv,
+			base, f.fl.sizeof(x), ke, f.fl.addr(x), f.fl.fp(x, t))
 	}
 	return nil
 }
