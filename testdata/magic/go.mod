@@ -1,0 +1,3 @@
+module example.com/magic
+
+go 1.22
