@@ -166,10 +166,12 @@ type node struct {
 	run    int
 	inputs []rt.Value
 	res    rt.Result
-	bound  int         // branches before bound are not negated
-	score  int         // branch outcomes this run covered first
-	prefix []prefix    // prefix[i]: hash of the first i events
-	terms  []*sym.Expr // the decoded arena, once needed
+	bound  int      // branches before bound are not negated
+	score  int      // branch outcomes this run covered first
+	prefix []prefix // prefix[i]: hash of the first i events
+	// conds[i] is the condition of event i (whose value is its outcome),
+	// nil for a concrete branch. The run's arena is dropped once decoded.
+	conds []*sym.Expr
 }
 
 // prefix is a hash of a sequence of branch outcomes.
@@ -351,6 +353,7 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 
 	n := &node{run: e.runs, inputs: c.inputs, res: res}
+	decoded := e.decode(n)
 	n.prefix = make([]prefix, len(res.Events)+1)
 	n.prefix[0] = prefix0
 	for i, ev := range res.Events {
@@ -401,7 +404,7 @@ func (e *explorer) record(c child, o RunOutcome) {
 			e.newPath(n, key)
 		}
 	}
-	if n.bound < len(res.Events) {
+	if decoded && n.bound < len(res.Events) {
 		e.front.push(n)
 	}
 }
@@ -413,8 +416,8 @@ func (e *explorer) newPath(n *node, key prefix) {
 	var cond string
 	switch res.Status {
 	case rt.StatusPass, rt.StatusFail, rt.StatusPanic, rt.StatusExit:
-		if conds, ok := e.pathConds(n, len(res.Events)); ok {
-			cond = sym.FormatAll(conds, e.leaves)
+		if n.conds != nil {
+			cond = sym.FormatAll(e.pathConds(n, len(res.Events)), e.leaves)
 		}
 	}
 	switch res.Status {
@@ -450,13 +453,12 @@ func pathKey(res rt.Result) prefix {
 	return h
 }
 
-// decode decodes the arena of n's run, once. It reports false (and
-// records an internal error) if the arena is malformed.
+// decode turns the arena of n's run into the conditions of its events
+// and drops the arena. It reports false (and records an internal error) if
+// the arena is malformed.
 func (e *explorer) decode(n *node) bool {
-	if n.terms != nil {
-		return true
-	}
 	terms, err := e.sym.Decode(n.res.Nodes)
+	n.res.Nodes = nil
 	if err != nil {
 		e.hit[ReasonInternal] = true
 		if len(e.rep.Errors) < MaxErrors {
@@ -464,14 +466,20 @@ func (e *explorer) decode(n *node) bool {
 		}
 		return false
 	}
-	n.terms = terms
+	n.conds = make([]*sym.Expr, len(n.res.Events))
+	for i, ev := range n.res.Events {
+		if ev.Cond != 0 && int(ev.Cond) < len(terms) {
+			n.conds[i] = terms[ev.Cond]
+		}
+	}
 	return true
 }
 
-// cond is the condition under which event ev takes outcome taken.
-func (e *explorer) cond(n *node, ev rt.Event, taken bool) *sym.Expr {
-	t := n.terms[ev.Cond]
-	if !taken {
+// cond is the condition under which event i of n takes outcome taken, nil
+// for a concrete branch.
+func (e *explorer) cond(n *node, i int, taken bool) *sym.Expr {
+	t := n.conds[i]
+	if t != nil && !taken {
 		t = e.sym.Not(t)
 	}
 	return t
@@ -479,43 +487,34 @@ func (e *explorer) cond(n *node, ev rt.Event, taken bool) *sym.Expr {
 
 // pathConds is the path condition of the first k events of n's run,
 // without the conditions that are trivially true.
-func (e *explorer) pathConds(n *node, k int) ([]*sym.Expr, bool) {
-	if !e.decode(n) {
-		return nil, false
-	}
+func (e *explorer) pathConds(n *node, k int) []*sym.Expr {
 	var conds []*sym.Expr
-	for _, ev := range n.res.Events[:k] {
-		if ev.Cond == 0 || int(ev.Cond) >= len(n.terms) {
-			continue
-		}
-		if t := e.cond(n, ev, ev.Taken); !t.IsTrue() {
+	for i, ev := range n.res.Events[:k] {
+		if t := e.cond(n, i, ev.Taken); t != nil && !t.IsTrue() {
 			conds = append(conds, t)
 		}
 	}
-	return conds, true
+	return conds
 }
 
 // expand negates the branches of n after its bound, one at a time, and
 // returns the children whose inputs the solver found.
 func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 	events := n.res.Events
-	if !e.decode(n) {
-		return nil, nil
-	}
 	var kids []child
 	var path []*sym.Expr // the path condition up to event j
 	for j := 0; j < len(events); j++ {
 		ev := events[j]
-		if ev.Cond == 0 || int(ev.Cond) >= len(n.terms) {
+		if n.conds[j] == nil {
 			continue
 		}
 		if j < n.bound {
-			if t := e.cond(n, ev, ev.Taken); !t.IsTrue() {
+			if t := e.cond(n, j, ev.Taken); !t.IsTrue() {
 				path = append(path, t)
 			}
 			continue
 		}
-		flipped := e.cond(n, ev, !ev.Taken)
+		flipped := e.cond(n, j, !ev.Taken)
 		key := n.prefix[j].add(ev.Site, !ev.Taken)
 		if !e.reached[key] && !flipped.IsFalse() {
 			if e.cfg.MaxRuns > 0 && e.runs+len(kids) >= e.cfg.MaxRuns {
@@ -551,7 +550,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 		} else if flipped.IsFalse() {
 			e.rep.Unsat++ // infeasible by simplification alone
 		}
-		if t := e.cond(n, ev, ev.Taken); !t.IsTrue() {
+		if t := e.cond(n, j, ev.Taken); !t.IsTrue() {
 			path = append(path, t)
 		}
 	}

@@ -178,6 +178,13 @@ var concrete = &program{name: "PutConcrete", leaves: intLeaves("x"), run: func(t
 	t.br(1, x.v > 2, 0)
 }}
 
+// malformed records an arena whose node refers to a later one.
+var malformed = &program{name: "PutMalformed", leaves: intLeaves("x"), run: func(t *tracer) {
+	x := t.in(0)
+	s := t.mk(rt.Node{Op: rt.OpGt, K: rt.KBool, K2: rt.KInt64, A: x.s, B: x.s + 5})
+	t.br(1, x.v > 0, s)
+}}
+
 func TestExploreBounds(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -270,6 +277,15 @@ func TestExploreBounds(t *testing.T) {
 				}
 				if len(died) < 2 {
 					t.Errorf("died failures: %v", died)
+				}
+			},
+		},
+		{
+			name: "internal-error", p: malformed,
+			stop: ReasonInternal, incomplete: []string{ReasonInternal},
+			check: func(t *testing.T, rep *Report) {
+				if len(rep.Errors) != 1 || rep.Runs != 1 || rep.Paths != 1 {
+					t.Errorf("errors %q, runs %d, paths %d", rep.Errors, rep.Runs, rep.Paths)
 				}
 			},
 		},
