@@ -275,7 +275,7 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
 			for _, r := range results {
 				if r.err == nil {
-					r.err = fmt.Errorf("not explored: the instrumented package did not build")
+					r.err = errors.New("the instrumented package did not build (a bug in dowse; see the error above)")
 				}
 			}
 			bin = nil
