@@ -19,6 +19,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -215,6 +216,9 @@ type explorer struct {
 	rep     *Report
 	runs    int
 	died    int // runs that ended their worker
+
+	deadline context.Context // ctx with the time bound, once made
+	cancel   context.CancelFunc
 }
 
 // Explore explores target until its paths are exhausted or a bound stops
@@ -228,6 +232,11 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		hit: map[string]bool{},
 		rep: &Report{Target: target.Name, Statuses: map[rt.Status]int{}},
 	}
+	defer func() {
+		if e.cancel != nil {
+			e.cancel()
+		}
+	}()
 	var err error
 	e.front, err = newFrontier(cfg.Strategy, cfg.Seed)
 	if err != nil {
@@ -302,13 +311,7 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 			MaxBranches: e.cfg.MaxBranches,
 		}
 	}
-	bctx := ctx
-	if e.cfg.MaxTime > 0 {
-		var cancel context.CancelFunc
-		bctx, cancel = context.WithDeadline(ctx, e.start.Add(e.cfg.MaxTime))
-		defer cancel()
-	}
-	outs, err := e.ex.Run(bctx, reqs)
+	outs, err := e.ex.Run(e.bounded(ctx), reqs)
 	if err != nil {
 		return fmt.Errorf("running %s: %w", e.target.Name, err)
 	}
@@ -321,13 +324,29 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 		e.record(batch[i], o)
 	}
 	if skipped {
-		if ctx.Err() != nil {
-			e.halt(ReasonCanceled)
-		} else {
-			e.halt(ReasonMaxTime)
-		}
+		e.interrupted(ctx)
 	}
 	return nil
+}
+
+// bounded returns ctx with the deadline of the time bound, if any.
+func (e *explorer) bounded(ctx context.Context) context.Context {
+	if e.cfg.MaxTime <= 0 {
+		return ctx
+	}
+	if e.deadline == nil {
+		e.deadline, e.cancel = context.WithDeadline(ctx, e.start.Add(e.cfg.MaxTime))
+	}
+	return e.deadline
+}
+
+// interrupted halts after the bounded context ended.
+func (e *explorer) interrupted(ctx context.Context) {
+	if ctx.Err() != nil {
+		e.halt(ReasonCanceled)
+	} else {
+		e.halt(ReasonMaxTime)
+	}
 }
 
 // record takes in the outcome of one run.
@@ -527,11 +546,11 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 			e.reached[key] = true
 			q := &Query{Conds: append(path[:len(path):len(path)], flipped), Leaves: e.leaves, Seed: n.inputs, Timeout: e.cfg.SolverTimeout}
 			ans, err := e.solve(ctx, q)
+			if err == errInterrupted {
+				e.interrupted(ctx)
+				break
+			}
 			if err != nil {
-				if ctx.Err() != nil {
-					e.halt(ReasonCanceled)
-					break
-				}
 				return nil, fmt.Errorf("solving for %s: %w", e.target.Name, err)
 			}
 			switch ans.Verdict {
@@ -557,16 +576,26 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 	return kids, nil
 }
 
+// errInterrupted says that a query was cut short by the time bound or a
+// cancellation.
+var errInterrupted = errors.New("interrupted")
+
 // solve asks the solver and keeps the statistics.
 func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 	if e.solver == nil {
 		e.hit[ReasonNoSolver] = true
 		return Answer{Verdict: Unknown, Why: "no solver"}, nil
 	}
+	bctx := e.bounded(ctx)
 	t0 := time.Now()
-	ans, err := e.solver.Solve(ctx, q)
+	ans, err := e.solver.Solve(bctx, q)
 	e.rep.SolverTime += time.Since(t0)
 	e.rep.Queries++
+	if bctx.Err() != nil {
+		// The time bound or a cancellation cut the query short: its
+		// answer says nothing about the branch.
+		return Answer{}, errInterrupted
+	}
 	if err != nil {
 		return ans, err
 	}
