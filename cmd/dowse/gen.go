@@ -49,7 +49,6 @@ type genConfig struct {
 	workers          int
 	runTimeout       time.Duration
 	explore          explore.Config
-	noEmit           bool // for tests: explore but write nothing
 }
 
 func runGen(args []string) int {
@@ -291,8 +290,10 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 		r.rep, r.err = g.explore(ctx, bin, r.t)
 	}
 
-	if !g.cfg.noEmit {
+	if ctx.Err() == nil {
 		g.emit(p, results, selected)
+	} else {
+		fmt.Fprintf(g.stderr, "dowse gen: %s: interrupted; no files written\n", p.Path)
 	}
 
 	for _, r := range results {
