@@ -119,6 +119,7 @@ type Result struct {
 	Events      []Event
 	Nodes       []Node // the run's expression arena; index 0 is unused
 	Concretized []Concretization
-	Truncated   bool // the branch bound was hit
-	Goroutines  bool // the run started goroutines: symbolic tracking stopped there
+	Truncated   bool  // the branch bound was hit
+	Goroutines  bool  // the run started goroutines: symbolic tracking stopped there
+	Nanos       int64 // time spent in the target itself (not in the worker's harness)
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // worker is the serving side of the protocol.
@@ -175,6 +176,8 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			shadows = append(shadows, a)
 		}
 		Call(0, shadows...)
+		start := time.Now()
+		defer func() { res.Nanos = time.Since(start).Nanoseconds() }()
 		tg.fn.Call(args)
 		finished = true
 	})

@@ -93,12 +93,22 @@ func (f *fn) sh(e ast.Expr) ast.Expr {
 	return nil
 }
 
+// operandType is the type both operands of x have (after conversion of
+// constants), or nil when they differ (an interface compared with a
+// concrete value).
 func (f *fn) operandType(x *ast.BinaryExpr) types.Type {
-	tx := f.typeOf(x.X)
-	if tx == nil || f.constOf(x.X) || classOf(tx) == untracked {
-		if ty := f.typeOf(x.Y); ty != nil && classOf(ty) != untracked {
-			return ty
-		}
+	tx, ty := f.typeOf(x.X), f.typeOf(x.Y)
+	if tx == nil || ty == nil {
+		return nil
+	}
+	switch {
+	case f.constOf(x.X) && !f.constOf(x.Y):
+		return ty
+	case f.constOf(x.Y) && !f.constOf(x.X):
+		return tx
+	}
+	if classOf(tx) != classOf(ty) {
+		return nil
 	}
 	return tx
 }
@@ -114,6 +124,9 @@ func (f *fn) shBinary(x *ast.BinaryExpr, t types.Type) ast.Expr {
 	ot := f.operandType(x)
 	if x.Op == token.SHL || x.Op == token.SHR {
 		ot = t
+	}
+	if ot == nil {
+		return nil
 	}
 	sx, sy := f.sh(x.X), f.sh(x.Y)
 	if sx == nil && sy == nil {
