@@ -172,4 +172,3 @@ func randomInput(rnd *rand.Rand, leaves []rt.Leaf, maxLen int) []rt.Value {
 	}
 	return vals
 }
-
