@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -171,9 +171,9 @@ func TestGenCompileError(t *testing.T) {
 }
 
 // TestGen runs the whole pipeline on a tiny module: the user's files stay
-// as they were, only generated files are added, the JSON summary and the
-// generated files match the golden ones, and a second run (with another
-// number of workers) writes byte-identical files.
+// as they were, only generated files are added, the JSON summary matches
+// the golden one, the generated tests pass under go test, and a second run
+// (with another number of workers) writes byte-identical files.
 func TestGen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
@@ -222,20 +222,13 @@ func TestGen(t *testing.T) {
 		}
 	}
 	checkGenGolden(t, "testdata/gen/tiny.json", normalizeJSON(stdout))
-	var names []string
-	for name := range written {
-		names = append(names, name)
+	// The generated tests compile and pass under plain go test.
+	cmd := exec.Command("go", "test", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go test of the generated files: %v\n%s", err, out)
 	}
-	sort.Strings(names)
-	var gen bytes.Buffer
-	for _, name := range names {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&gen, "-- %s --\n%s", name, data)
-	}
-	checkGenGolden(t, "testdata/gen/tiny.files", gen.String())
 
 	// Determinism: same seed, other worker count, same files.
 	_, _, _, dir2 := runGenIn(t, tinyModule, "-json", "-workers=4", "./...")
