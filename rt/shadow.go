@@ -1,5 +1,7 @@
 package rt
 
+import "unsafe"
+
 // Sh is the companion of a local variable of a tracked type: the shadow of
 // the value the variable held when the companion was set, with that value's
 // fingerprint. A companion whose variable has changed since (by code the
@@ -44,4 +46,35 @@ func Lost(site uint32, s S, why string) {
 func LostS(site uint32, s S, why string) S {
 	Lost(site, s, why)
 	return 0
+}
+
+// LostElems records a concretization at site if any cell in the size bytes
+// at p is symbolic: memory handed to code dowse does not follow.
+func LostElems(site uint32, p unsafe.Pointer, size uintptr, why string) {
+	if !on.Load() || size == 0 || !lock() {
+		return
+	}
+	found := false
+	if len(cur.mem) > 0 {
+		base := uintptr(p)
+		if size > 4096 && uintptr(len(cur.mem)) < size {
+			for a := range cur.mem {
+				if a >= base && a < base+size {
+					found = true
+					break
+				}
+			}
+		} else {
+			for a := base; a < base+size; a++ {
+				if _, ok := cur.mem[a]; ok {
+					found = true
+					break
+				}
+			}
+		}
+	}
+	unlock()
+	if found {
+		Conc(site, why)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 )
 
 func (f *fn) typeOf(e ast.Expr) types.Type {
@@ -286,6 +287,7 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	switch {
 	case fn != nil:
 		if !f.fl.instrumented(fn) {
+			f.lostArgs(call, fn, pre)
 			return 0, false
 		}
 		id = FuncID(fn)
@@ -481,4 +483,56 @@ func (f *fn) impure(e ast.Expr) bool {
 		return true
 	})
 	return found
+}
+
+// lostArgs records, before a call of a function dowse does not follow, the
+// concretization of the symbolic values passed to it (including the
+// elements of slices and aggregates), unless the callee is the testing
+// package (messages).
+func (f *fn) lostArgs(call *ast.CallExpr, fn *types.Func, pre *[]ast.Stmt) {
+	if fn.Pkg() == nil || fn.Pkg().Path() == "testing" || fn.Pkg().Path() == RuntimePath {
+		return
+	}
+	why := &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote("passed to " + fn.FullName())}
+	args := append([]ast.Expr(nil), call.Args...)
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s, ok := f.fl.info.Selections[sel]; ok && s.Kind() == types.MethodVal {
+			args = append([]ast.Expr{sel.X}, args...)
+		}
+	}
+	var site uint32
+	for _, a := range args {
+		t := f.typeOf(a)
+		if t == nil || f.impure(a) {
+			continue
+		}
+		if site == 0 {
+			site = f.fl.site(call.Lparen, "call")
+		}
+		switch classOf(t) {
+		case scalar, str:
+			if sh := f.sh(a); sh != nil {
+				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), sh, why)})
+			}
+		case slice:
+			if sh := f.sh(a); sh != nil {
+				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), sh, why)})
+			}
+			elem := t.Underlying().(*types.Slice).Elem()
+			if c := classOf(elem); c != untracked && (c != aggregate || hasCells(elem)) {
+				f.fl.needU = true
+				data := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{
+					&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("SliceData")}, Args: []ast.Expr{a}}}}
+				size := &ast.BinaryExpr{X: &ast.CallExpr{Fun: ast.NewIdent("uintptr"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{a}}}},
+					Op: token.MUL, Y: f.fl.sizeof(&ast.IndexExpr{X: a, Index: intLit(0)})}
+				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), data, size, why)})
+			}
+		case aggregate:
+			if hasCells(t) && f.addressable(a) {
+				f.fl.needU = true
+				p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: a}}}
+				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), p, f.fl.sizeof(a), why)})
+			}
+		}
+	}
 }

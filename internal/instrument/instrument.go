@@ -124,6 +124,10 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 		}
 		return true
 	})
+	// Names declared at package level (in any file) are taken too.
+	for _, name := range pkg.Types.Scope().Names() {
+		fl.used[name] = true
+	}
 	fl.rt = fl.fresh("dowsert")
 	fl.uns = fl.fresh("dowseunsafe")
 	fl.utf8 = fl.fresh("dowseutf8")
