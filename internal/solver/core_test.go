@@ -162,3 +162,44 @@ func TestSolvingRecoversOperands(t *testing.T) {
 		}
 	}
 }
+
+// TestDivisionByConstantsMatchesGo checks division by constants, with the
+// dividend pinned and the results compared with inputs holding Go's
+// values, and solves for dividends.
+func TestDivisionByConstantsMatchesGo(t *testing.T) {
+	c := sym.NewContext()
+	core := NewZ3(Options{ContextQueries: 64})
+	defer core.Close()
+	for _, k := range intKinds {
+		leaves, seed := layout(k, k, k)
+		x, rq, rr := c.Input(0, k), c.Input(1, k), c.Input(2, k)
+		for _, d := range append(samples(k), 10, 0xff&^uint64(9)) {
+			d &= ^uint64(0) >> (64 - k.Bits())
+			dc := c.Const(k, d)
+			if v := dc.Signed(); v >= -1 && v <= 1 {
+				continue
+			}
+			quo, rem := c.Binary(rt.OpQuo, x, dc), c.Binary(rt.OpRem, x, dc)
+			for _, a := range samples(k) {
+				in := []rt.Value{{Bits: a}}
+				wq, _ := sym.Eval(quo, in)
+				wr, _ := sym.Eval(rem, in)
+				pin := []*sym.Expr{c.Compare(rt.OpEq, x, c.Const(k, a)), c.Compare(rt.OpEq, rq, c.Const(k, wq.Bits)), c.Compare(rt.OpEq, rr, c.Const(k, wr.Bits))}
+				eq := append(pin[:3:3], c.Compare(rt.OpEq, quo, rq), c.Compare(rt.OpEq, rem, rr))
+				q := Query{Constraints: eq, Leaves: leaves, Seed: seed}
+				checkModel(t, q, mustSolve(t, core, q))
+				for _, wrong := range []*sym.Expr{c.Compare(rt.OpNe, quo, rq), c.Compare(rt.OpNe, rem, rr)} {
+					ne := append(pin[:3:3], wrong)
+					if res := mustSolve(t, core, Query{Constraints: ne, Leaves: leaves, Seed: seed}); res.Status != Unsat {
+						t.Fatalf("%s: %v with %+v, want unsat", sym.FormatAll(ne, leaves), res.Status, res.Model)
+					}
+				}
+			}
+			// Solving for the dividend.
+			q := Query{Constraints: []*sym.Expr{c.Compare(rt.OpEq, rem, c.Const(k, 1)), c.Compare(rt.OpNe, quo, c.Const(k, 0))}, Leaves: leaves, Seed: seed}
+			if r := mustSolve(t, core, q); r.Status == Sat {
+				checkModel(t, q, r)
+			}
+		}
+	}
+}

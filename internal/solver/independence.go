@@ -41,13 +41,13 @@ func (s *Independence) Solve(ctx context.Context, q Query) (Result, error) {
 	seedEval := sym.NewEvaluator(q.Seed)
 	model := clone(q.Seed)
 	cached := true
-	solved, sliced := 0, 0
+	solved := 0
 	for _, group := range partition(live) {
 		if holdsAll(seedEval, group) {
 			continue
 		}
 		solved++
-		sliced += len(group)
+		s.metrics.add(func(st *Stats) { st.Groups++; st.Sliced += int64(len(group)) })
 		sub := q
 		sub.Constraints = group
 		r, err := s.next.Solve(ctx, sub)
@@ -59,13 +59,9 @@ func (s *Independence) Solve(ctx context.Context, q Query) (Result, error) {
 			model[v] = r.Model[v]
 		}
 	}
-	s.metrics.add(func(st *Stats) {
-		st.Groups += int64(solved)
-		st.Sliced += int64(sliced)
-		if solved == 0 {
-			st.ModelHits++
-		}
-	})
+	if solved == 0 {
+		s.metrics.add(func(st *Stats) { st.SeedHits++ })
+	}
 	return Result{Status: Sat, Model: model, Cached: cached}, nil
 }
 

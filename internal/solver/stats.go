@@ -5,17 +5,22 @@ import (
 	"time"
 )
 
-// Stats are the counters of a solver chain.
+// Stats are the counters of a solver chain. The independence layer turns
+// each query into groups; every group it sends down is answered by exactly
+// one of the exact cache, the counterexample cache and the core, so
+// Groups == CacheHits + ModelHits + CoreQueries when all layers share one
+// Metrics.
 type Stats struct {
 	Queries     int64         // queries the chain was asked
 	Sat         int64         // answered Sat
 	Unsat       int64         // answered Unsat
 	Unknown     int64         // answered Unknown
-	Groups      int64         // independent constraint groups that needed solving
 	Constraints int64         // constraints received
-	Sliced      int64         // constraints left after independence slicing
+	SeedHits    int64         // queries whose constraints the seed already satisfies
+	Groups      int64         // independent groups sent below the independence layer
+	Sliced      int64         // constraints in those groups
 	CacheHits   int64         // groups answered from the exact cache
-	ModelHits   int64         // groups answered by an earlier model or the seed
+	ModelHits   int64         // groups answered by the seed or a recent model
 	CoreQueries int64         // groups that reached the core solver
 	CoreTime    time.Duration // time spent in the core, encoding included
 	Timeouts    int64         // core queries that hit their time bound
@@ -23,6 +28,14 @@ type Stats struct {
 
 // Hits is the number of groups answered without the core solver.
 func (s Stats) Hits() int64 { return s.CacheHits + s.ModelHits }
+
+// HitRate is the share of groups answered without the core solver.
+func (s Stats) HitRate() float64 {
+	if s.Groups == 0 {
+		return 0
+	}
+	return float64(s.Hits()) / float64(s.Groups)
+}
 
 // Metrics collects Stats from the layers of a chain. It is safe for
 // concurrent use; a nil *Metrics discards everything.

@@ -33,12 +33,24 @@ type Solver struct {
 }
 
 // NewSolver creates a solver for the logic QF_BV (bit-vectors and
-// Booleans). A positive timeout bounds each check. The solver's random
-// seeds are fixed, so equal inputs give equal models.
+// Booleans): Z3's tactic for the logic, with an incremental SAT-based
+// solver for checks under assumptions. A positive timeout bounds each
+// check. The solver's random seeds are fixed, so equal inputs give equal
+// models.
 func (z *Context) NewSolver(timeout time.Duration) (*Solver, error) {
 	logic := C.CString("QF_BV")
 	defer C.free(unsafe.Pointer(logic))
-	s := C.Z3_mk_solver_for_logic(z.c, C.Z3_mk_string_symbol(z.c, logic))
+	return z.configure(C.Z3_mk_solver_for_logic(z.c, C.Z3_mk_string_symbol(z.c, logic)), timeout)
+}
+
+// NewSimpleSolver creates Z3's general SMT solver (no preprocessing
+// tactic), which is often faster than NewSolver on small bit-vector
+// queries with division.
+func (z *Context) NewSimpleSolver(timeout time.Duration) (*Solver, error) {
+	return z.configure(C.Z3_mk_simple_solver(z.c), timeout)
+}
+
+func (z *Context) configure(s C.Z3_solver, timeout time.Duration) (*Solver, error) {
 	if err := z.Err(); err != nil || s == nil {
 		return nil, fmt.Errorf("z3: create solver: %v", err)
 	}
