@@ -78,3 +78,19 @@ func LostElems(site uint32, p unsafe.Pointer, size uintptr, why string) {
 		Conc(site, why)
 	}
 }
+
+// LenS, LenStr, CapS and MinInt stand for the builtins in instrumented
+// code, whose own names the code under test may shadow.
+func LenS[S ~[]E, E any](s S) int { return len(s) }
+
+// LenStr is len for strings.
+func LenStr[S ~string](s S) int { return len(s) }
+
+// CapS is cap for slices.
+func CapS[S ~[]E, E any](s S) int { return cap(s) }
+
+// MinInt is min for ints.
+func MinInt(a, b int) int { return min(a, b) }
+
+// Clause records that the clause at site of a type switch was chosen.
+func Clause(site uint32) { Br(site, true, 0) }

@@ -133,8 +133,11 @@ func (f *fn) tupleForm(s ast.Stmt, pre *[]ast.Stmt) ast.Stmt {
 			return s
 		}
 		if len(st.Lhs) != len(st.Rhs) {
-			for i, r := range st.Rhs {
-				st.Rhs[i] = f.pure(r, pre, hoist)
+			// i, n := f(): the call's arguments only.
+			if call, ok := ast.Unparen(st.Rhs[0]).(*ast.CallExpr); ok && !f.isType(call.Fun) {
+				f.pureArgs(call, pre, hoist)
+			} else {
+				st.Rhs[0] = f.pureOperands(st.Rhs[0], pre)
 			}
 			return s
 		}
@@ -267,7 +270,7 @@ func (f *fn) typeSwitchStmt(s *ast.TypeSwitchStmt, label *ast.Ident) []ast.Stmt 
 	for _, c := range s.Body.List {
 		cc := c.(*ast.CaseClause)
 		site := f.fl.site(cc.Case, "typeswitch")
-		rec := &ast.ExprStmt{X: f.fl.rtCall("Br", intLit(uint64(site)), ast.NewIdent("true"), zeroS())}
+		rec := &ast.ExprStmt{X: f.fl.rtCall("Clause", intLit(uint64(site)))}
 		cc.Body = append([]ast.Stmt{rec}, f.block(cc.Body)...)
 	}
 	out := append(pre, labeled(label, s))

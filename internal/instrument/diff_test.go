@@ -122,6 +122,11 @@ func TestDifferential(t *testing.T) {
 		{"golang.org/x/sync@v0.24.0", "./semaphore"},
 		{"golang.org/x/sync@v0.24.0", "./singleflight"},
 		{"github.com/pmezard/go-difflib@v1.0.0", "./difflib"},
+		{"golang.org/x/tools@v0.52.0", "./go/ast/astutil"},
+		{"golang.org/x/tools@v0.52.0", "./go/ast/inspector"},
+		{"golang.org/x/tools@v0.52.0", "./go/types/typeutil"},
+		{"golang.org/x/tools@v0.52.0", "./internal/diff/..."},
+		{"golang.org/x/tools@v0.52.0", "./go/cfg"},
 	}
 	for _, c := range cases {
 		t.Run(c.module+"/"+strings.TrimPrefix(c.pkgs, "./"), func(t *testing.T) {

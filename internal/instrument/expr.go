@@ -228,12 +228,8 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 	if t == nil {
 		return x
 	}
-	if tup, ok := t.(*types.Tuple); ok {
-		if tup.Len() == 0 {
-			return x
-		}
-		ids := f.hoistMulti(x, tup, pre)
-		return ids[0]
+	if _, ok := t.(*types.Tuple); ok {
+		return x // several results: only an assignment or a spread takes them
 	}
 	return f.hoistMulti(x, types.NewTuple(types.NewVar(token.NoPos, nil, "", t)), pre)[0]
 }
@@ -349,7 +345,7 @@ func (f *fn) argOf(a ast.Expr, t types.Type) ast.Expr {
 		}
 	case aggregate:
 		if f.addressable(a) {
-			return f.fl.lit("Arg", f.fl.rtSel("Agg"), &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{f.fl.addr(a)}})
+			return f.fl.lit("Arg", f.fl.rtSel("Agg"), &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.fl.addr(a)}})
 		}
 	}
 	return f.fl.lit("Arg")
@@ -391,7 +387,11 @@ func (f *fn) addressable(e ast.Expr) bool {
 		if sel.Indirect() {
 			return true
 		}
-		if _, ok := f.typeOf(x.X).Underlying().(*types.Pointer); ok {
+		xt := f.typeOf(x.X)
+		if xt == nil {
+			return false
+		}
+		if _, ok := xt.Underlying().(*types.Pointer); ok {
 			return true
 		}
 		return f.addressable(x.X)
@@ -523,7 +523,7 @@ func (f *fn) lostArgs(call *ast.CallExpr, fn *types.Func, pre *[]ast.Stmt) {
 				f.fl.needU = true
 				data := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{
 					&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("SliceData")}, Args: []ast.Expr{a}}}}
-				size := &ast.BinaryExpr{X: &ast.CallExpr{Fun: ast.NewIdent("uintptr"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{a}}}},
+				size := &ast.BinaryExpr{X: &ast.CallExpr{Fun: f.fl.pre("uintptr"), Args: []ast.Expr{f.lenOf(a)}},
 					Op: token.MUL, Y: f.fl.sizeof(&ast.IndexExpr{X: a, Index: intLit(0)})}
 				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), data, size, why)})
 			}

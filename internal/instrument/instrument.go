@@ -114,10 +114,15 @@ type file struct {
 	seq   int
 	needU bool
 	need8 bool
+	alias map[string]string // predeclared type name -> file-level alias
+	tag   uint32            // hash of the file name, for package-level names
 }
 
 func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Options) ([]byte, error) {
 	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}}
+	h := fnv.New32a()
+	h.Write([]byte(pkg.Fset.File(f.Pos()).Name()))
+	fl.tag = h.Sum32()
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			fl.used[id.Name] = true
@@ -150,6 +155,10 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 		}
 	}
 
+	for _, name := range sortedKeys(fl.alias) {
+		f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{&ast.TypeSpec{
+			Name: ast.NewIdent(fl.alias[name]), Assign: 1, Type: ast.NewIdent(name)}}})
+	}
 	fl.addImport(f, fl.rt, RuntimePath)
 	f.Decls = append(f.Decls, useDecl(fl.rt+".Br"))
 	if fl.needU {
@@ -276,6 +285,15 @@ func (fl *file) instrumented(fn *types.Func) bool {
 
 // SortedFiles returns the keys of an instrumentation result in order.
 func SortedFiles(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

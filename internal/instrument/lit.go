@@ -143,7 +143,7 @@ func (f *fn) hoistAppend(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 	ec := classOf(st.Elem())
 	s := call.Args[0]
 	n := f.newTemp()
-	*pre = append(*pre, define(n, &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{s}}), use(n))
+	*pre = append(*pre, define(n, f.lenOf(s)), use(n))
 	lenS := f.sh(s)
 	var shs []ast.Expr
 	var aggs []ast.Expr
@@ -186,10 +186,10 @@ func (f *fn) hoistAppend(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 		if call.Ellipsis != token.NoPos && len(call.Args) == 2 && classOf(f.typeOf(call.Args[1])) == slice {
 			other := call.Args[1]
 			*pre = append(*pre, &ast.IfStmt{
-				Cond: &ast.BinaryExpr{X: &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{other}}, Op: token.GTR, Y: intLit(0)},
+				Cond: &ast.BinaryExpr{X: f.lenOf(other), Op: token.GTR, Y: intLit(0)},
 				Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ExprStmt{X: fl.rtCall("CopyElems",
 					fl.addr(&ast.IndexExpr{X: id, Index: n}), fl.addr(first(other)),
-					&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{other}}, fl.sizeof(first(id)))}}},
+					f.lenOf(other), fl.sizeof(first(id)))}}},
 			})
 		}
 	}
@@ -207,12 +207,12 @@ func (f *fn) hoistAppend(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 				addS = f.fl.rtCall("StrLen", s)
 			}
 		}
-		addV = &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{other}}}}
+		addV = &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.lenOf(other)}}
 	}
 	if lenS != nil || addS != nil {
 		sid := f.newTemp()
 		*pre = append(*pre, define(sid, f.fl.rtCall("Bin", f.fl.rtSel("OpAdd"), f.fl.rtSel("KInt"), orZero(lenS),
-			&ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{n}}, orZero(addS), addV)), use(sid))
+			&ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{n}}, orZero(addS), addV)), use(sid))
 		f.temps[id] = temp{t: t, sh: sid}
 	}
 	return id

@@ -79,7 +79,7 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 
 	i := f.newTemp()
 	intT := types.Typ[types.Int]
-	var limit ast.Expr = &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{r}}
+	var limit ast.Expr = f.lenOf(r)
 	var initVal ast.Expr = intLit(0)
 	kindK := f.fl.rtSel("KInt")
 	if kind == "int" {
@@ -95,8 +95,8 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	if kind != "int" {
 		f.temps[i] = temp{t: types.Typ[types.Int]}
 	}
-	iv := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{i}}
-	lv := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{limit}}
+	iv := &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{i}}
+	lv := &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{limit}}
 	cond := f.fl.rtCall("Br", intLit(uint64(site)), &ast.BinaryExpr{X: i, Op: token.LSS, Y: limit},
 		f.fl.rtCall("Cmp", f.fl.rtSel("OpLt"), kindK, zeroS(), iv, rs, lv))
 
@@ -135,7 +135,7 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 		}
 		head = append(head,
 			&ast.AssignStmt{Lhs: []ast.Expr{c, cw}, Tok: token.DEFINE, Rhs: []ast.Expr{
-				&ast.CallExpr{Fun: ast.NewIdent("rune"), Args: []ast.Expr{&ast.IndexExpr{X: r, Index: i}}}, intLit(1)}},
+				&ast.CallExpr{Fun: f.fl.pre("rune"), Args: []ast.Expr{&ast.IndexExpr{X: r, Index: i}}}, intLit(1)}},
 			&ast.IfStmt{Cond: &ast.BinaryExpr{X: c, Op: token.GEQ, Y: u8("RuneSelf")}, Body: blockOf([]ast.Stmt{
 				&ast.AssignStmt{Lhs: []ast.Expr{c, cw}, Tok: token.ASSIGN, Rhs: []ast.Expr{
 					&ast.CallExpr{Fun: u8("DecodeRuneInString"), Args: []ast.Expr{&ast.SliceExpr{X: r, Low: i}}}}}})},

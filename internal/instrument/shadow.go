@@ -185,7 +185,7 @@ func (f *fn) shCall(x *ast.CallExpr, t types.Type) ast.Expr {
 			return s
 		case classOf(t) == str && isByteSlice(at):
 			site := f.fl.site(x.Lparen, "conv")
-			return f.fl.rtCall("StrFromBytes", intLit(uint64(site)), &ast.CallExpr{Fun: &ast.ArrayType{Elt: ast.NewIdent("byte")}, Args: []ast.Expr{a}}, orZero(s))
+			return f.fl.rtCall("StrFromBytes", intLit(uint64(site)), &ast.CallExpr{Fun: &ast.ArrayType{Elt: f.fl.pre("byte")}, Args: []ast.Expr{a}}, orZero(s))
 		case classOf(t) == slice && classOf(at) == slice:
 			return s
 		}
@@ -261,7 +261,7 @@ func (f *fn) shIndex(x *ast.IndexExpr, t types.Type) ast.Expr {
 			base = unsafePtr(x.X)
 		}
 		site := f.fl.site(x.Lbrack, "index")
-		lenv := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{x.X}}}}
+		lenv := &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.lenOf(x.X)}}
 		if f.fl.constOf(x.Index) != nil {
 			return f.fl.rtCall("LdIdx",
 				f.fl.rtCall("Idx", intLit(uint64(site)), ik, orZero(si), iv, n, lenv),
@@ -301,7 +301,7 @@ func (f *fn) shSlice(x *ast.SliceExpr, t types.Type) ast.Expr {
 	if vlo == nil {
 		vlo = intLit(0)
 	}
-	lenX := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{x.X}}}}
+	lenX := &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.lenOf(x.X)}}
 	site := f.fl.site(x.Lbrack, "slice")
 	if classOf(xt) == str {
 		sx := f.sh(x.X)
@@ -325,7 +325,7 @@ func (f *fn) shSlice(x *ast.SliceExpr, t types.Type) ast.Expr {
 	if slo == nil && shi == nil {
 		return nil
 	}
-	capX := &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("cap"), Args: []ast.Expr{x.X}}}}
+	capX := &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.capOf(x.X)}}
 	return f.fl.rtCall("SliceLen", intLit(uint64(site)), orZero(slo), vlo, orZero(shi), vhi, capX)
 }
 

@@ -152,9 +152,7 @@ func (f *fn) copyShadows(call *ast.CallExpr, pre *[]ast.Stmt) {
 	if !ok || classOf(st.Elem()) == untracked {
 		return
 	}
-	n := &ast.CallExpr{Fun: ast.NewIdent("min"), Args: []ast.Expr{
-		&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{dst}},
-		&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{src}}}}
+	n := f.fl.rtCall("MinInt", f.lenOf(dst), f.lenOf(src))
 	first := func(x ast.Expr) ast.Expr { return &ast.IndexExpr{X: x, Index: intLit(0)} }
 	*pre = append(*pre, &ast.IfStmt{
 		Cond: &ast.BinaryExpr{X: n, Op: token.GTR, Y: intLit(0)},
@@ -435,6 +433,16 @@ func (f *fn) declStmt(s *ast.DeclStmt, label *ast.Ident) []ast.Stmt {
 	g, ok := s.Decl.(*ast.GenDecl)
 	if !ok || g.Tok != token.VAR {
 		return []ast.Stmt{labeled(label, s)}
+	}
+	if len(g.Specs) > 1 && label == nil {
+		// var ( a = x; b = f(a) ): one declaration after the other, so
+		// that the second's hoisted calls see the first.
+		var out []ast.Stmt
+		for _, spec := range g.Specs {
+			one := &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR, TokPos: g.TokPos, Specs: []ast.Spec{spec}}}
+			out = append(out, f.declStmt(one, nil)...)
+		}
+		return out
 	}
 	var pre, post []ast.Stmt
 	for _, spec := range g.Specs {

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -138,13 +139,13 @@ func (fl *file) fp(e ast.Expr, t types.Type) ast.Expr {
 	switch classOf(t) {
 	case scalar:
 		if b, ok := t.Underlying().(*types.Basic); ok && (b.Kind() == types.Bool || b.Kind() == types.UntypedBool) {
-			return fl.rtCall("B", &ast.CallExpr{Fun: ast.NewIdent("bool"), Args: []ast.Expr{e}})
+			return fl.rtCall("B", &ast.CallExpr{Fun: fl.pre("bool"), Args: []ast.Expr{e}})
 		}
-		return &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{e}}
+		return &ast.CallExpr{Fun: fl.pre("uint64"), Args: []ast.Expr{e}}
 	case str:
-		return fl.rtCall("FS", &ast.CallExpr{Fun: ast.NewIdent("string"), Args: []ast.Expr{e}})
+		return fl.rtCall("FS", &ast.CallExpr{Fun: fl.pre("string"), Args: []ast.Expr{e}})
 	case slice:
-		return &ast.CallExpr{Fun: ast.NewIdent("uint64"), Args: []ast.Expr{&ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{e}}}}
+		return &ast.CallExpr{Fun: fl.pre("uint64"), Args: []ast.Expr{fl.lenOf(e, t)}}
 	}
 	return intLit(0)
 }
@@ -177,13 +178,13 @@ func (fl *file) strVal(e ast.Expr) ast.Expr {
 	if c := fl.constOf(e); c != nil && c.Kind() == constant.String {
 		return &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(constant.StringVal(c))}
 	}
-	return &ast.CallExpr{Fun: ast.NewIdent("string"), Args: []ast.Expr{e}}
+	return &ast.CallExpr{Fun: fl.pre("string"), Args: []ast.Expr{e}}
 }
 
 // addr is uintptr(unsafe.Pointer(&e)).
 func (fl *file) addr(e ast.Expr) ast.Expr {
 	fl.needU = true
-	return &ast.CallExpr{Fun: ast.NewIdent("uintptr"), Args: []ast.Expr{
+	return &ast.CallExpr{Fun: fl.pre("uintptr"), Args: []ast.Expr{
 		&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{
 			&ast.UnaryExpr{Op: token.AND, X: e}}}}}
 }
@@ -191,7 +192,7 @@ func (fl *file) addr(e ast.Expr) ast.Expr {
 // ptrAddr is uintptr(unsafe.Pointer(p)) for a pointer p.
 func (fl *file) ptrAddr(p ast.Expr) ast.Expr {
 	fl.needU = true
-	return &ast.CallExpr{Fun: ast.NewIdent("uintptr"), Args: []ast.Expr{
+	return &ast.CallExpr{Fun: fl.pre("uintptr"), Args: []ast.Expr{
 		&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{p}}}}
 }
 
@@ -241,4 +242,51 @@ func hasCellsDepth(t types.Type, depth int) bool {
 // escape is rt.Escape(&v): v's cells need a stable address.
 func (fl *file) escape(v ast.Expr) ast.Stmt {
 	return &ast.ExprStmt{X: fl.rtCall("Escape", &ast.UnaryExpr{Op: token.AND, X: v})}
+}
+
+// pre returns the identifier under which generated code names predeclared
+// type name: a file-level alias, since the code under test may shadow the
+// predeclared name in a function.
+func (fl *file) pre(name string) ast.Expr {
+	if fl.alias == nil {
+		fl.alias = map[string]string{}
+	}
+	a, ok := fl.alias[name]
+	if !ok {
+		// Package-level: unique per file.
+		a = fl.fresh(fmt.Sprintf("dowse%s_%08x", name, fl.tag))
+		fl.alias[name] = a
+	}
+	return ast.NewIdent(a)
+}
+
+// lenOf is len(e) for e of type t, robust to a shadowed len.
+func (fl *file) lenOf(e ast.Expr, t types.Type) ast.Expr {
+	if t != nil {
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			return fl.rtCall("LenStr", e)
+		case *types.Slice:
+			return fl.rtCall("LenS", e)
+		case *types.Array:
+			return intLit(uint64(u.Len()))
+		case *types.Pointer:
+			if a, ok := u.Elem().Underlying().(*types.Array); ok {
+				return intLit(uint64(a.Len()))
+			}
+		}
+	}
+	return &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{e}}
+}
+
+func (f *fn) lenOf(e ast.Expr) ast.Expr { return f.fl.lenOf(e, f.typeOf(e)) }
+
+// capOf is cap(e) for a slice or array e.
+func (f *fn) capOf(e ast.Expr) ast.Expr {
+	if t := f.typeOf(e); t != nil {
+		if _, ok := t.Underlying().(*types.Slice); ok {
+			return f.fl.rtCall("CapS", e)
+		}
+	}
+	return f.lenOf(e)
 }
