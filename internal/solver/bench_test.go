@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -105,36 +106,47 @@ func explore(tb testing.TB, s Solver, c *sym.Context, p *miniProgram, runs int) 
 	return queries
 }
 
+// coreTimer records the duration of each query that reaches the core.
+type coreTimer struct {
+	next Solver
+	ds   []time.Duration
+}
+
+func (s *coreTimer) Solve(ctx context.Context, q Query) (Result, error) {
+	start := time.Now()
+	r, err := s.next.Solve(ctx, q)
+	s.ds = append(s.ds, time.Since(start))
+	return r, err
+}
+
 // BenchmarkPathQueries measures the default chain on the query mix of a
 // generational search: every prefix of a path with its last branch negated.
 func BenchmarkPathQueries(b *testing.B) {
-	for _, reuse := range []int{1, 64} {
+	for _, reuse := range []int{1, DefaultContextQueries} {
 		b.Run(fmt.Sprintf("context-queries=%d", reuse), func(b *testing.B) {
-			var total Stats
+			m := &Metrics{}
+			var times []time.Duration
 			queries := 0
 			for i := 0; i < b.N; i++ {
 				c := sym.NewContext()
-				chain := New(Config{Options: Options{ContextQueries: reuse}})
+				core := NewZ3(Options{ContextQueries: reuse, Metrics: m})
+				timer := &coreTimer{next: core}
+				chain := NewIndependence(NewCaching(timer, m, 0, 0), m)
 				queries += explore(b, chain, c, newMiniProgram(c), 40)
-				st := chain.Stats()
-				chain.Close()
-				total.Queries += st.Queries
-				total.SeedHits += st.SeedHits
-				total.Groups += st.Groups
-				total.CacheHits += st.CacheHits
-				total.ModelHits += st.ModelHits
-				total.CoreQueries += st.CoreQueries
-				total.CoreTime += st.CoreTime
-				total.Constraints += st.Constraints
-				total.Sliced += st.Sliced
+				core.Close()
+				times = append(times, timer.ds...)
 			}
 			el := b.Elapsed()
+			st := m.Snapshot()
+			slices.Sort(times)
 			b.ReportMetric(float64(el.Microseconds())/float64(queries), "µs/query")
-			b.ReportMetric(float64(total.CoreTime.Microseconds())/float64(max(total.CoreQueries, 1)), "µs/core-query")
-			b.ReportMetric(100*total.HitRate(), "%group-hits")
-			b.ReportMetric(100*float64(total.CoreQueries)/float64(max(total.Queries, 1)), "%queries-to-core")
-			b.ReportMetric(100*float64(total.Sliced)/float64(max(total.Constraints, 1)), "%kept-by-slicing")
-			b.ReportMetric(100*float64(total.CoreTime)/float64(el), "%time-in-core")
+			b.ReportMetric(float64(st.CoreTime.Microseconds())/float64(max(st.CoreQueries, 1)), "µs/core-query")
+			b.ReportMetric(float64(times[len(times)/2].Microseconds()), "µs-p50/core-query")
+			b.ReportMetric(float64(times[len(times)*9/10].Microseconds()), "µs-p90/core-query")
+			b.ReportMetric(100*st.HitRate(), "%group-hits")
+			b.ReportMetric(100*float64(st.CoreQueries)/float64(queries), "%queries-to-core")
+			b.ReportMetric(100*float64(st.Sliced)/float64(max(st.Constraints, 1)), "%kept-by-slicing")
+			b.ReportMetric(100*float64(st.CoreTime)/float64(el), "%time-in-core")
 		})
 	}
 }

@@ -197,25 +197,48 @@ func TestDeterministicModels(t *testing.T) {
 		c.Compare(rt.OpEq, c.Binary(rt.OpRem, a, f.k(13)), f.k(5)),
 	}
 	q := Query{Constraints: conds, Leaves: f.leaves, Seed: f.seed}
+	history := func(i int) Query {
+		return Query{Constraints: []*sym.Expr{c.Compare(rt.OpEq, c.Binary(rt.OpXor, a, b), f.k(i*77))}, Leaves: f.leaves, Seed: f.seed}
+	}
+	same := func(x, y []rt.Value) bool {
+		for j := range x {
+			if x[j] != y[j] {
+				return false
+			}
+		}
+		return len(x) == len(y)
+	}
+
+	// With a fresh context per query, earlier queries do not matter.
 	var first []rt.Value
 	for i := range 4 {
-		core := NewZ3(Options{})
-		// Different histories before the query must not change its model.
-		for range i {
-			mustSolve(t, core, Query{Constraints: []*sym.Expr{c.Compare(rt.OpEq, c.Binary(rt.OpXor, a, b), f.k(i*77))}, Leaves: f.leaves, Seed: f.seed})
+		core := NewZ3(Options{ContextQueries: 1})
+		for j := range i {
+			mustSolve(t, core, history(j))
 		}
 		r := mustSolve(t, core, q)
 		checkModel(t, q, r)
 		core.Close()
 		if first == nil {
 			first = r.Model
-			continue
+		} else if !same(r.Model, first) {
+			t.Fatalf("history of %d queries: model %+v differs from %+v", i, r.Model, first)
 		}
-		for j := range first {
-			if r.Model[j] != first[j] {
-				t.Fatalf("run %d: model %+v differs from %+v", i, r.Model, first)
+	}
+
+	// With shared contexts, the same sequence gives the same answers.
+	var answers [][]rt.Value
+	for run := range 2 {
+		core := NewZ3(Options{})
+		for i := range 6 {
+			r := mustSolve(t, core, history(i))
+			if run == 0 {
+				answers = append(answers, r.Model)
+			} else if !same(r.Model, answers[i]) {
+				t.Fatalf("replay, query %d: model %+v differs from %+v", i, r.Model, answers[i])
 			}
 		}
+		core.Close()
 	}
 }
 

@@ -25,11 +25,13 @@ type Options struct {
 	// inputs the constraints do not mention keep their seed values.
 	KeepSeed bool
 	// ContextQueries is how many queries share one Z3 context before it is
-	// replaced (default 1). Z3 keeps every term of a context until the
-	// context is freed, and its term numbering leaks into its choices of
-	// models, so a fresh context per query bounds memory and makes the
-	// model depend on the query alone. Larger values save about a
-	// millisecond per query at the price of that independence.
+	// replaced (default DefaultContextQueries). Z3 keeps every term of a
+	// context until the context is freed, so replacing it bounds memory.
+	// A context's history (the terms made for earlier queries) can steer
+	// Z3 to a different model of the same query, so models are a
+	// deterministic function of the sequence of queries a core receives;
+	// with ContextQueries = 1 they depend on the query alone, at about 3ms
+	// more per query (a fresh context starts with cold caches).
 	ContextQueries int
 	// Simple selects Z3's general SMT solver instead of its QF_BV tactic
 	// solver, the default, which was faster on the benchmark's mix.
@@ -38,13 +40,17 @@ type Options struct {
 	Metrics *Metrics
 }
 
+// DefaultContextQueries is the default of Options.ContextQueries.
+const DefaultContextQueries = 64
+
 // maxPreferenceRounds bounds the checks spent looking for a model close to
 // the seed before solving without preferences.
 const maxPreferenceRounds = 4
 
 // Z3 is the core solver: it encodes a query in the theory of bit-vectors
 // and decides it with Z3. A Z3 is not safe for concurrent use; create one
-// per goroutine, or use a Pool.
+// per goroutine, or use a Pool. Given the same sequence of queries, a Z3
+// gives the same sequence of answers (barring time-outs).
 type Z3 struct {
 	opts  Options
 	cur   *z3.Context
@@ -58,7 +64,7 @@ func NewZ3(opts Options) *Z3 {
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.ContextQueries <= 0 {
-		opts.ContextQueries = 1
+		opts.ContextQueries = DefaultContextQueries
 	}
 	return &Z3{opts: opts}
 }

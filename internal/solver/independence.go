@@ -28,6 +28,7 @@ func (s *Independence) Solve(ctx context.Context, q Query) (Result, error) {
 	if err := validate(q); err != nil {
 		return Result{}, err
 	}
+	s.metrics.add(func(st *Stats) { st.Constraints += int64(len(q.Constraints)) })
 	var live []*sym.Expr
 	for _, c := range q.Constraints {
 		switch {

@@ -15,7 +15,7 @@ type Stats struct {
 	Sat         int64         // answered Sat
 	Unsat       int64         // answered Unsat
 	Unknown     int64         // answered Unknown
-	Constraints int64         // constraints received
+	Constraints int64         // constraints the independence layer received
 	SeedHits    int64         // queries whose constraints the seed already satisfies
 	Groups      int64         // independent groups sent below the independence layer
 	Sliced      int64         // constraints in those groups
