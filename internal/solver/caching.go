@@ -140,11 +140,11 @@ func (s *Caching) store(key, layout string, vars []int, r Result) {
 	}
 	s.answers[key] = a
 	if r.Status == Sat {
-		ms := append(s.models[layout], r.Model)
-		if len(ms) > s.recent {
-			ms = slices.Delete(ms, 0, len(ms)-s.recent)
-		}
-		s.models[layout] = ms
+		// Copy on write: readers iterate earlier slices without the lock.
+		old := s.models[layout]
+		old = old[max(0, len(old)+1-s.recent):]
+		ms := make([][]rt.Value, 0, len(old)+1)
+		s.models[layout] = append(append(ms, old...), r.Model)
 	}
 }
 

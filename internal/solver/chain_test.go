@@ -377,3 +377,24 @@ func TestChainIsSafeForConcurrentUse(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+func TestCachingBounds(t *testing.T) {
+	f := newPathFixture()
+	core := NewZ3(Options{})
+	defer core.Close()
+	s := NewCaching(core, nil, 3, 2)
+	for i := range 5 {
+		conds := []*sym.Expr{f.c.Compare(rt.OpEq, f.in[0], f.k(100+i))}
+		mustSolve(t, s, Query{Constraints: conds, Leaves: f.leaves, Seed: f.seed})
+	}
+	layout := layoutKey(f.leaves)
+	if n := len(s.models[layout]); n != 2 {
+		t.Errorf("%d recent models kept, want 2", n)
+	}
+	if got := s.models[layout][1][0].Bits; got != 104 {
+		t.Errorf("newest model has a = %d, want 104", got)
+	}
+	if len(s.answers) != 3 || len(s.order) != 3 {
+		t.Errorf("%d answers (%d keys) kept, want 3", len(s.answers), len(s.order))
+	}
+}
