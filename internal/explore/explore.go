@@ -86,7 +86,8 @@ type Report struct {
 	Runs  int // runs executed
 	Paths int // distinct complete paths: branch outcomes plus ending
 	// Rows holds one run per distinct path that ended in pass, fail or
-	// panic, in the order found.
+	// panic, in the order found, then the paths that ended in t.Skip and
+	// reach a branch outcome no other row reaches.
 	Rows     []Row
 	Failures []Failure  // runs that failed, panicked, exited or timed out: one per distinct path
 	Unsolved []Unsolved // branches the solver could not decide (the first MaxUnsolved)
@@ -211,7 +212,12 @@ type explorer struct {
 	reached map[prefix]bool // prefixes reached by a run or tried as a query
 	covered map[Branch]bool
 	paths   map[prefix]bool
-	hit     map[string]bool
+	// rowCovered holds the branch outcomes of the runs that are rows;
+	// skipped holds paths that ended in t.Skip, which become rows only if
+	// they reach an outcome no other row reaches (see finish).
+	rowCovered map[Branch]bool
+	skipped    []skippedPath
+	hit        map[string]bool
 	stop    string
 	rep     *Report
 	runs    int
@@ -428,9 +434,32 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 }
 
+// skippedPath is a path that ended in t.Skip.
+type skippedPath struct {
+	row      Row
+	outcomes []Branch
+}
+
+func outcomes(res *rt.Result) []Branch {
+	out := make([]Branch, 0, len(res.Events))
+	for _, ev := range res.Events {
+		out = append(out, Branch{ev.Site, ev.Taken})
+	}
+	return out
+}
+
 // newPath records the row and failure of a run that took a new path.
 func (e *explorer) newPath(n *node, key prefix) {
 	res := &n.res
+	if e.rowCovered == nil {
+		e.rowCovered = map[Branch]bool{}
+	}
+	if res.Status == rt.StatusSkip {
+		e.skipped = append(e.skipped, skippedPath{
+			row:      Row{Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages},
+			outcomes: outcomes(res),
+		})
+	}
 	row := -1
 	var cond string
 	switch res.Status {
@@ -441,6 +470,9 @@ func (e *explorer) newPath(n *node, key prefix) {
 	}
 	switch res.Status {
 	case rt.StatusPass, rt.StatusFail, rt.StatusPanic:
+		for _, b := range outcomes(res) {
+			e.rowCovered[b] = true
+		}
 		row = len(e.rep.Rows)
 		e.rep.Rows = append(e.rep.Rows, Row{
 			Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages,
@@ -621,6 +653,23 @@ func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 // finish fills in the verdict.
 func (e *explorer) finish() {
 	rep := e.rep
+	// A path that ends in t.Skip is kept as a row (which skips when run)
+	// only if it reaches a branch outcome no other row reaches: code that
+	// only inputs violating an assumption execute (a not-found return
+	// behind a "skip unless found" assumption) is covered by the emitted
+	// tests too.
+	for _, s := range e.skipped {
+		fresh := false
+		for _, b := range s.outcomes {
+			if !e.rowCovered[b] {
+				fresh = true
+				e.rowCovered[b] = true
+			}
+		}
+		if fresh {
+			rep.Rows = append(rep.Rows, s.row)
+		}
+	}
 	rep.Elapsed = time.Since(e.start)
 	for oc := range e.covered {
 		rep.Covered = append(rep.Covered, oc)

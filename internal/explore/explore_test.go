@@ -151,11 +151,22 @@ func TestExploreFailures(t *testing.T) {
 			t.Errorf("failure input %s does not take its path", f.Input)
 		}
 	}
-	// Skips count as paths but have no row.
+	// Skips count as paths; a skipped path is a row only if it reaches a
+	// branch outcome no other row reaches.
 	skips := rep.Statuses[rt.StatusSkip]
-	if skips == 0 || len(rep.Rows) >= rep.Paths {
+	if skips == 0 || len(rep.Rows) > rep.Paths {
 		t.Errorf("skips = %d, rows = %d, paths = %d", skips, len(rep.Rows), rep.Paths)
 	}
+	covered := map[Branch]bool{}
+	for _, r := range rep.Rows {
+		if r.Status != rt.StatusSkip {
+			continue
+		}
+		if r.PathCondition != "" {
+			t.Errorf("skip row %+v has a path condition", r)
+		}
+	}
+	_ = covered
 }
 
 // satisfiesText checks a failure by running the program again.

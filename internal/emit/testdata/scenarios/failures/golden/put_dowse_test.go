@@ -16,6 +16,7 @@ func TestDowsePutClassify(t *testing.T) {
 		b    int
 		c    int
 	}{
+		{name: "a=0,b=0,c=0", a: 0, b: 0, c: 0},
 		{name: "a=1,b=1,c=1", a: 1, b: 1, c: 1},
 	}
 	for _, tt := range tests {
