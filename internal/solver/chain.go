@@ -16,7 +16,7 @@ type Config struct {
 	RecentModels int
 }
 
-// Chain is the default solver chain, Independence → Caching → Z3, with
+// Chain is the default solver chain, Independence → Caching → Order → Z3, with
 // shared counters. It is safe for concurrent use.
 type Chain struct {
 	top     Solver
@@ -34,7 +34,7 @@ func New(cfg Config) *Chain {
 	}
 	cfg.Metrics = m
 	pool := NewPool(cfg.Cores, cfg.Options)
-	top := NewIndependence(NewCaching(pool, m, cfg.CacheEntries, cfg.RecentModels), m)
+	top := NewIndependence(NewCaching(NewOrder(pool, m), m, cfg.CacheEntries, cfg.RecentModels), m)
 	return &Chain{top: top, pool: pool, metrics: m}
 }
 

@@ -195,6 +195,17 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 	for i, p := range prefs {
 		lits[i] = p.lit
 	}
+	// Decide first, without preferences: most negated branches of a path
+	// are infeasible, and an unsat answer needs no model.
+	if len(lits) > 0 {
+		r, err := sv.Check()
+		if err != nil {
+			return Result{}, fmt.Errorf("solver: %w", err)
+		}
+		if r == z3.Unsat {
+			return Result{Status: Unsat}, nil
+		}
+	}
 	for round := 0; ; round++ {
 		if round == maxPreferenceRounds {
 			lits = nil

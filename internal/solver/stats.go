@@ -21,6 +21,7 @@ type Stats struct {
 	Sliced      int64         // constraints in those groups
 	CacheHits   int64         // groups answered from the exact cache
 	ModelHits   int64         // groups answered by the seed or a recent model
+	OrderHits   int64         // groups decided by the order layer, without Z3
 	CoreQueries int64         // groups that reached the core solver
 	CoreTime    time.Duration // time spent in the core, encoding included
 	Timeouts    int64         // core queries that hit their time bound

@@ -83,6 +83,31 @@ func (z *Context) configure(s C.Z3_solver, timeout time.Duration) (*Solver, erro
 	return sv, nil
 }
 
+// SetTimeout bounds each following check (0: no bound).
+func (s *Solver) SetTimeout(timeout time.Duration) {
+	z := s.z
+	p := C.Z3_mk_params(z.c)
+	C.Z3_params_inc_ref(z.c, p)
+	defer C.Z3_params_dec_ref(z.c, p)
+	ms := timeout.Milliseconds()
+	if timeout <= 0 {
+		ms = 0
+	} else if ms < 1 {
+		ms = 1
+	}
+	if ms > 1<<31 {
+		ms = 1 << 31
+	}
+	cs := C.CString("timeout")
+	defer C.free(unsafe.Pointer(cs))
+	v := C.uint(ms)
+	if ms == 0 {
+		v = C.uint(^uint32(0))
+	}
+	C.Z3_params_set_uint(z.c, p, C.Z3_mk_string_symbol(z.c, cs), v)
+	C.Z3_solver_set_params(z.c, s.s, p)
+}
+
 // Close releases the solver.
 func (s *Solver) Close() {
 	if s.s != nil {
