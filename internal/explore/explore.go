@@ -107,6 +107,7 @@ type Report struct {
 	Statuses        map[rt.Status]int // runs by how they ended
 	Elapsed         time.Duration
 	SolverTime      time.Duration
+	TargetTime      time.Duration // time the runs spent in the target itself (the rest of a run is harness and IPC)
 	Queries         int // solver queries
 	Sat, Unsat      int
 	UnknownAnswers  int
@@ -357,6 +358,7 @@ func (e *explorer) interrupted(ctx context.Context) {
 
 // record takes in the outcome of one run.
 func (e *explorer) record(c child, o RunOutcome) {
+	e.rep.TargetTime += time.Duration(o.Result.Nanos)
 	e.runs++
 	e.rep.Runs = e.runs
 	res := o.Result

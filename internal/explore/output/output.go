@@ -49,6 +49,7 @@ type Target struct {
 
 	ElapsedSeconds  float64  `json:"elapsed_seconds"`
 	SolverSeconds   float64  `json:"solver_seconds"`
+	TargetSeconds   float64  `json:"target_seconds"` // time the runs spent in the target itself
 	SolverQueries   int      `json:"solver_queries"`
 	CacheHits       int      `json:"cache_hits"`
 	Divergences     int      `json:"divergences"`
@@ -163,6 +164,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	}
 	out.ElapsedSeconds = seconds(rep.Elapsed)
 	out.SolverSeconds = seconds(rep.SolverTime)
+	out.TargetSeconds = seconds(rep.TargetTime)
 	out.SolverQueries = rep.Queries
 	out.CacheHits = rep.CacheHits
 	out.Divergences = rep.Divergences
