@@ -2,14 +2,22 @@
 // modules and prints the Go counterparts of MockDetector's Tables 5.1-5.4.
 //
 // For each module@version it runs "go mod download -json" to find the
-// module in the module cache, copies its source to a temporary directory
+// module in the module cache, copies its source to a writable directory
 // (the cache is read-only), loads ./... with tests there (GOFLAGS=-mod=mod,
 // GOWORK=off, so missing dependencies are fetched by the go command),
 // builds SSA once and runs the detection step in both modes.
 //
+// The copy of module@version always goes to the same path, under -work
+// (default $TMPDIR/dowse-detectbench). The go command keys the build cache
+// entries of a package on its directory (unless -trimpath), so with a fresh
+// temporary directory every run would recompile the module's own packages
+// and their tests, and "warm" load times would not be those of a user
+// running the detector in a checkout. Do not run two detectbench processes
+// on the same module at once.
+//
 // Usage:
 //
-//	go run ./bench/detectbench [-tags t] [-keep] [module@version ...]
+//	go run ./bench/detectbench [-tags t] [-keep] [-work dir] [module@version ...]
 //
 // With no arguments it measures the default set of modules. The go
 // command's environment (GOPROXY, GOMODCACHE, GOFLAGS, ...) is passed
@@ -57,9 +65,11 @@ type result struct {
 
 func main() {
 	tags := flag.String("tags", "", "comma-separated build tags for loading")
-	keep := flag.Bool("keep", false, "keep the temporary copies of the modules")
+	keep := flag.Bool("keep", false, "keep the copies of the modules")
+	workDir := flag.String("work", filepath.Join(os.TempDir(), "dowse-detectbench"),
+		"directory for the copies of the modules (a stable path lets the build cache serve repeated runs)")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: detectbench [-tags t] [-keep] [module@version ...]")
+		fmt.Fprintln(os.Stderr, "usage: detectbench [-tags t] [-keep] [-work dir] [module@version ...]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -71,17 +81,17 @@ func main() {
 			mods = append(mods, d.module)
 		}
 	}
-	work, err := os.MkdirTemp("", "detectbench-")
+	work, err := filepath.Abs(*workDir)
+	if err == nil {
+		err = os.MkdirAll(work, 0o755)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	if !*keep {
-		defer os.RemoveAll(work)
-	}
 	var results []*result
 	for _, m := range mods {
-		r := run(m, work, *tags)
+		r := run(m, work, *tags, *keep)
 		r.style = styles[m]
 		if r.err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", m, r.err)
@@ -100,9 +110,12 @@ func env() []string {
 	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 }
 
-func run(module, work, tags string) *result {
+func run(module, work, tags string, keep bool) *result {
 	r := &result{module: module}
 	dir, err := fetch(module, work)
+	if !keep && dir != "" {
+		defer os.RemoveAll(dir)
+	}
 	if err != nil {
 		r.err = err
 		return r
@@ -129,7 +142,9 @@ func run(module, work, tags string) *result {
 	return r
 }
 
-// fetch downloads module@version and copies it to a writable directory.
+// fetch downloads module@version and copies it to a writable directory
+// whose path depends only on work and module@version. Whatever an earlier
+// run left there is removed first.
 func fetch(module, work string) (string, error) {
 	cmd := exec.Command("go", "mod", "download", "-json", module)
 	cmd.Dir = work
@@ -148,8 +163,11 @@ func fetch(module, work string) (string, error) {
 		return "", fmt.Errorf("go mod download %s: %s", module, info.Error)
 	}
 	dst := filepath.Join(work, strings.NewReplacer("/", "_", "@", "_").Replace(module))
+	if err := os.RemoveAll(dst); err != nil {
+		return "", err
+	}
 	if err := copyTree(info.Dir, dst); err != nil {
-		return "", fmt.Errorf("copying %s: %w", module, err)
+		return dst, fmt.Errorf("copying %s: %w", module, err)
 	}
 	return dst, nil
 }
