@@ -108,7 +108,7 @@ type Report struct {
 	Elapsed         time.Duration
 	SolverTime      time.Duration
 	TargetTime      time.Duration // time the runs spent in the target itself (the rest of a run is harness and IPC)
-	Queries         int // solver queries
+	Queries         int           // solver queries
 	Sat, Unsat      int
 	UnknownAnswers  int
 	CacheHits       int
@@ -219,10 +219,10 @@ type explorer struct {
 	rowCovered map[Branch]bool
 	skipped    []skippedPath
 	hit        map[string]bool
-	stop    string
-	rep     *Report
-	runs    int
-	died    int // runs that ended their worker
+	stop       string
+	rep        *Report
+	runs       int
+	died       int // runs that ended their worker
 
 	deadline context.Context // ctx with the time bound, once made
 	cancel   context.CancelFunc

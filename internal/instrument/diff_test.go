@@ -105,6 +105,18 @@ func TestBenchCompiles(t *testing.T) {
 	}
 }
 
+// TestConstructs runs the constructs fixture (generics, defer/recover,
+// goto, labels, fallthrough, type switches, method values, closures,
+// ranges over strings, maps, functions and integers, shadowed builtins,
+// aggregate copies, evaluation order) plain, instrumented and traced.
+func TestConstructs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "constructs")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "constructs"))); err != nil {
+		t.Fatal(err)
+	}
+	compareRuns(t, dir, "./...")
+}
+
 // TestDifferential instruments real packages that the project does not
 // contain, runs their own tests plain and instrumented, and requires the
 // same outcome for every test and subtest.
@@ -134,15 +146,27 @@ func TestDifferential(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 				os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+strings.Split(c.module, "@")[0]+"\n\ngo 1.20\n"), 0o644)
 			}
-			plain := testOutcomes(t, dir, nil, c.pkgs)
-			flags := instrumentedBuild(t, dir, c.pkgs)
+			compareRuns(t, dir, c.pkgs)
+		})
+	}
+}
+
+// compareRuns runs the tests of pkgs in module dir plain, instrumented
+// with tracing off and with tracing on, and requires the same outcome for
+// every test and subtest.
+func compareRuns(t *testing.T, dir, pkgs string) {
+	t.Helper()
+	{
+		{
+			plain := testOutcomes(t, dir, nil, pkgs)
+			flags := instrumentedBuild(t, dir, pkgs)
 			// Instrumented, with tracing off (as in a plain run of
 			// generated tests) and on (as in a worker).
 			for _, mode := range []struct {
 				name string
 				env  []string
 			}{{"instrumented", nil}, {"traced", []string{"DOWSE_TRACE_ALL=1"}}} {
-				inst := testOutcomes(t, dir, mode.env, append(flags, c.pkgs)...)
+				inst := testOutcomes(t, dir, mode.env, append(flags, pkgs)...)
 				var diffs []string
 				for k, v := range plain {
 					if inst[k] != v {
@@ -160,6 +184,6 @@ func TestDifferential(t *testing.T) {
 				}
 			}
 			t.Logf("%d tests agree", len(plain))
-		})
+		}
 	}
 }

@@ -13,6 +13,10 @@ func TestDump(t *testing.T) {
 		t.Skip("set DOWSE_DUMP_DIR and DOWSE_DUMP_PKG")
 	}
 	flags := instrumentedBuild(t, dir, pkg)
-	out, err := goCmd(dir, append(append([]string{"vet"}, flags...), pkg)...)
+	verb := "vet"
+	if v := os.Getenv("DOWSE_DUMP_VERB"); v != "" {
+		verb = v
+	}
+	out, err := goCmd(dir, append(append([]string{verb}, flags...), pkg)...)
 	t.Logf("%v\n%s", err, out)
 }

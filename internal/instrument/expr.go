@@ -110,6 +110,11 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		x.X = f.pure(x.X, pre, hoist)
 		return x
 	case *ast.KeyValueExpr:
+		// A map literal's keys are expressions, evaluated before their
+		// values; struct keys are field names.
+		if _, isField := x.Key.(*ast.Ident); !isField {
+			x.Key = f.pure(x.Key, pre, hoist)
+		}
 		x.Value = f.pure(x.Value, pre, hoist)
 		return x
 	case *ast.UnaryExpr:

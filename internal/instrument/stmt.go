@@ -236,6 +236,9 @@ func (f *fn) setShadow(t lhsTarget, sh ast.Expr, aggSrc ast.Expr) []ast.Stmt {
 		if t.addrTmp != nil {
 			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("StSh", t.addrTmp, sh)}}
 		}
+		if !t.mapElem && t.cls != untracked && f.addressable(t.expr) {
+			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("StSh", f.fl.addr(t.expr), sh)}}
+		}
 	case aggregate:
 		var out []ast.Stmt
 		if t.newVar && t.obj != nil && hasCells(t.obj.Type()) {
@@ -258,6 +261,13 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 	var pre, post []ast.Stmt
 	def := s.Tok == token.DEFINE
 	declares := def
+	// Index operands on the left are evaluated before the right-hand side
+	// (lexical order of calls).
+	if !def {
+		for i, l := range s.Lhs {
+			s.Lhs[i] = f.pureLHS(l, &pre)
+		}
+	}
 	switch {
 	case s.Tok != token.ASSIGN && s.Tok != token.DEFINE:
 		// x op= y
@@ -288,9 +298,10 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 			s.Rhs[0] = f.pureOperands(s.Rhs[0], &pre)
 		}
 		var targets []lhsTarget
+		isCall := f.isCall(s.Rhs[0])
 		for i, l := range s.Lhs {
 			s.Lhs[i] = f.pureLHS(l, &pre)
-			targets = append(targets, f.target(s.Lhs[i], def, &pre, true))
+			targets = append(targets, f.target(s.Lhs[i], def, &pre, !isCall))
 		}
 		for i, t := range targets {
 			var sh ast.Expr
@@ -328,7 +339,9 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 		var targets []lhsTarget
 		for i, l := range s.Lhs {
 			s.Lhs[i] = f.pureLHS(l, &pre)
-			targets = append(targets, f.target(s.Lhs[i], def, &pre, true))
+			// After a call, the target's address is taken after the
+			// assignment: taking it before could panic before the call.
+			targets = append(targets, f.target(s.Lhs[i], def, &pre, !single))
 		}
 		for i, t := range targets {
 			sh, agg := shs[i], aggs[i]

@@ -1,0 +1,209 @@
+// Package constructs exercises the Go constructs the instrumenter rewrites;
+// its tests must give the same results plain and instrumented.
+package constructs
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"sort"
+	"strings"
+)
+
+// Number is a type-set constraint for the generic functions.
+type Number interface {
+	~int | ~int8 | ~int64 | ~uint8 | ~float64
+}
+
+// Sum adds the elements of xs (generic).
+func Sum[T Number](xs []T) T {
+	var s T
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// Pair is a generic struct.
+type Pair[K comparable, V any] struct {
+	Key K
+	Val V
+}
+
+// Swap returns p with key and value exchanged.
+func Swap[K, V comparable](p Pair[K, V]) Pair[V, K] { return Pair[V, K]{p.Val, p.Key} }
+
+// Safe runs f and turns a panic into an error (defer/recover).
+func Safe(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered: %v", r)
+		}
+	}()
+	f()
+	return nil
+}
+
+// Collatz counts steps with goto.
+func Collatz(n int) int {
+	steps := 0
+loop:
+	if n <= 1 {
+		return steps
+	}
+	steps++
+	if n%2 == 0 {
+		n /= 2
+	} else {
+		n = 3*n + 1
+	}
+	goto loop
+}
+
+// Grid finds the first pair (i, j) with i*j == target, using labels.
+func Grid(target int) (int, int) {
+outer:
+	for i := 1; i < 10; i++ {
+		for j := 1; j < 10; j++ {
+			switch {
+			case i*j == target:
+				return i, j
+			case i*j > target:
+				continue outer
+			case j == 9 && i == 9:
+				break outer
+			}
+		}
+	}
+	return -1, -1
+}
+
+// Grade uses switch with fallthrough and multiple case values.
+func Grade(score int) string {
+	var b strings.Builder
+	switch s := score / 10; s {
+	case 10, 9:
+		b.WriteString("A")
+		fallthrough
+	case 8:
+		b.WriteString("B")
+	case 7, 6:
+		b.WriteString("C")
+	default:
+		b.WriteString("F")
+	}
+	return b.String()
+}
+
+// Describe uses a type switch.
+func Describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case int:
+		return fmt.Sprint("int ", x+1)
+	case string, []byte:
+		return fmt.Sprintf("text %v", x)
+	case error:
+		return "error " + x.Error()
+	}
+	return "other"
+}
+
+// Counter is a type with value and pointer methods.
+type Counter struct {
+	n    int
+	hist [4]int
+}
+
+// Inc increments and records the value.
+func (c *Counter) Inc() int {
+	c.n++
+	c.hist[c.n%len(c.hist)] = c.n
+	return c.n
+}
+
+// Peek is a value method.
+func (c Counter) Peek() int { return c.n }
+
+// Apply calls f on every element (closures, method values, variadic).
+func Apply(f func(int) int, xs ...int) []int {
+	out := make([]int, 0, len(xs))
+	for i := range xs {
+		out = append(out, f(xs[i]))
+	}
+	return out
+}
+
+// Runes counts runes and bytes of s (range over string).
+func Runes(s string) (runes, bytes int, last rune) {
+	for i, r := range s {
+		runes++
+		bytes = i
+		last = r
+	}
+	return
+}
+
+// Keys returns the sorted keys of m (range over a map).
+func Keys(m map[string]int) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Evens yields the even numbers below n (range over a function).
+func Evens(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if i%2 == 0 && !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// Shadow shadows predeclared names.
+func Shadow(xs []int) int {
+	len := 0
+	for range xs {
+		len++
+	}
+	string := "x"
+	_ = string
+	return len
+}
+
+// Copies moves values between arrays, structs and slices.
+func Copies() (int, error) {
+	a := [3]int{1, 2, 3}
+	b := a
+	b[0] = 10
+	s := []int{4, 5, 6}
+	n := copy(s, a[1:])
+	p := Pair[string, [2]int]{"k", [2]int{7, 8}}
+	q := p
+	q.Val[1] = 9
+	if a[0] != 1 || b[0] != 10 || s[0] != 2 || n != 2 || p.Val[1] != 8 || q.Val[1] != 9 {
+		return 0, errors.New("copy semantics broken")
+	}
+	return a[0] + b[0] + s[0] + p.Val[1] + q.Val[1], nil
+}
+
+// Divide panics on a zero divisor and reports the index of a bad slot.
+func Divide(xs []int, d int, i int) int { return xs[i] / d }
+
+// Evaluation order: calls left to right, operands after calls.
+func Order() string {
+	var log []string
+	f := func(s string, v int) int { log = append(log, s); return v }
+	x := 1
+	y := f("a", 1) + x*f("b", 2) - f("c", 3)
+	m := map[int]int{f("k", 1): f("v", 2)}
+	arr := []int{f("e0", 0), f("e1", 1)}
+	arr[f("i", 0)], x = f("r1", 5), f("r2", 6)
+	return fmt.Sprint(strings.Join(log, ","), y, m, arr, x)
+}

@@ -1,0 +1,106 @@
+package constructs
+
+import (
+	"errors"
+	"slices"
+	"testing"
+)
+
+func TestGenerics(t *testing.T) {
+	if Sum([]int{1, 2, 3}) != 6 || Sum([]float64{0.5, 0.25}) != 0.75 || Sum([]int8{127, 1}) != -128 {
+		t.Fatal("Sum")
+	}
+	if got := Swap(Pair[string, int]{"a", 1}); got.Key != 1 || got.Val != "a" {
+		t.Fatal("Swap")
+	}
+}
+
+func TestDeferRecover(t *testing.T) {
+	if err := Safe(func() { var m map[string]int; m["x"] = 1 }); err == nil {
+		t.Fatal("nil map write not recovered")
+	}
+	if err := Safe(func() {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Safe(func() { _ = Divide([]int{1}, 0, 0) }); err == nil {
+		t.Fatal("division by zero not recovered")
+	}
+	if err := Safe(func() { _ = Divide([]int{1}, 1, 3) }); err == nil {
+		t.Fatal("index out of range not recovered")
+	}
+}
+
+func TestControl(t *testing.T) {
+	if Collatz(27) != 111 {
+		t.Fatal("Collatz")
+	}
+	for _, c := range []struct{ target, i, j int }{{12, 2, 6}, {81, 9, 9}, {97, -1, -1}, {1, 1, 1}} {
+		if i, j := Grid(c.target); i != c.i || j != c.j {
+			t.Errorf("Grid(%d) = %d, %d", c.target, i, j)
+		}
+	}
+	want := map[int]string{100: "AB", 95: "AB", 85: "B", 70: "C", 61: "C", 10: "F", -5: "F"}
+	for score, g := range want {
+		if got := Grade(score); got != g {
+			t.Errorf("Grade(%d) = %q, want %q", score, got, g)
+		}
+	}
+	for v, d := range map[any]string{nil: "nil", 1: "int 2", "s": "text s", 2.5: "other"} {
+		if got := Describe(v); got != d {
+			t.Errorf("Describe(%v) = %q", v, got)
+		}
+	}
+	if Describe(errors.New("e")) != "error e" || Describe([]byte("b")) != "text [98]" {
+		t.Error("Describe")
+	}
+}
+
+func TestMethodsAndClosures(t *testing.T) {
+	var c Counter
+	inc := c.Inc
+	for range 5 {
+		inc()
+	}
+	if c.Peek() != 5 || c.hist != [4]int{4, 5, 2, 3} {
+		t.Fatalf("Counter %+v", c)
+	}
+	sq := func(x int) int { return x * x }
+	if got := Apply(sq, 1, 2, 3); !slices.Equal(got, []int{1, 4, 9}) {
+		t.Fatal(got)
+	}
+	add := func(x int) int { return x + c.Inc() }
+	if got := Apply(add, []int{10, 20}...); !slices.Equal(got, []int{16, 27}) {
+		t.Fatal(got)
+	}
+}
+
+func TestRanges(t *testing.T) {
+	if r, b, last := Runes("héllo, 世界\xff"); r != 10 || b != 14 || last != '\uFFFD' {
+		t.Fatalf("Runes = %d %d %q", r, b, last)
+	}
+	if !slices.Equal(Keys(map[string]int{"b": 1, "a": 2}), []string{"a", "b"}) {
+		t.Fatal("Keys")
+	}
+	var evens []int
+	for e := range Evens(9) {
+		if e > 6 {
+			break
+		}
+		evens = append(evens, e)
+	}
+	if !slices.Equal(evens, []int{0, 2, 4, 6}) {
+		t.Fatal(evens)
+	}
+	if Shadow([]int{1, 2, 3}) != 3 {
+		t.Fatal("Shadow")
+	}
+}
+
+func TestCopiesAndOrder(t *testing.T) {
+	if n, err := Copies(); err != nil || n != 30 {
+		t.Fatal(n, err)
+	}
+	if got, want := Order(), "a,b,c,k,v,e0,e1,i,r1,r20 map[1:2] [5 1] 6"; got != want {
+		t.Fatalf("Order() = %q, want %q", got, want)
+	}
+}
