@@ -25,7 +25,7 @@ func readTree(t *testing.T, dir string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		files[rel] = string(data)
+		files[filepath.ToSlash(rel)] = string(data)
 		return nil
 	})
 	if err != nil {

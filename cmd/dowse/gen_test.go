@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,21 +130,9 @@ func runGenIn(t *testing.T, files map[string]string, args ...string) (code int, 
 // treeFiles maps the files below dir to a hash of their content.
 func treeFiles(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = fmt.Sprintf("%x", sha256.Sum256(data))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	files := readTree(t, dir)
+	for name, content := range files {
+		files[name] = fmt.Sprintf("%x", sha256.Sum256([]byte(content)))
 	}
 	return files
 }
