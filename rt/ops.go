@@ -210,3 +210,16 @@ func SliceLen(site uint32, lo S, lov uint64, hi S, hiv uint64, cv uint64) S {
 	SliceBounds(site, lo, lov, hi, hiv, 0, cv)
 	return LenDiff(hi, hiv, lo, lov)
 }
+
+// MakeLen is the shadow of the length of make([]T, n) for n of kind k: it
+// records the implicit branch n >= 0 at site (a negative length panics)
+// and returns n as an int.
+func MakeLen(site uint32, k Kind, n S, nv uint64) S {
+	if n == 0 || !on.Load() {
+		return 0
+	}
+	if k.Signed() {
+		Imp(site, int64(nv) >= 0, Cmp(OpGe, k, n, nv, 0, 0))
+	}
+	return Conv(KInt, k, n)
+}

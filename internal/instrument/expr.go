@@ -194,6 +194,9 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		for i, a := range x.Args {
 			x.Args[i] = f.pure(a, pre, hoist)
 		}
+		if len(x.Args) == 1 && hoist {
+			f.boxed(x.Args[0], f.typeOf(x), pre) // any(v)
+		}
 		// []byte(s): new memory whose elements get shadows.
 		if hoist && len(x.Args) == 1 && isByteSlice(f.typeOf(x)) && classOf(f.typeOf(x.Args[0])) == str {
 			sh := f.sh(x.Args[0])
@@ -218,6 +221,12 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		f.pureArgs(x, pre, hoist)
 		if hoist {
 			return f.hoistAppend(x, pre)
+		}
+		return x
+	case "make":
+		f.pureArgs(x, pre, hoist)
+		if hoist {
+			return f.hoistMake(x, pre)
 		}
 		return x
 	default:
@@ -325,6 +334,10 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	}
 	params := sig.Params()
 	for i, a := range call.Args {
+		// Arguments that become interface values lose their shadows.
+		if pt := paramType(sig, i, call.Ellipsis != token.NoPos); pt != nil {
+			f.boxed(a, pt, pre)
+		}
 		if sig.Variadic() && i >= params.Len()-1 && call.Ellipsis == token.NoPos {
 			args = append(args, f.fl.lit("Arg"))
 			break
@@ -336,6 +349,12 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	}
 	if len(args) == 0 {
 		return id, true
+	}
+	// Variadic arguments past those the loop above saw.
+	for i := len(args); i < len(call.Args); i++ {
+		if pt := paramType(sig, i, false); pt != nil {
+			f.boxed(call.Args[i], pt, pre)
+		}
 	}
 	*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Call", append([]ast.Expr{intLit(uint64(id))}, args...)...)})
 	return id, true
@@ -540,4 +559,78 @@ func (f *fn) lostArgs(call *ast.CallExpr, fn *types.Func, pre *[]ast.Stmt) {
 			}
 		}
 	}
+}
+
+// paramType is the type that argument i of a call of sig is converted to
+// (the element type for the variadic part, unless spread).
+func paramType(sig *types.Signature, i int, spread bool) types.Type {
+	params := sig.Params()
+	n := params.Len()
+	switch {
+	case n == 0:
+		return nil
+	case sig.Variadic() && i >= n-1 && !spread:
+		if s, ok := params.At(n - 1).Type().Underlying().(*types.Slice); ok {
+			return s.Elem()
+		}
+		return nil
+	case i < n:
+		return params.At(i).Type()
+	}
+	return nil
+}
+
+// boxed records, before the statement, the concretization of e when it is
+// converted to the interface type target: dowse keeps no shadows in
+// interface values, so a branch on the boxed value is concrete.
+func (f *fn) boxed(e ast.Expr, target types.Type, pre *[]ast.Stmt) {
+	if pre == nil || target == nil || !types.IsInterface(target) {
+		return
+	}
+	t := f.typeOf(e)
+	if t == nil || types.IsInterface(t) {
+		return
+	}
+	switch classOf(t) {
+	case scalar, str, slice:
+		if sh := f.sh(e); sh != nil {
+			site := f.fl.site(e.Pos(), "box")
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), sh,
+				&ast.BasicLit{Kind: token.STRING, Value: `"converted to an interface"`})})
+		}
+	case aggregate:
+		if hasCells(t) && f.addressable(e) {
+			f.fl.needU = true
+			site := f.fl.site(e.Pos(), "box")
+			p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: e}}}
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), p, f.fl.sizeof(e),
+				&ast.BasicLit{Kind: token.STRING, Value: `"converted to an interface"`})})
+		}
+	}
+}
+
+// hoistMake moves make([]T, n[, c]) into a temporary whose shadow is the
+// shadow of n: the length of a new slice may be symbolic. A negative or
+// too large length panics (an implicit branch: n >= 0).
+func (f *fn) hoistMake(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
+	t := f.typeOf(call)
+	if t == nil || classOf(t) != slice || len(call.Args) < 2 {
+		return call
+	}
+	n := call.Args[1]
+	nt := f.typeOf(n)
+	sh := f.sh(n)
+	id := f.newTemp()
+	if sh == nil || nt == nil || classOf(nt) != scalar {
+		*pre = append(*pre, define(id, call))
+		f.temps[id] = temp{t: t}
+		return id
+	}
+	site := f.fl.site(call.Lparen, "make")
+	sid := f.newTemp()
+	*pre = append(*pre,
+		define(sid, f.fl.rtCall("MakeLen", intLit(uint64(site)), f.rtK(nt), sh, f.fl.val(n, nt))), use(sid),
+		define(id, call))
+	f.temps[id] = temp{t: t, sh: sid}
+	return id
 }

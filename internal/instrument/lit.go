@@ -25,6 +25,7 @@ func (f *fn) hoistLit(e ast.Expr, lit *ast.CompositeLit, ptr bool, pre *[]ast.St
 	var walk func(lit *ast.CompositeLit, lt types.Type, base ast.Expr) bool
 	walk = func(lit *ast.CompositeLit, lt types.Type, base ast.Expr) bool {
 		add := func(acc, val ast.Expr, vt types.Type) {
+			f.boxed(val, vt, pre)
 			if inner, ok := val.(*ast.CompositeLit); ok && inner.Type == nil {
 				walk(inner, vt, acc)
 				return
@@ -150,6 +151,7 @@ func (f *fn) hoistAppend(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 	added := ast.Expr(nil)
 	if call.Ellipsis == token.NoPos {
 		for _, a := range call.Args[1:] {
+			f.boxed(a, st.Elem(), pre)
 			es, ok := f.elemStore(a, pre)
 			if !ok {
 				shs = append(shs, nil)

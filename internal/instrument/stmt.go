@@ -107,6 +107,9 @@ func (f *fn) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		var pre []ast.Stmt
 		s.Chan = f.pure(s.Chan, &pre, label == nil)
 		s.Value = f.pure(s.Value, &pre, label == nil)
+		if ct, ok := f.typeOf(s.Chan).Underlying().(*types.Chan); ok && label == nil {
+			f.boxed(s.Value, ct.Elem(), &pre)
+		}
 		return f.wrap(append(pre, labeled(label, s)), false)
 	}
 	return []ast.Stmt{labeled(label, s)}
@@ -323,6 +326,9 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 		} else {
 			for i, r := range s.Rhs {
 				s.Rhs[i] = f.pure(r, &pre, true)
+				if !def && i < len(s.Lhs) {
+					f.boxed(s.Rhs[i], f.typeOf(s.Lhs[i]), &pre)
+				}
 			}
 		}
 		// Shadows of the right-hand sides, before the assignment.
@@ -525,6 +531,9 @@ func (f *fn) returnStmt(s *ast.ReturnStmt, label *ast.Ident) []ast.Stmt {
 	} else {
 		for i, r := range s.Results {
 			s.Results[i] = f.pure(r, &pre, hoist)
+			if hoist && len(s.Results) == res.Len() {
+				f.boxed(s.Results[i], res.At(i).Type(), &pre)
+			}
 		}
 	}
 	if res.Len() > 0 && hoist {
