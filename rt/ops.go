@@ -25,9 +25,14 @@ func record(e Event) {
 	}
 	if cur.maxEvents > 0 && len(cur.events) >= cur.maxEvents {
 		unlock()
-		// The branch bound: stop the run (loop unfolding bound).
+		// The branch bound: stop the run (loop unfolding bound). The run's
+		// test stops the way t.FailNow stops it, which the testing package
+		// expects of a test goroutine that exits early.
 		cur.truncated = true
 		on.Store(false)
+		if cur.t != nil {
+			cur.t.FailNow()
+		}
 		runtime.Goexit()
 	}
 	cur.events = append(cur.events, e)
@@ -222,4 +227,15 @@ func MakeLen(site uint32, k Kind, n S, nv uint64) S {
 		Imp(site, int64(nv) >= 0, Cmp(OpGe, k, n, nv, 0, 0))
 	}
 	return Conv(KInt, k, n)
+}
+
+// StoreIndex records the bounds check of a store x[i] = v at site whose
+// index i may be symbolic; where the value lands depends on i, which dowse
+// does not model for memory, so a symbolic i is a concretization.
+func StoreIndex(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
+	if !on.Load() || i == 0 {
+		return
+	}
+	Bounds(site, ki, i, iv, n, nv)
+	Conc(site, "store through a symbolic index")
 }

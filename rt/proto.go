@@ -10,10 +10,11 @@ package rt
 
 // Environment variables read by the worker.
 const (
-	EnvWorker  = "DOWSE_WORKER"  // "1" when the binary runs as a worker
-	EnvMaxLen  = "DOWSE_MAX_LEN" // bound on the length of input strings and slices
-	EnvFuzz    = "DOWSE_FUZZ"    // name of the fuzz target to serve, when serving one
-	EnvTargets = "DOWSE_TARGETS" // comma-separated names of the PUTs to serve (all when empty)
+	EnvWorker    = "DOWSE_WORKER"     // "1" when the binary runs as a worker
+	EnvMaxLen    = "DOWSE_MAX_LEN"    // bound on the length of input strings and slices
+	EnvFuzz      = "DOWSE_FUZZ"       // name of the fuzz target to serve, when serving one
+	EnvTargets   = "DOWSE_TARGETS"    // comma-separated names of the PUTs to serve (all when empty)
+	EnvMaxMemory = "DOWSE_MAX_MEMORY" // bound on the worker's data segment in bytes (RLIMIT_DATA)
 )
 
 // Hello is the first message of a worker: the targets it can run, each with

@@ -87,6 +87,9 @@ func serve(t *testing.T, targets map[string]any, names map[string][]string) {
 		t.Fatal("dowse worker: file descriptors 3 and 4 are not open")
 	}
 	maxLen, _ := strconv.Atoi(os.Getenv(EnvMaxLen))
+	if limit, err := strconv.ParseUint(os.Getenv(EnvMaxMemory), 10, 64); err == nil && limit > 0 {
+		limitMemory(limit)
+	}
 	w := &worker{enc: gob.NewEncoder(out), out: out, maxLen: maxLen}
 	theWorker = w
 	dec := gob.NewDecoder(in)
@@ -162,6 +165,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		}()
 		growStack(16) // 256 KiB: stack growth would move stack-allocated cells
 		resetRun(req.MaxBranches)
+		cur.t = st
 		for i, l := range tg.leaves {
 			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
 		}

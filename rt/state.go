@@ -2,6 +2,7 @@ package rt
 
 import (
 	"sync/atomic"
+	"testing"
 	"unsafe"
 )
 
@@ -75,6 +76,7 @@ type run struct {
 	messages    []string
 	inputs      []S
 	recoveredAt string
+	t           *testing.T // the run's subtest, stopped by the branch bound
 }
 
 type constKey struct {

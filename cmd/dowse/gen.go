@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +47,7 @@ type genConfig struct {
 	instrumentModule bool
 	keepWork         bool
 	maxLen           int
+	maxMemory        int64 // bytes of heap per worker process; 0: no bound
 	workers          int
 	runTimeout       time.Duration
 	explore          explore.Config
@@ -89,6 +91,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
 	fs.DurationVar(&cfg.explore.SolverTimeout, "solver-timeout", 5*time.Second, "bound on the time of one solver query")
 	fs.IntVar(&cfg.maxLen, "max-len", 10, "bound on the length of string and slice inputs")
+	fs.Int64Var(&cfg.maxMemory, "max-memory", 2<<30, "bound on the memory (bytes of data) of each worker process; a run that exceeds it ends its worker (0: none)")
 	fs.DurationVar(&cfg.runTimeout, "run-timeout", 10*time.Second, "bound on the time of one run (0: none)")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "worker processes per target")
 	fs.Int64Var(&cfg.explore.Seed, "seed", 1, "seed of the random choices (random search)")
@@ -322,6 +325,9 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
 	}
 	g.logf("exploring %s", t.Name)
+	if g.cfg.maxMemory > 0 {
+		cmd.Env = append(cmd.Env, rt.EnvMaxMemory+"="+strconv.FormatInt(g.cfg.maxMemory, 10))
+	}
 	pool := explore.NewPool(explore.Command(cmd), t.Name, g.cfg.workers, g.cfg.runTimeout)
 	defer pool.Close()
 	var names []string

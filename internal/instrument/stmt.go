@@ -203,6 +203,21 @@ func (f *fn) target(e ast.Expr, define bool, pre *[]ast.Stmt, hoist bool) lhsTar
 				t.mapElem = true
 				return t
 			}
+			// A store through a symbolic index: where it lands depends on
+			// the index, which dowse does not model for memory. The run
+			// records the concretization (and the bounds check).
+			if pre != nil && f.fl.constOf(ix.Index) == nil {
+				if si := f.sh(ix.Index); si != nil {
+					it := f.typeOf(ix.Index)
+					var n ast.Expr = intLit(0)
+					if _, ok := xt.Underlying().(*types.Slice); ok {
+						n = orZero(f.sh(ix.X))
+					}
+					site := f.fl.site(ix.Lbrack, "store")
+					*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("StoreIndex", intLit(uint64(site)), f.rtK(it), si, f.fl.val(ix.Index, it),
+						n, &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.lenOf(ix.X)}})})
+				}
+			}
 		}
 	}
 	if hoist && t.cls != untracked && f.addressable(e) {
