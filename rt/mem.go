@@ -1,6 +1,9 @@
 package rt
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // St records that the value at addr, whose fingerprint is fp, has shadow s.
 func St(addr uintptr, s S, fp uint64) {
@@ -99,8 +102,12 @@ func Idx(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) bool {
 	return true
 }
 
-var escapeSink any
-var escapeNever bool
+// escapeSink and escapeNever make Escape's argument escape: the compiler
+// cannot prove the store never happens.
+var (
+	escapeSink  atomic.Value
+	escapeNever bool
+)
 
 // Escape makes the variable p points to live on the heap. The instrumenter
 // calls it for local arrays and structs whose elements carry shadows in
@@ -108,7 +115,7 @@ var escapeNever bool
 // stack moves when the stack grows. Heap objects do not move.
 func Escape(p any) {
 	if escapeNever {
-		escapeSink = p
+		escapeSink.Store(p)
 	}
 }
 

@@ -31,7 +31,7 @@ func (h Sh) At(fp uint64) S {
 func StSh(addr uintptr, h Sh) { St(addr, h.S, h.F) }
 
 // ArgOf turns a companion into the Arg of a call or return.
-func ArgOf(h Sh) Arg { return Arg{S: h.S, F: h.F} }
+func ArgOf(h Sh) Arg { return Arg(h) }
 
 // Lost records that a symbolic value was stored where dowse does not track
 // shadows (a map element, a value converted to an interface, ...).

@@ -45,7 +45,6 @@ type place struct {
 	keys    map[string]bool // constant keys at which a mock was stored
 	shifted bool            // keys may be offset (append, copy, slicing)
 	elem    *place          // contents of the values held here
-	loads   []*loadEdge     // readers (at the root, after unification)
 }
 
 type storeEdge struct {

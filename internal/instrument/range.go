@@ -78,17 +78,12 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	}
 
 	i := f.newTemp()
-	intT := types.Typ[types.Int]
 	var limit ast.Expr = f.lenOf(r)
 	var initVal ast.Expr = intLit(0)
 	kindK := f.fl.rtSel("KInt")
 	if kind == "int" {
 		limit = r
 		initVal = &ast.BinaryExpr{X: r, Op: token.SUB, Y: r}
-		intT, _ = xt.(*types.Basic)
-		if intT == nil {
-			intT = types.Typ[types.Int]
-		}
 		kindK = f.rtK(xt)
 	}
 	f.temps[i] = temp{t: xt}

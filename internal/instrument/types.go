@@ -92,11 +92,6 @@ func kindName(t types.Type) string {
 	return "KInvalid"
 }
 
-func isUnsigned(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsUnsigned != 0
-}
-
 func (fl *file) typeOf(e ast.Expr) types.Type {
 	if tv, ok := fl.info.Types[e]; ok {
 		return tv.Type
