@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"path"
 	"strings"
 )
 
@@ -105,8 +106,23 @@ func (h *TextHandler) Target(t *Target) error {
 	for _, e := range t.Errors {
 		fmt.Fprintf(&b, "  internal error: %s\n", e)
 	}
+	// Test files one a line; corpus files (many, one per path) counted per
+	// directory unless verbose.
+	corpus := map[string]int{}
+	var dirs []string
 	for _, f := range t.Files {
+		dir, name := path.Split(f)
+		if !h.verbose && strings.HasPrefix(name, "dowse-") && strings.Contains(dir, "testdata/fuzz/") {
+			if corpus[dir] == 0 {
+				dirs = append(dirs, dir)
+			}
+			corpus[dir]++
+			continue
+		}
 		fmt.Fprintf(&b, "  wrote %s\n", f)
+	}
+	for _, d := range dirs {
+		fmt.Fprintf(&b, "  wrote %d corpus files in %s\n", corpus[d], strings.TrimSuffix(d, "/"))
 	}
 	_, err := io.WriteString(h.w, b.String())
 	return err
