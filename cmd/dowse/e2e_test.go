@@ -156,3 +156,51 @@ func TestStaleGeneratedFile(t *testing.T) {
 		t.Fatalf("regenerated tests fail: %v\n%s", err, out)
 	}
 }
+
+// TestStdlibModels checks that branches on bytes.HasPrefix and
+// strings.HasSuffix (modelled, not instrumented) are solved: the PUT fails
+// only for a path like "/api/x.json".
+func TestStdlibModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/route\n\ngo 1.22\n",
+		"route.go": `package route
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Route classifies a request path.
+func Route(path string) int {
+	if !bytes.HasPrefix([]byte(path), []byte("/api/")) {
+		return 0
+	}
+	if strings.HasSuffix(path, ".json") {
+		return 2
+	}
+	return 1
+}
+`,
+		"route_test.go": `package route
+
+import "testing"
+
+func PutRoute(t *testing.T, path string) {
+	if Route(path) == 2 {
+		t.Errorf("JSON API path %q", path)
+	}
+}
+`,
+	}
+	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "12", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (the JSON path found)\n%s\n%s", code, stdout, stderr)
+	}
+	s := summaries(t, stdout)["PutRoute"]
+	if len(s.Failures) != 1 || s.Paths != 3 {
+		t.Errorf("PutRoute: %d failures, %d paths; want 1 failure over 3 paths\n%s", len(s.Failures), s.Paths, stdout)
+	}
+}

@@ -175,7 +175,19 @@ type node struct {
 	// conds[i] is the condition of event i (whose value is its outcome),
 	// nil for a concrete branch. The run's arena is dropped once decoded.
 	conds []*sym.Expr
+	// retry is the index of a branch this run diverged at whose negation
+	// may be asked again although its prefix was tried: the run brought
+	// new symbolic detail into its condition (a model refined from run
+	// to run, such as a byte comparison whose slice grew). retryWas is the
+	// negated condition asked before; retries counts retries along the
+	// chain of runs, bounded by maxRetries.
+	retry    int
+	retryWas *sym.Expr
+	retries  int
 }
+
+// maxRetries bounds the re-asked negations along one chain of runs.
+const maxRetries = 4
 
 // prefix is a hash of a sequence of branch outcomes.
 type prefix [2]uint64
@@ -417,6 +429,13 @@ func (e *explorer) record(c child, o RunOutcome) {
 					e.rep.DivergenceSites = append(e.rep.DivergenceSites, want.Site)
 				}
 				n.bound = min(i+1, len(res.Events))
+				if i == c.flip && i < len(res.Events) && res.Events[i].Site == pe[i].Site &&
+					c.parent.retries < maxRetries && c.parent.conds != nil {
+					n.bound = i
+					n.retry = i
+					n.retryWas = e.cond(c.parent, i, !pe[i].Taken)
+					n.retries = c.parent.retries + 1
+				}
 				break
 			}
 		}
@@ -569,7 +588,8 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 		}
 		flipped := e.cond(n, j, !ev.Taken)
 		key := n.prefix[j].add(ev.Site, !ev.Taken)
-		if !e.reached[key] && !flipped.IsFalse() {
+		again := j == n.retry && n.retryWas != nil && (moreInputs(flipped, n.retryWas) || flipped.Size() > n.retryWas.Size())
+		if (!e.reached[key] || again) && !flipped.IsFalse() {
 			if e.cfg.MaxRuns > 0 && e.runs+len(kids) >= e.cfg.MaxRuns {
 				e.halt(ReasonMaxRuns)
 				break
@@ -793,4 +813,20 @@ func truncate(k rt.Kind, v uint64) uint64 {
 		return v & (1<<uint(b) - 1)
 	}
 	return v
+}
+
+// moreInputs reports whether condition a mentions an input b does not.
+// With a larger condition, it is the sign that a run brought new symbolic
+// detail into a branch's condition (a model refined from run to run).
+func moreInputs(a, b *sym.Expr) bool {
+	old := map[int]bool{}
+	for _, v := range b.Vars() {
+		old[v] = true
+	}
+	for _, v := range a.Vars() {
+		if !old[v] {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"github.com/dowse-go/dowse/rt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -296,7 +297,17 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	recv := false
 	switch {
 	case fn != nil:
-		if !f.fl.instrumented(fn) {
+		if model, ok := models[fn.FullName()]; ok {
+			// A model of a standard-library function: called like an
+			// instrumented function, it returns the original's result
+			// with a shadow.
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok {
+					f.fl.keep[x.Name+"."+sel.Sel.Name] = true // the import stays used
+				}
+			}
+			call.Fun = f.fl.rtSel(model)
+		} else if !f.fl.instrumented(fn) {
 			f.lostArgs(call, fn, pre)
 			return 0, false
 		}
@@ -634,3 +645,6 @@ func (f *fn) hoistMake(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 	f.temps[id] = temp{t: t, sh: sid}
 	return id
 }
+
+// models maps standard-library functions to their models in the runtime.
+var models = rt.Models()

@@ -116,10 +116,11 @@ type file struct {
 	need8 bool
 	alias map[string]string // predeclared type name -> file-level alias
 	tag   uint32            // hash of the file name, for package-level names
+	keep  map[string]bool   // qualified names whose calls were replaced by models
 }
 
 func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Options) ([]byte, error) {
-	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}}
+	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}, keep: map[string]bool{}}
 	h := fnv.New32a()
 	h.Write([]byte(pkg.Fset.File(f.Pos()).Name()))
 	fl.tag = h.Sum32()
@@ -158,6 +159,9 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 	for _, name := range sortedKeys(fl.alias) {
 		f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{&ast.TypeSpec{
 			Name: ast.NewIdent(fl.alias[name]), Assign: 1, Type: ast.NewIdent(name)}}})
+	}
+	for _, name := range sortedKeys(fl.keep) {
+		f.Decls = append(f.Decls, useDecl(name))
 	}
 	fl.addImport(f, fl.rt, RuntimePath)
 	f.Decls = append(f.Decls, useDecl(fl.rt+".Br"))
@@ -293,7 +297,7 @@ func SortedFiles(m map[string][]byte) []string {
 	return keys
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

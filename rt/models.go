@@ -1,0 +1,169 @@
+package rt
+
+import (
+	"bytes"
+	"hash/fnv"
+	"strings"
+	"unsafe"
+)
+
+// Models of standard-library functions. The instrumenter calls these
+// instead of the originals, as if they were instrumented functions: they
+// return exactly what the originals return, and leave a shadow of the
+// result built from the arguments' shadows, so that branches on them stay
+// symbolic. Models returns, by the full name of the function, the name of
+// its model in this package.
+func Models() map[string]string {
+	return map[string]string{
+		"strings.HasPrefix": "StringsHasPrefix",
+		"strings.HasSuffix": "StringsHasSuffix",
+		"bytes.HasPrefix":   "BytesHasPrefix",
+		"bytes.HasSuffix":   "BytesHasSuffix",
+		"bytes.Equal":       "BytesEqual",
+	}
+}
+
+// funcID is the instrumenter's FuncID of a function with this full name.
+func funcID(fullName string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(fullName))
+	if id := h.Sum32(); id != 0 {
+		return id
+	}
+	return 1
+}
+
+var (
+	idStringsHasPrefix = funcID("strings.HasPrefix")
+	idStringsHasSuffix = funcID("strings.HasSuffix")
+	idBytesHasPrefix   = funcID("bytes.HasPrefix")
+	idBytesHasSuffix   = funcID("bytes.HasSuffix")
+	idBytesEqual       = funcID("bytes.Equal")
+)
+
+func falseS() S { return constant(KBool, 0) }
+
+func intS(n int) S { return constant(KInt, uint64(n)) }
+
+func orStr(s S, v string) S {
+	if s == 0 {
+		return strConst(v)
+	}
+	return s
+}
+
+// affix is the shadow of strings.HasPrefix (suffix false) or HasSuffix
+// (suffix true) of string shadows s and p.
+func affix(s S, sv string, p S, pv string, suffix bool) S {
+	s, p = orStr(s, sv), orStr(p, pv)
+	ls, lp := StrLen(s), StrLen(p)
+	lo, hi := intS(0), lp
+	if suffix {
+		lo = mk(Node{Op: OpSub, K: KInt, A: ls, B: lp})
+		hi = ls
+	}
+	part := mk(Node{Op: OpSlice, K: KString, A: s, B: lo, C: hi})
+	eq := mk(Node{Op: OpEq, K: KBool, K2: KString, A: part, B: p})
+	fits := mk(Node{Op: OpLe, K: KBool, K2: KInt, A: lp, B: ls})
+	return mk(Node{Op: OpIte, K: KBool, A: fits, B: eq, C: falseS()})
+}
+
+func stringsAffix(id uint32, s, p string, r, suffix bool) bool {
+	if on.Load() && Enter(id, 2) {
+		ss, ps := In(0, FS(s)), In(1, FS(p))
+		if ss != 0 || ps != 0 {
+			Ret(id, Arg{S: affix(ss, s, ps, p, suffix), F: B(r)})
+		}
+	}
+	return r
+}
+
+// StringsHasPrefix is strings.HasPrefix.
+func StringsHasPrefix(s, prefix string) bool {
+	return stringsAffix(idStringsHasPrefix, s, prefix, strings.HasPrefix(s, prefix), false)
+}
+
+// StringsHasSuffix is strings.HasSuffix.
+func StringsHasSuffix(s, suffix string) bool {
+	return stringsAffix(idStringsHasSuffix, s, suffix, strings.HasSuffix(s, suffix), true)
+}
+
+// byteShadows returns the shadows (or constants) of the bytes of b and
+// whether any is symbolic.
+func byteShadows(b []byte) ([]S, bool) {
+	list := make([]S, len(b))
+	sym := false
+	for i := range b {
+		s := Ld(uintptr(unsafe.Pointer(&b[i])), uint64(b[i]))
+		if s != 0 {
+			sym = true
+		} else {
+			s = constant(KUint8, uint64(b[i]))
+		}
+		list[i] = s
+	}
+	return list, sym
+}
+
+func and(a, b S) S {
+	if a == 0 {
+		return b
+	}
+	return mk(Node{Op: OpLAnd, K: KBool, A: a, B: b})
+}
+
+// bytesModel leaves the shadow of a comparison of byte slices a and b:
+// their lengths (shadows an and bn) must relate as lenOK says, and the
+// bytes present now must agree where they overlap (aligned at the start,
+// or at the end for suffix). With symbolic lengths the bytes beyond those
+// present are not in the condition yet: a run that makes the slices longer
+// brings them in, so the model sharpens from run to run.
+func bytesModel(id uint32, a, b []byte, r bool, lenOp Op, suffix bool) bool {
+	if !on.Load() || !Enter(id, 2) {
+		return r
+	}
+	an, bn := In(0, uint64(len(a))), In(1, uint64(len(b)))
+	ae, asym := byteShadows(a)
+	be, bsym := byteShadows(b)
+	if an == 0 && bn == 0 && !asym && !bsym {
+		return r
+	}
+	if suffix && (an != 0 || bn != 0) {
+		// Where the suffix lies depends on a symbolic length: the
+		// condition below aligns the bytes present now, which is not
+		// exact, so the run says so.
+		Conc(0, "bytes suffix of a slice with a symbolic length")
+	}
+	if an == 0 {
+		an = intS(len(a))
+	}
+	if bn == 0 {
+		bn = intS(len(b))
+	}
+	cond := mk(Node{Op: lenOp, K: KBool, K2: KInt, A: bn, B: an}) // len(b) <= len(a), or ==
+	k := min(len(a), len(b))
+	for i := 0; i < k; i++ {
+		x, y := ae[i], be[i]
+		if suffix {
+			x, y = ae[len(a)-k+i], be[len(b)-k+i]
+		}
+		cond = and(cond, mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: x, B: y}))
+	}
+	Ret(id, Arg{S: cond, F: B(r)})
+	return r
+}
+
+// BytesHasPrefix is bytes.HasPrefix.
+func BytesHasPrefix(s, prefix []byte) bool {
+	return bytesModel(idBytesHasPrefix, s, prefix, bytes.HasPrefix(s, prefix), OpLe, false)
+}
+
+// BytesHasSuffix is bytes.HasSuffix.
+func BytesHasSuffix(s, suffix []byte) bool {
+	return bytesModel(idBytesHasSuffix, s, suffix, bytes.HasSuffix(s, suffix), OpLe, true)
+}
+
+// BytesEqual is bytes.Equal.
+func BytesEqual(a, b []byte) bool {
+	return bytesModel(idBytesEqual, a, b, bytes.Equal(a, b), OpEq, false)
+}

@@ -1,0 +1,66 @@
+package rt
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// TestModelsAgree checks that the models return what the standard library
+// returns, traced or not.
+func TestModelsAgree(t *testing.T) {
+	rnd := rand.New(rand.NewSource(1))
+	word := func() string {
+		b := make([]byte, rnd.Intn(5))
+		for i := range b {
+			b[i] = "ab/"[rnd.Intn(3)]
+		}
+		return string(b)
+	}
+	for _, traced := range []bool{false, true} {
+		for i := 0; i < 2000; i++ {
+			s, p := word(), word()
+			if traced {
+				begin(t)
+				in := mk(Node{Op: OpInput, K: KString})
+				Call(0, Arg{S: in, F: FS(s)}, Arg{})
+			}
+			if got, want := StringsHasPrefix(s, p), strings.HasPrefix(s, p); got != want {
+				t.Fatalf("StringsHasPrefix(%q, %q) = %v", s, p, got)
+			}
+			if got, want := StringsHasSuffix(s, p), strings.HasSuffix(s, p); got != want {
+				t.Fatalf("StringsHasSuffix(%q, %q) = %v", s, p, got)
+			}
+			a, b := []byte(s), []byte(p)
+			if got, want := BytesHasPrefix(a, b), bytes.HasPrefix(a, b); got != want {
+				t.Fatalf("BytesHasPrefix(%q, %q) = %v", s, p, got)
+			}
+			if got, want := BytesHasSuffix(a, b), bytes.HasSuffix(a, b); got != want {
+				t.Fatalf("BytesHasSuffix(%q, %q) = %v", s, p, got)
+			}
+			if got, want := BytesEqual(a, b), bytes.Equal(a, b); got != want {
+				t.Fatalf("BytesEqual(%q, %q) = %v", s, p, got)
+			}
+		}
+	}
+}
+
+// TestModelShadow checks that a model leaves a result shadow for the
+// caller when an argument is symbolic, and none otherwise.
+func TestModelShadow(t *testing.T) {
+	begin(t)
+	in := mk(Node{Op: OpInput, K: KString})
+	s := "/api/x"
+	Call(idStringsHasPrefix, Arg{S: in, F: FS(s)}, Arg{})
+	r := StringsHasPrefix(s, "/api/")
+	if sh := Res(idStringsHasPrefix, 0, B(r)); sh == 0 || cur.nodes[sh].Op != OpIte {
+		t.Fatalf("no if-then-else shadow for HasPrefix of a symbolic string: %v", sh)
+	}
+	Call(idStringsHasPrefix, Arg{}, Arg{})
+	cur.ret = frame{}
+	StringsHasPrefix("x", "y")
+	if sh := Res(idStringsHasPrefix, 0, B(false)); sh != 0 {
+		t.Fatal("a shadow for concrete arguments")
+	}
+}
