@@ -83,17 +83,7 @@ func StrFromBytes(site uint32, b []byte, n S) S {
 	if !on.Load() || len(cur.mem) == 0 && n == 0 {
 		return 0
 	}
-	list := make([]S, len(b))
-	sym := false
-	for i := range b {
-		s := Ld(uintptr(unsafe.Pointer(&b[i])), uint64(b[i]))
-		if s != 0 {
-			sym = true
-		} else {
-			s = constant(KUint8, uint64(b[i]))
-		}
-		list[i] = s
-	}
+	list, sym := byteShadows(b)
 	if n != 0 {
 		pin(site, KInt, n, uint64(len(b)))
 	}
