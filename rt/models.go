@@ -20,6 +20,10 @@ func Models() map[string]string {
 		"bytes.HasPrefix":   "BytesHasPrefix",
 		"bytes.HasSuffix":   "BytesHasSuffix",
 		"bytes.Equal":       "BytesEqual",
+		"strings.IndexByte": "StringsIndexByte",
+		"strings.Index":     "StringsIndex",
+		"strings.Contains":  "StringsContains",
+		"bytes.IndexByte":   "BytesIndexByte",
 	}
 }
 
@@ -39,6 +43,10 @@ var (
 	idBytesHasPrefix   = funcID("bytes.HasPrefix")
 	idBytesHasSuffix   = funcID("bytes.HasSuffix")
 	idBytesEqual       = funcID("bytes.Equal")
+	idStringsIndexByte = funcID("strings.IndexByte")
+	idStringsIndex     = funcID("strings.Index")
+	idStringsContains  = funcID("strings.Contains")
+	idBytesIndexByte   = funcID("bytes.IndexByte")
 )
 
 func falseS() S { return constant(KBool, 0) }
@@ -166,4 +174,117 @@ func BytesHasSuffix(s, suffix []byte) bool {
 // BytesEqual is bytes.Equal.
 func BytesEqual(a, b []byte) bool {
 	return bytesModel(idBytesEqual, a, b, bytes.Equal(a, b), OpEq, false)
+}
+
+// firstMatch is the shadow of the index of the first position i < n at
+// which match(i) holds (a bool shadow), or -1: if-then-else from the last
+// position back. Matches at positions the current value does not have
+// (when its length is symbolic and may grow) are not in it, so a symbolic
+// length makes the run record a concretization.
+func firstMatch(site uint32, n int, symLen bool, match func(i int) S) S {
+	if symLen {
+		Conc(site, "search in a value of symbolic length")
+	}
+	acc := constant(KInt, uint64(^uint64(0))) // -1
+	for i := n - 1; i >= 0; i-- {
+		acc = mk(Node{Op: OpIte, K: KInt, A: match(i), B: intS(i), C: acc})
+	}
+	return acc
+}
+
+// searchLen is how many positions a search in a symbolic string of current
+// length n covers: up to the input length bound, so that the positions of
+// any string an input can make are in the condition (each guarded by the
+// symbolic length); only a longer string makes the condition approximate.
+func searchLen(n int) (int, bool) {
+	bound := 0
+	if w := theWorker; w != nil {
+		bound = w.maxLen
+	}
+	if n >= bound {
+		return n, true
+	}
+	return bound, false
+}
+
+// stringIndex is the shadow of strings.Index(s, sub) for a symbolic s and
+// the concrete sub.
+func stringIndex(s S, sv, sub string) S {
+	L := StrLen(s)
+	m := len(sub)
+	n, approx := searchLen(len(sv))
+	return firstMatch(0, max(n-m+1, 0), approx, func(i int) S {
+		fits := mk(Node{Op: OpLe, K: KBool, K2: KInt, A: intS(i + m), B: L})
+		part := mk(Node{Op: OpSlice, K: KString, A: s, B: intS(i), C: intS(i + m)})
+		eq := mk(Node{Op: OpEq, K: KBool, K2: KString, A: part, B: strConst(sub)})
+		return mk(Node{Op: OpIte, K: KBool, A: fits, B: eq, C: falseS()})
+	})
+}
+
+// StringsIndex is strings.Index.
+func StringsIndex(s, substr string) int {
+	r := strings.Index(s, substr)
+	if on.Load() && Enter(idStringsIndex, 2) {
+		if ss, ps := In(0, FS(s)), In(1, FS(substr)); ss != 0 && ps == 0 {
+			Ret(idStringsIndex, Arg{S: stringIndex(ss, s, substr), F: uint64(r)})
+		} else if ps != 0 {
+			Conc(0, "strings.Index of a symbolic substring")
+		}
+	}
+	return r
+}
+
+// StringsContains is strings.Contains.
+func StringsContains(s, substr string) bool {
+	r := strings.Contains(s, substr)
+	if on.Load() && Enter(idStringsContains, 2) {
+		if ss, ps := In(0, FS(s)), In(1, FS(substr)); ss != 0 && ps == 0 {
+			idx := stringIndex(ss, s, substr)
+			Ret(idStringsContains, Arg{S: mk(Node{Op: OpGe, K: KBool, K2: KInt, A: idx, B: intS(0)}), F: B(r)})
+		} else if ps != 0 {
+			Conc(0, "strings.Contains of a symbolic substring")
+		}
+	}
+	return r
+}
+
+// StringsIndexByte is strings.IndexByte.
+func StringsIndexByte(s string, c byte) int {
+	r := strings.IndexByte(s, c)
+	if on.Load() && Enter(idStringsIndexByte, 2) {
+		ss, cs := In(0, FS(s)), In(1, uint64(c))
+		if ss != 0 || cs != 0 {
+			ss = orStr(ss, s)
+			if cs == 0 {
+				cs = constant(KUint8, uint64(c))
+			}
+			L := StrLen(ss)
+			n, approx := searchLen(len(s))
+			Ret(idStringsIndexByte, Arg{S: firstMatch(0, n, approx, func(i int) S {
+				in := mk(Node{Op: OpLt, K: KBool, K2: KInt, A: intS(i), B: L})
+				at := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
+				eq := mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: at, B: cs})
+				return mk(Node{Op: OpIte, K: KBool, A: in, B: eq, C: falseS()})
+			}), F: uint64(r)})
+		}
+	}
+	return r
+}
+
+// BytesIndexByte is bytes.IndexByte.
+func BytesIndexByte(b []byte, c byte) int {
+	r := bytes.IndexByte(b, c)
+	if on.Load() && Enter(idBytesIndexByte, 2) {
+		bn, cs := In(0, uint64(len(b))), In(1, uint64(c))
+		elems, sym := byteShadows(b)
+		if sym || bn != 0 || cs != 0 {
+			if cs == 0 {
+				cs = constant(KUint8, uint64(c))
+			}
+			Ret(idBytesIndexByte, Arg{S: firstMatch(0, len(b), bn != 0, func(i int) S {
+				return mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: elems[i], B: cs})
+			}), F: uint64(r)})
+		}
+	}
+	return r
 }

@@ -64,3 +64,37 @@ func TestModelShadow(t *testing.T) {
 		t.Fatal("a shadow for concrete arguments")
 	}
 }
+
+func TestSearchModelsAgree(t *testing.T) {
+	rnd := rand.New(rand.NewSource(2))
+	word := func(n int) string {
+		b := make([]byte, rnd.Intn(n))
+		for i := range b {
+			b[i] = "ab:"[rnd.Intn(3)]
+		}
+		return string(b)
+	}
+	for _, traced := range []bool{false, true} {
+		for i := 0; i < 2000; i++ {
+			s, sub := word(8), word(3)
+			c := "ab:"[rnd.Intn(3)]
+			if traced {
+				begin(t)
+				in := mk(Node{Op: OpInput, K: KString})
+				Call(0, Arg{S: in, F: FS(s)}, Arg{})
+			}
+			if got, want := StringsIndex(s, sub), strings.Index(s, sub); got != want {
+				t.Fatalf("StringsIndex(%q, %q) = %d", s, sub, got)
+			}
+			if got, want := StringsContains(s, sub), strings.Contains(s, sub); got != want {
+				t.Fatalf("StringsContains(%q, %q) = %v", s, sub, got)
+			}
+			if got, want := StringsIndexByte(s, c), strings.IndexByte(s, c); got != want {
+				t.Fatalf("StringsIndexByte(%q, %q) = %d", s, c, got)
+			}
+			if got, want := BytesIndexByte([]byte(s), c), bytes.IndexByte([]byte(s), c); got != want {
+				t.Fatalf("BytesIndexByte(%q, %q) = %d", s, c, got)
+			}
+		}
+	}
+}

@@ -157,9 +157,10 @@ func TestStaleGeneratedFile(t *testing.T) {
 	}
 }
 
-// TestStdlibModels checks that branches on bytes.HasPrefix and
-// strings.HasSuffix (modelled, not instrumented) are solved: the PUT fails
-// only for a path like "/api/x.json".
+// TestStdlibModels checks that branches on bytes.HasPrefix,
+// strings.HasSuffix and strings.IndexByte (modelled, not instrumented) are
+// solved: PutRoute fails only for a path like "/api/x.json", PutField only
+// for "id:42".
 func TestStdlibModels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
@@ -183,6 +184,15 @@ func Route(path string) int {
 	}
 	return 1
 }
+
+// Field returns the value of an "id:value" pair.
+func Field(s string) string {
+	i := strings.IndexByte(s, ':')
+	if i < 0 || s[:i] != "id" {
+		return ""
+	}
+	return s[i+1:]
+}
 `,
 		"route_test.go": `package route
 
@@ -193,14 +203,23 @@ func PutRoute(t *testing.T, path string) {
 		t.Errorf("JSON API path %q", path)
 	}
 }
+
+func PutField(t *testing.T, s string) {
+	if Field(s) == "42" {
+		t.Errorf("id 42 in %q", s)
+	}
+}
 `,
 	}
 	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "12", "./...")
 	if code != 3 {
 		t.Fatalf("exit code %d, want 3 (the JSON path found)\n%s\n%s", code, stdout, stderr)
 	}
-	s := summaries(t, stdout)["PutRoute"]
-	if len(s.Failures) != 1 || s.Paths != 3 {
+	got := summaries(t, stdout)
+	if s := got["PutRoute"]; len(s.Failures) != 1 || s.Paths != 3 {
 		t.Errorf("PutRoute: %d failures, %d paths; want 1 failure over 3 paths\n%s", len(s.Failures), s.Paths, stdout)
+	}
+	if s := got["PutField"]; len(s.Failures) != 1 {
+		t.Errorf("PutField: %d failures; want the input \"id:42\" found\n%s", len(s.Failures), stdout)
 	}
 }
