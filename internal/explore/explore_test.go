@@ -157,7 +157,6 @@ func TestExploreFailures(t *testing.T) {
 	if skips == 0 || len(rep.Rows) > rep.Paths {
 		t.Errorf("skips = %d, rows = %d, paths = %d", skips, len(rep.Rows), rep.Paths)
 	}
-	covered := map[Branch]bool{}
 	for _, r := range rep.Rows {
 		if r.Status != rt.StatusSkip {
 			continue
@@ -166,7 +165,6 @@ func TestExploreFailures(t *testing.T) {
 			t.Errorf("skip row %+v has a path condition", r)
 		}
 	}
-	_ = covered
 }
 
 // satisfiesText checks a failure by running the program again.
