@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"os"
 
 	"golang.org/x/tools/go/packages"
 
@@ -33,6 +34,9 @@ func (SourceInstrumenter) Instrument(pkgs []*packages.Package) (map[string][]byt
 			}
 			files[f] = src
 		}
+	}
+	for _, sk := range sites.Skipped {
+		fmt.Fprintf(os.Stderr, "dowse: warning: %s; the file is left uninstrumented (its code runs concretely)\n", sk)
 	}
 	out := make([]Site, len(sites.List))
 	for i, s := range sites.List {

@@ -3,6 +3,7 @@ package instrument
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -185,5 +186,16 @@ func compareRuns(t *testing.T, dir, pkgs string) {
 			}
 			t.Logf("%d tests agree", len(plain))
 		}
+	}
+}
+
+// TestPanicLeavesFileAlone checks that a panic of the rewrite leaves the
+// file uninstrumented (recorded in Sites.Skipped) instead of failing.
+func TestPanicLeavesFileAlone(t *testing.T) {
+	var sites Sites
+	src, err := safeInstrumentFile(nil, nil, &sites, Options{})
+	var internal *internalError
+	if src != nil || !errors.As(err, &internal) {
+		t.Fatalf("safeInstrumentFile on nil input = %v, %v; want an internal error", src, err)
 	}
 }

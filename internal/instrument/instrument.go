@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/printer"
@@ -31,6 +32,30 @@ type Site struct {
 type Sites struct {
 	mu   sync.Mutex
 	List []Site
+	// Skipped lists the files left uninstrumented, each with the reason
+	// (an internal error of the rewrite): their code runs concretely.
+	Skipped []string
+}
+
+func (s *Sites) skip(file, why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Skipped = append(s.Skipped, file+": "+why)
+}
+
+// internalError is a panic of the rewrite, turned into an error.
+type internalError struct{ v any }
+
+func (e *internalError) Error() string { return fmt.Sprintf("internal error in the rewrite: %v", e.v) }
+
+// safeInstrumentFile is instrumentFile with its panics turned into errors.
+func safeInstrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Options) (src []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			src, err = nil, &internalError{r}
+		}
+	}()
+	return instrumentFile(pkg, f, sites, opts)
 }
 
 func (s *Sites) add(pos token.Position, kind string) uint32 {
@@ -67,7 +92,14 @@ func PackageWith(pkg *packages.Package, sites *Sites, opts Options) (map[string]
 		if !strings.HasSuffix(name, ".go") || isCgo(f) {
 			continue
 		}
-		src, err := instrumentFile(pkg, f, sites, opts)
+		src, err := safeInstrumentFile(pkg, f, sites, opts)
+		var internal *internalError
+		if errors.As(err, &internal) {
+			// A construct the rewrite does not handle: the file stays as
+			// it is (its code runs concretely) and the others proceed.
+			sites.skip(name, internal.Error())
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("instrument %s: %w", name, err)
 		}
