@@ -387,27 +387,21 @@ func (g *generator) emit(p *load.Package, results []*result, selected map[*load.
 		files[k] = append(files[k], t)
 	}
 	for _, k := range keys {
-		targets := files[k]
-		var skip string
-		for _, t := range targets {
-			r := byResult[t]
-			switch {
-			case !selected[t]:
-				skip = fmt.Sprintf("-run does not select %s", t.Name)
-			case r.err != nil && t.Err == nil:
-				skip = fmt.Sprintf("%s was not explored", t.Name)
+		// Targets that -run does not select, or that could not be
+		// explored, keep what an earlier run generated for them.
+		var regen []*load.Target
+		var keep []string
+		for _, t := range files[k] {
+			if r := byResult[t]; !selected[t] || r == nil || r.err != nil && t.Err == nil {
+				keep = append(keep, t.Name)
+				continue
 			}
-			if skip != "" {
-				break
-			}
+			regen = append(regen, t)
 		}
-		if skip != "" {
-			if anyRows(targets, byResult) {
-				fmt.Fprintf(g.stderr, "dowse gen: %s: not written, since %s\n", k.name, skip)
-			}
-			continue
+		if !anyRows(regen, byResult) && len(regen) < len(files[k]) {
+			continue // nothing new to write
 		}
-		g.writeFile(p, k.external, k.name, targets, byResult)
+		g.writeFile(p, k.external, k.name, regen, keep, byResult)
 	}
 }
 
@@ -420,12 +414,12 @@ func anyRows(targets []*load.Target, byResult map[*load.Target]*result) bool {
 	return false
 }
 
-func (g *generator) writeFile(p *load.Package, external bool, name string, targets []*load.Target, byResult map[*load.Target]*result) {
+func (g *generator) writeFile(p *load.Package, external bool, name string, targets []*load.Target, keep []string, byResult map[*load.Target]*result) {
 	variant := p.Test
 	if external {
 		variant = p.XTest
 	}
-	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name}
+	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
 	for _, t := range targets {
 		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params}
 		if r := byResult[t]; r.rep != nil {

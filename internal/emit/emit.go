@@ -34,7 +34,11 @@ type File struct {
 	Pkg        *types.Package // the package the source test file belongs to (may be an external _test package)
 	Dir        string         // directory of the package
 	SourceFile string         // base name of the test file declaring the targets, e.g. "put_test.go"
-	Targets    []Target       // all targets declared in SourceFile; the generated file is replaced as a whole
+	Targets    []Target       // the targets declared in SourceFile that are (re)generated
+	// Keep names the other targets declared in SourceFile: their
+	// functions in the existing generated file (if any) are kept as they
+	// are, and their corpus files are left alone.
+	Keep []string
 }
 
 // A Target is one parameterized unit test or fuzz target and the paths

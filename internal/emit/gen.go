@@ -80,7 +80,11 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		plans = append(plans, p)
 	}
 
-	hasTests, hasFailures := false, false
+	keep, err := keptFuncs(f.Dir, goFile, f.Keep)
+	if err != nil {
+		return nil, nil, err
+	}
+	hasTests, hasFailures := len(keep.funcs) > 0, false
 	for _, p := range plans {
 		if (!p.t.Fuzz && len(p.pass) > 0) || len(p.fail) > 0 {
 			hasTests = true
@@ -96,6 +100,11 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	}
 	if hasFailures {
 		imports.add("os", "os")
+	}
+	for _, p := range keep.paths() {
+		if n := imports.add(p, keep.imports[p]); n != keep.imports[p] {
+			return nil, nil, fmt.Errorf("kept tests import %s as %s, which is taken: regenerate all targets of %s", p, keep.imports[p], f.SourceFile)
+		}
 	}
 	imports.addAll(pkgs)
 	r := newRenderer(self, imports)
@@ -148,6 +157,11 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		if len(p.fail) > 0 {
 			w.failTable(p)
 		}
+	}
+	for _, fn := range keep.funcs {
+		b.WriteString("\n")
+		b.Write(fn)
+		b.WriteString("\n")
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
