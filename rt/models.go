@@ -24,6 +24,8 @@ func Models() map[string]string {
 		"strings.Index":     "StringsIndex",
 		"strings.Contains":  "StringsContains",
 		"bytes.IndexByte":   "BytesIndexByte",
+		"strings.Count":     "StringsCount",
+		"bytes.Count":       "BytesCount",
 	}
 }
 
@@ -47,6 +49,8 @@ var (
 	idStringsIndex     = funcID("strings.Index")
 	idStringsContains  = funcID("strings.Contains")
 	idBytesIndexByte   = funcID("bytes.IndexByte")
+	idStringsCount     = funcID("strings.Count")
+	idBytesCount       = funcID("bytes.Count")
 )
 
 func falseS() S { return constant(KBool, 0) }
@@ -284,6 +288,69 @@ func BytesIndexByte(b []byte, c byte) int {
 			Ret(idBytesIndexByte, Arg{S: firstMatch(0, len(b), bn != 0, func(i int) S {
 				return mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: elems[i], B: cs})
 			}), F: uint64(r)})
+		}
+	}
+	return r
+}
+
+// countMatches is the shadow of the number of positions i < n at which
+// match(i) holds: a sum of if-then-else terms.
+func countMatches(n int, match func(i int) S) S {
+	sum := intS(0)
+	for i := 0; i < n; i++ {
+		one := mk(Node{Op: OpIte, K: KInt, A: match(i), B: intS(1), C: intS(0)})
+		sum = mk(Node{Op: OpAdd, K: KInt, A: sum, B: one})
+	}
+	return sum
+}
+
+// StringsCount is strings.Count. Its result has a shadow for a one-byte,
+// concrete separator (the common case of counting a delimiter); other
+// separators make it concrete.
+func StringsCount(s, substr string) int {
+	r := strings.Count(s, substr)
+	if on.Load() && Enter(idStringsCount, 2) {
+		ss, ps := In(0, FS(s)), In(1, FS(substr))
+		switch {
+		case ss != 0 && ps == 0 && len(substr) == 1:
+			L := StrLen(ss)
+			n, approx := searchLen(len(s))
+			if approx {
+				Conc(0, "count in a value of symbolic length")
+			}
+			c := constant(KUint8, uint64(substr[0]))
+			Ret(idStringsCount, Arg{S: countMatches(n, func(i int) S {
+				in := mk(Node{Op: OpLt, K: KBool, K2: KInt, A: intS(i), B: L})
+				at := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
+				eq := mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: at, B: c})
+				return mk(Node{Op: OpIte, K: KBool, A: in, B: eq, C: falseS()})
+			}), F: uint64(r)})
+		case ss != 0 || ps != 0:
+			Conc(0, "strings.Count with a symbolic or multi-byte separator")
+		}
+	}
+	return r
+}
+
+// BytesCount is bytes.Count, with a shadow for a one-byte concrete
+// separator.
+func BytesCount(s, sep []byte) int {
+	r := bytes.Count(s, sep)
+	if on.Load() && Enter(idBytesCount, 2) {
+		sn, pn := In(0, uint64(len(s))), In(1, uint64(len(sep)))
+		elems, sym := byteShadows(s)
+		_, psym := byteShadows(sep)
+		switch {
+		case pn == 0 && !psym && len(sep) == 1 && (sym || sn != 0):
+			if sn != 0 {
+				Conc(0, "count in a slice of symbolic length")
+			}
+			c := constant(KUint8, uint64(sep[0]))
+			Ret(idBytesCount, Arg{S: countMatches(len(s), func(i int) S {
+				return mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: elems[i], B: c})
+			}), F: uint64(r)})
+		case sym || sn != 0 || psym || pn != 0:
+			Conc(0, "bytes.Count with a symbolic or multi-byte separator")
 		}
 	}
 	return r

@@ -95,6 +95,12 @@ func TestSearchModelsAgree(t *testing.T) {
 			if got, want := BytesIndexByte([]byte(s), c), bytes.IndexByte([]byte(s), c); got != want {
 				t.Fatalf("BytesIndexByte(%q, %q) = %d", s, c, got)
 			}
+			if got, want := StringsCount(s, sub), strings.Count(s, sub); got != want {
+				t.Fatalf("StringsCount(%q, %q) = %d", s, sub, got)
+			}
+			if got, want := BytesCount([]byte(s), []byte{c}), bytes.Count([]byte(s), []byte{c}); got != want {
+				t.Fatalf("BytesCount(%q, %q) = %d", s, c, got)
+			}
 		}
 	}
 }

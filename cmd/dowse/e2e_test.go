@@ -196,7 +196,10 @@ func Field(s string) string {
 `,
 		"route_test.go": `package route
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func PutRoute(t *testing.T, path string) {
 	if Route(path) == 2 {
@@ -209,6 +212,15 @@ func PutField(t *testing.T, s string) {
 		t.Errorf("id 42 in %q", s)
 	}
 }
+
+// The call sits on the right of ||: it is evaluated after the left
+// operand, and only if that is false.
+func PutTag(t *testing.T, s string) {
+	if len(s) < 2 || !strings.HasPrefix(s, "v") || s[1] != '9' {
+		return
+	}
+	t.Errorf("tag %q", s)
+}
 `,
 	}
 	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "12", "./...")
@@ -218,6 +230,9 @@ func PutField(t *testing.T, s string) {
 	got := summaries(t, stdout)
 	if s := got["PutRoute"]; len(s.Failures) != 1 || s.Paths != 3 {
 		t.Errorf("PutRoute: %d failures, %d paths; want 1 failure over 3 paths\n%s", len(s.Failures), s.Paths, stdout)
+	}
+	if s := got["PutTag"]; len(s.Failures) != 1 {
+		t.Errorf("PutTag: %d failures; want the input \"v9\" found behind ||\n%s", len(s.Failures), stdout)
 	}
 	if s := got["PutField"]; len(s.Failures) != 1 {
 		t.Errorf("PutField: %d failures; want the input \"id:42\" found\n%s", len(s.Failures), stdout)

@@ -28,7 +28,12 @@ func (f *fn) ifStmt(s *ast.IfStmt, label *ast.Ident) []ast.Stmt {
 	init := f.initStmt(s.Init)
 	s.Init = nil
 	var pre []ast.Stmt
-	s.Cond = f.cond(f.pure(s.Cond, &pre, label == nil || len(init) > 0))
+	hoist := label == nil || len(init) > 0
+	if hoist && f.shortCircuitCalls(s.Cond) {
+		s.Cond = f.lowerCond(s.Cond, &pre)
+	} else {
+		s.Cond = f.cond(f.pure(s.Cond, &pre, hoist))
+	}
 	s.Body.List = f.block(s.Body.List)
 	if s.Else != nil {
 		els := f.stmt(s.Else, nil)
@@ -278,4 +283,50 @@ func (f *fn) typeSwitchStmt(s *ast.TypeSwitchStmt, label *ast.Ident) []ast.Stmt 
 		return scoped(init, out)
 	}
 	return f.wrap(out, false)
+}
+
+// shortCircuitCalls reports whether condition e has a call on the right of
+// a && or ||, which cannot be hoisted before the condition.
+func (f *fn) shortCircuitCalls(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) && f.impure(b.Y) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// lowerCond evaluates an if condition with calls on the right of && or ||
+// into a temporary, statement by statement, so that those calls can be
+// hoisted too (and announce shadows) while keeping the short circuit:
+//
+//	t := A          // A && B
+//	if t { <B's hoisted calls>; t = B }
+//
+// Every operand is recorded as a branch as usual; the temporary itself is
+// not (its value is decided by the operands' branches).
+func (f *fn) lowerCond(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || (b.Op != token.LAND && b.Op != token.LOR) || !f.shortCircuitCalls(b) {
+		if n, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && n.Op == token.NOT && f.shortCircuitCalls(n.X) {
+			inner := f.lowerCond(n.X, pre)
+			return &ast.UnaryExpr{Op: token.NOT, X: inner}
+		}
+		return f.cond(f.pure(e, pre, true))
+	}
+	left := f.lowerCond(b.X, pre)
+	t := f.newTemp()
+	f.temps[t] = temp{t: types.Typ[types.Bool]}
+	*pre = append(*pre, define(t, left))
+	var inner []ast.Stmt
+	right := f.lowerCond(b.Y, &inner)
+	inner = append(inner, assign(t, right))
+	var test ast.Expr = t
+	if b.Op == token.LOR {
+		test = &ast.UnaryExpr{Op: token.NOT, X: t}
+	}
+	*pre = append(*pre, &ast.IfStmt{Cond: test, Body: blockOf(inner)})
+	return t
 }

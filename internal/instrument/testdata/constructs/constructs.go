@@ -207,3 +207,16 @@ func Order() string {
 	arr[f("i", 0)], x = f("r1", 5), f("r2", 6)
 	return fmt.Sprint(strings.Join(log, ","), y, m, arr, x)
 }
+
+// ShortCircuit records which operands of && and || run, with calls on
+// their right.
+func ShortCircuit(a, b int) string {
+	var log []string
+	f := func(name string, v bool) bool { log = append(log, name); return v }
+	if f("x", a > 0) && f("y", b > 0) || f("z", a == b) {
+		log = append(log, "then")
+	} else if !(f("p", a < 0) || f("q", b < 0)) && f("r", a+b == 0) {
+		log = append(log, "elif")
+	}
+	return strings.Join(log, ",")
+}

@@ -104,3 +104,16 @@ func TestCopiesAndOrder(t *testing.T) {
 		t.Fatalf("Order() = %q, want %q", got, want)
 	}
 }
+
+func TestShortCircuit(t *testing.T) {
+	for _, c := range []struct {
+		a, b int
+		want string
+	}{
+		{1, 1, "x,y,then"}, {1, -1, "x,y,z,p,q"}, {0, 0, "x,z,then"}, {-1, 2, "x,z,p"}, {0, 1, "x,z,p,q,r"},
+	} {
+		if got := ShortCircuit(c.a, c.b); got != c.want {
+			t.Errorf("ShortCircuit(%d, %d) = %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+}
