@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dowse-go/dowse/internal/golden"
+
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dowse-go/dowse/internal/load"
@@ -292,17 +294,5 @@ func hashTree(t *testing.T, dir string) string {
 
 func checkGolden(t *testing.T, file, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch:\n--- got\n%s--- want\n%s", file, got, want)
-	}
+	golden.Check(t, file, got, *update)
 }

@@ -1,11 +1,12 @@
 package instrument
 
 import (
-	"github.com/dowse-go/dowse/rt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strconv"
+
+	"github.com/dowse-go/dowse/rt"
 )
 
 func (f *fn) typeOf(e ast.Expr) types.Type {

@@ -3,10 +3,11 @@ package load
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dowse-go/dowse/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -87,17 +88,5 @@ func TestHasPrefix(t *testing.T) {
 
 func checkGolden(t *testing.T, file, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch:\n--- got\n%s--- want\n%s", file, got, want)
-	}
+	golden.Check(t, file, got, *update)
 }

@@ -3,9 +3,10 @@ package output
 import (
 	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/dowse-go/dowse/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -110,17 +111,5 @@ func TestRel(t *testing.T) {
 
 func checkGolden(t *testing.T, file, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch:\n--- got\n%s--- want\n%s", file, got, want)
-	}
+	golden.Check(t, file, got, *update)
 }
