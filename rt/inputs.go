@@ -3,6 +3,7 @@ package rt
 import (
 	"fmt"
 	"reflect"
+	"sync"
 	"unsafe"
 )
 
@@ -94,13 +95,28 @@ func flatten(t reflect.Type, path string, maxLen int, out *[]Leaf) error {
 	return fmt.Errorf("unsupported parameter type %s", t)
 }
 
+// leafCounts caches leafCount, which input building asks for every slice
+// of every run.
+var leafCounts sync.Map // leafKey -> int
+
+type leafKey struct {
+	t      reflect.Type
+	maxLen int
+}
+
 // leafCount is the number of leaves of type t.
 func leafCount(t reflect.Type, maxLen int) int {
-	var leaves []Leaf
-	if flatten(t, "", maxLen, &leaves) != nil {
-		return 0
+	key := leafKey{t, maxLen}
+	if n, ok := leafCounts.Load(key); ok {
+		return n.(int)
 	}
-	return len(leaves)
+	var leaves []Leaf
+	n := 0
+	if flatten(t, "", maxLen, &leaves) == nil {
+		n = len(leaves)
+	}
+	leafCounts.Store(key, n)
+	return n
 }
 
 // builder turns an input vector into argument values and gives their

@@ -45,16 +45,23 @@ func record(e Event) {
 // Bin is the shadow of the integer operation a op b of kind k (arithmetic
 // and bitwise operators except shifts); av and bv are the operands' bits.
 func Bin(op Op, k Kind, a S, av uint64, b S, bv uint64) S {
+	return binary(op, k, 0, k, a, av, b, bv)
+}
+
+// binary is the node op(a, b) of result kind k (and operand kind k2 when
+// k2d is set), with operands of kind ko; a concrete operand (shadow 0)
+// becomes a constant of its bits. No node when both are concrete.
+func binary(op Op, k, k2d, ko Kind, a S, av uint64, b S, bv uint64) S {
 	if a == 0 && b == 0 || !on.Load() {
 		return 0
 	}
 	if a == 0 {
-		a = constant(k, av)
+		a = constant(ko, av)
 	}
 	if b == 0 {
-		b = constant(k, bv)
+		b = constant(ko, bv)
 	}
-	return mk(Node{Op: op, K: k, A: a, B: b})
+	return mk(Node{Op: op, K: k, K2: k2d, A: a, B: b})
 }
 
 // Quo is the shadow of a / b or a % b (op OpQuo or OpRem) of kind k; it
@@ -91,16 +98,7 @@ func Shift(site uint32, op Op, k Kind, a S, av uint64, kb Kind, b S, bv uint64) 
 
 // Cmp is the shadow of the comparison a op b of operands of kind k.
 func Cmp(op Op, k Kind, a S, av uint64, b S, bv uint64) S {
-	if a == 0 && b == 0 || !on.Load() {
-		return 0
-	}
-	if a == 0 {
-		a = constant(k, av)
-	}
-	if b == 0 {
-		b = constant(k, bv)
-	}
-	return mk(Node{Op: op, K: KBool, K2: k, A: a, B: b})
+	return binary(op, KBool, k, k, a, av, b, bv)
 }
 
 // Un is the shadow of a unary operation (OpNeg, OpCpl, OpNot) of kind k.

@@ -4,30 +4,22 @@ import "unsafe"
 
 // StrCmp is the shadow of the string comparison a op b.
 func StrCmp(op Op, a S, av string, b S, bv string) S {
+	return strBinary(Node{Op: op, K: KBool, K2: KString}, a, av, b, bv)
+}
+
+// strBinary is node n with string operands a and b; a concrete operand
+// (shadow 0) becomes a constant. No node when both are concrete.
+func strBinary(n Node, a S, av string, b S, bv string) S {
 	if a == 0 && b == 0 || !on.Load() {
 		return 0
 	}
-	if a == 0 {
-		a = strConst(av)
-	}
-	if b == 0 {
-		b = strConst(bv)
-	}
-	return mk(Node{Op: op, K: KBool, K2: KString, A: a, B: b})
+	n.A, n.B = orStr(a, av), orStr(b, bv)
+	return mk(n)
 }
 
 // Concat is the shadow of a + b for strings.
 func Concat(a S, av string, b S, bv string) S {
-	if a == 0 && b == 0 || !on.Load() {
-		return 0
-	}
-	if a == 0 {
-		a = strConst(av)
-	}
-	if b == 0 {
-		b = strConst(bv)
-	}
-	return mk(Node{Op: OpConcat, K: KString, A: a, B: b})
+	return strBinary(Node{Op: OpConcat, K: KString}, a, av, b, bv)
 }
 
 // StrLen is the shadow of len(s).

@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dowse-go/dowse/internal/golden"
 )
 
 var updateGen = flag.Bool("update-gen", false, "rewrite the golden files of the gen tests")
@@ -281,20 +283,5 @@ func normalizeText(s string) string {
 
 func checkGenGolden(t *testing.T, file, got string) {
 	t.Helper()
-	if *updateGen {
-		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update-gen to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch:\n--- got\n%s--- want\n%s", file, got, want)
-	}
+	golden.Check(t, file, got, *updateGen)
 }

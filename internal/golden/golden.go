@@ -3,6 +3,7 @@ package golden
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -11,6 +12,9 @@ import (
 func Check(t testing.TB, file, got string, update bool) {
 	t.Helper()
 	if update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(file, []byte(got), 0o666); err != nil {
 			t.Fatal(err)
 		}
@@ -18,7 +22,7 @@ func Check(t testing.TB, file, got string, update bool) {
 	}
 	want, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
+		t.Fatalf("%v (run the test with its update flag to create it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("%s mismatch:\n--- got\n%s--- want\n%s", file, got, want)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,22 +37,8 @@ func copyModule(t *testing.T, mod string) string {
 		t.Fatalf("go mod download %s: %s", mod, out)
 	}
 	dst := filepath.Join(t.TempDir(), "mod")
-	err = filepath.WalkDir(info.Dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(info.Dir, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
+	// CopyFS makes the copies writable (the module cache is read-only).
+	if err := os.CopyFS(dst, os.DirFS(info.Dir)); err != nil {
 		t.Fatal(err)
 	}
 	return dst

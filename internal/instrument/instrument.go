@@ -9,6 +9,8 @@ import (
 	"go/token"
 	"go/types"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -188,11 +190,11 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 		}
 	}
 
-	for _, name := range sortedKeys(fl.alias) {
+	for _, name := range slices.Sorted(maps.Keys(fl.alias)) {
 		f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{&ast.TypeSpec{
 			Name: ast.NewIdent(fl.alias[name]), Assign: 1, Type: ast.NewIdent(name)}}})
 	}
-	for _, name := range sortedKeys(fl.keep) {
+	for _, name := range slices.Sorted(maps.Keys(fl.keep)) {
 		f.Decls = append(f.Decls, useDecl(name))
 	}
 	fl.addImport(f, fl.rt, RuntimePath)
@@ -321,15 +323,6 @@ func (fl *file) instrumented(fn *types.Func) bool {
 
 // SortedFiles returns the keys of an instrumentation result in order.
 func SortedFiles(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -174,7 +174,7 @@ type lhsTarget struct {
 	mapElem bool
 }
 
-func (f *fn) target(e ast.Expr, define bool, pre *[]ast.Stmt, hoist bool) lhsTarget {
+func (f *fn) target(e ast.Expr, isDefine bool, pre *[]ast.Stmt, hoist bool) lhsTarget {
 	t := lhsTarget{expr: e}
 	if id, ok := e.(*ast.Ident); ok {
 		if id.Name == "_" {
@@ -186,7 +186,7 @@ func (f *fn) target(e ast.Expr, define bool, pre *[]ast.Stmt, hoist bool) lhsTar
 			return t
 		}
 		t.cls = classOf(obj.Type())
-		if define && f.fl.info.Defs[id] != nil {
+		if isDefine && f.fl.info.Defs[id] != nil {
 			t.newVar = true
 		}
 		if v, ok := obj.(*types.Var); ok && v.Parent() != f.fl.pkg.Types.Scope() {
@@ -222,13 +222,11 @@ func (f *fn) target(e ast.Expr, define bool, pre *[]ast.Stmt, hoist bool) lhsTar
 	}
 	if hoist && t.cls != untracked && f.addressable(e) {
 		tmp := f.newTemp()
-		*pre = append(*pre, define2(tmp, f.fl.addr(e)), use(tmp))
+		*pre = append(*pre, define(tmp, f.fl.addr(e)), use(tmp))
 		t.addrTmp = tmp
 	}
 	return t
 }
-
-func define2(lhs, rhs ast.Expr) ast.Stmt { return define(lhs, rhs) }
 
 // setShadow is the statement that gives target t the shadow sh (an rt.Sh
 // expression; nil clears it) after the assignment.
