@@ -8,6 +8,7 @@ func Call(fn uint32, args ...Arg) {
 		return
 	}
 	f := &cur.pending
+	untaken(f)
 	f.fn = fn
 	f.n = copy(f.args[:], args)
 	f.valid = len(args) <= maxArgs
@@ -23,13 +24,70 @@ func Enter(fn uint32, n int) bool {
 	}
 	p := &cur.pending
 	if !p.valid || p.n != n || p.fn != 0 && p.fn != fn {
-		p.valid = false
+		untaken(p)
 		cur.entered.valid = false
 		return false
 	}
 	cur.entered = *p
 	p.valid = false
 	return true
+}
+
+// EnterMethod is Enter for a method with n parameters, the receiver
+// first. A method value (f := x.M; f(a)) is called like a func value: the
+// caller announces the arguments without the receiver, which the method
+// value bound earlier. The arguments are then shifted into place and the
+// receiver has no shadow (the instrumenter records a concretization where
+// the method value copies a receiver that had one).
+func EnterMethod(fn uint32, n int) bool {
+	p := &cur.pending
+	if on.Load() && p.valid && p.fn == 0 && p.n == n-1 && n <= maxArgs {
+		copy(p.args[1:n], p.args[:n-1])
+		p.args[0] = Arg{}
+		p.n = n
+	}
+	return Enter(fn, n)
+}
+
+// untaken closes the announced frame p. If no instrumented prologue took
+// it although it carried shadows, the callee was code that dowse does not
+// follow (a func value bound to an uninstrumented function, a function
+// whose prologue does not match the call): the arguments went on as
+// concrete values, which is recorded.
+func untaken(p *frame) {
+	if !p.valid {
+		return
+	}
+	p.valid = false
+	for _, a := range p.args[:p.n] {
+		if a.S != 0 && a.S != Agg {
+			Conc(0, "arguments of a call that no instrumented function took")
+			return
+		}
+		if a.S == Agg && cellsIn(uintptr(a.F), a.N) {
+			Conc(0, "arguments of a call that no instrumented function took")
+			return
+		}
+	}
+}
+
+// InLost records a concretization at site when parameter i, whose type is
+// a type parameter of generic code, was announced with a shadow (or, for
+// an aggregate of size bytes, with symbolic cells): generic code keeps no
+// shadows of such values.
+func InLost(site uint32, i int, size uintptr) {
+	e := &cur.entered
+	if !e.valid || i >= e.n || !on.Load() {
+		return
+	}
+	switch a := e.args[i]; {
+	case a.S == Agg:
+		if cellsIn(uintptr(a.F), size) {
+			Conc(site, "generic parameter")
+		}
+	case a.S != 0:
+		Conc(site, "generic parameter")
+	}
 }
 
 // In returns the shadow of parameter i whose value has fingerprint fp.

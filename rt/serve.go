@@ -161,6 +161,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 				res.Messages = append(res.Messages, fmt.Sprint(r))
 				res.PanicAt = panicSite()
 			}
+			untaken(&cur.pending)
 			on.Store(false)
 		}()
 		growStack(16) // 256 KiB: stack growth would move stack-allocated cells
@@ -250,6 +251,7 @@ func Recovered(r any) any {
 // before the process ends.
 func Exit(code int) {
 	if w := theWorker; w != nil && on.Load() {
+		untaken(&cur.pending)
 		on.Store(false)
 		res := &Result{Seq: w.seq, Status: StatusExit, Messages: []string{fmt.Sprintf("os.Exit(%d)", code)}}
 		w.fill(res)

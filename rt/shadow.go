@@ -31,7 +31,7 @@ func (h Sh) At(fp uint64) S {
 func StSh(addr uintptr, h Sh) { St(addr, h.S, h.F) }
 
 // ArgOf turns a companion into the Arg of a call or return.
-func ArgOf(h Sh) Arg { return Arg(h) }
+func ArgOf(h Sh) Arg { return Arg{S: h.S, F: h.F} }
 
 // Lost records that a symbolic value was stored where dowse does not track
 // shadows (a map element, a value converted to an interface, ...).
@@ -51,32 +51,34 @@ func LostS(site uint32, s S, why string) S {
 // LostElems records a concretization at site if any cell in the size bytes
 // at p is symbolic: memory handed to code dowse does not follow.
 func LostElems(site uint32, p unsafe.Pointer, size uintptr, why string) {
-	if !on.Load() || size == 0 || !lock() {
-		return
-	}
-	found := false
-	if len(cur.mem) > 0 {
-		base := uintptr(p)
-		if size > 4096 && uintptr(len(cur.mem)) < size {
-			for a := range cur.mem {
-				if a >= base && a < base+size {
-					found = true
-					break
-				}
-			}
-		} else {
-			for a := base; a < base+size; a++ {
-				if _, ok := cur.mem[a]; ok {
-					found = true
-					break
-				}
-			}
-		}
-	}
-	unlock()
-	if found {
+	if on.Load() && cellsIn(uintptr(p), size) {
 		Conc(site, why)
 	}
+}
+
+// cellsIn reports whether any byte of the size bytes at base has a cell.
+func cellsIn(base, size uintptr) bool {
+	if !on.Load() || size == 0 || !lock() {
+		return false
+	}
+	defer unlock()
+	if len(cur.mem) == 0 {
+		return false
+	}
+	if size > 4096 && uintptr(len(cur.mem)) < size {
+		for a := range cur.mem {
+			if a >= base && a < base+size {
+				return true
+			}
+		}
+		return false
+	}
+	for a := base; a < base+size; a++ {
+		if _, ok := cur.mem[a]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // LenS, LenStr, CapS and MinInt stand for the builtins in instrumented

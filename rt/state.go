@@ -45,6 +45,7 @@ type cell struct {
 type Arg struct {
 	S S
 	F uint64
+	N uintptr // the size of an aggregate passed by address
 }
 
 // Agg marks an Arg that carries the address of an aggregate value.

@@ -238,3 +238,42 @@ func PutTag(t *testing.T, s string) {
 		t.Errorf("PutField: %d failures; want the input \"id:42\" found\n%s", len(s.Failures), stdout)
 	}
 }
+
+// TestSoundnessShapes runs dowse gen on testdata/soundness, where every
+// PUT has a failing input behind a closure, a callback, a method value, a
+// deferred function or generic code. A target whose failing input is not
+// found must not be reported exhaustive; the shapes dowse tracks precisely
+// must have their failing input found.
+func TestSoundnessShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, readTree(t, filepath.Join("..", "..", "testdata", "soundness")), "-json", "-max-time", "20s", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (failures found)\n%s", code, stderr)
+	}
+	got := summaries(t, stdout)
+	mustFind := []string{
+		"PutCapturedByCheck", "PutCapturedInPUT", "PutClosureWritesCapture", "PutSubtest",
+		"PutHelperCallback", "PutCounter", "PutLibraryCallback", "PutMethodValuePointer",
+		"PutDeferredClosure", "PutDeferInPUT",
+	}
+	for _, name := range mustFind {
+		if s, ok := got[name]; !ok || len(s.Failures) == 0 {
+			t.Errorf("%s: failing input not found (summary present: %v)", name, ok)
+		}
+	}
+	if len(got) < len(mustFind)+6 {
+		t.Errorf("%d summaries, want every PUT of the package\n%s", len(got), stdout)
+	}
+	for name, s := range got {
+		if len(s.Failures) == 0 && s.Exhaustive {
+			t.Errorf("%s: reported exhaustive, but it has a failing input that was not found", name)
+		}
+	}
+	cmd := exec.Command("go", "test", "-count=1", "./...")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("generated tests fail under go test: %v\n%s", err, out)
+	}
+}

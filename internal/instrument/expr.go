@@ -81,14 +81,17 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 	case nil:
 		return nil
 	case *ast.FuncLit:
-		f.fl.funcLit(x)
+		f.fl.funcLit(x, f)
 		return x
 	case *ast.ParenExpr:
 		x.X = f.pure(x.X, pre, hoist)
 		return x
 	case *ast.SelectorExpr:
-		if _, ok := f.fl.info.Selections[x]; ok {
+		if sel, ok := f.fl.info.Selections[x]; ok {
 			x.X = f.pure(x.X, pre, hoist)
+			if sel.Kind() == types.MethodVal {
+				f.methodValue(x, sel, pre)
+			}
 		}
 		return x
 	case *ast.IndexExpr:
@@ -171,7 +174,7 @@ func (f *fn) pureArgs(call *ast.CallExpr, pre *[]ast.Stmt, hoist bool) {
 				fun.X = f.pure(fun.X, pre, hoist)
 			}
 		case *ast.FuncLit:
-			f.fl.funcLit(fun)
+			f.fl.funcLit(fun, f)
 		case *ast.Ident:
 		default:
 			call.Fun = f.pure(call.Fun, pre, hoist)
@@ -308,7 +311,9 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 				}
 			}
 			call.Fun = f.fl.rtSel(model)
-		} else if !f.fl.instrumented(fn) {
+		} else if !f.fl.instrumented(fn) || isGeneric(fn) {
+			// Generic code keeps no shadows of type-parameter values, so
+			// what goes into it is concrete, as in uninstrumented code.
 			f.lostArgs(call, fn, pre)
 			return 0, false
 		}
@@ -381,7 +386,7 @@ func (f *fn) argOf(a ast.Expr, t types.Type) ast.Expr {
 		}
 	case aggregate:
 		if f.addressable(a) {
-			return f.fl.lit("Arg", f.fl.rtSel("Agg"), &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.fl.addr(a)}})
+			return f.fl.lit("Arg", f.fl.rtSel("Agg"), &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.fl.addr(a)}}, f.fl.sizeof(a))
 		}
 	}
 	return f.fl.lit("Arg")
@@ -590,6 +595,53 @@ func paramType(sig *types.Signature, i int, spread bool) types.Type {
 		return params.At(i).Type()
 	}
 	return nil
+}
+
+// methodValue records, before the statement, the concretization of the
+// receiver of method value x (not called here) when the method takes its
+// receiver by value: the method value keeps a copy that carries no
+// shadows. A pointer receiver keeps pointing at memory whose cells stay.
+func (f *fn) methodValue(x *ast.SelectorExpr, sel *types.Selection, pre *[]ast.Stmt) {
+	m, ok := sel.Obj().(*types.Func)
+	if pre == nil || !ok || f.impure(x.X) {
+		return
+	}
+	recv := m.Type().(*types.Signature).Recv()
+	if recv == nil || types.IsInterface(recv.Type()) {
+		return
+	}
+	if _, ptr := recv.Type().Underlying().(*types.Pointer); ptr {
+		return
+	}
+	why := &ast.BasicLit{Kind: token.STRING, Value: `"receiver of a method value"`}
+	xt := f.typeOf(x.X)
+	if xt == nil {
+		return
+	}
+	if p, ok := xt.Underlying().(*types.Pointer); ok {
+		if classOf(p.Elem()) == aggregate && hasCells(p.Elem()) {
+			f.fl.needU = true
+			site := f.fl.site(x.Sel.Pos(), "methodvalue")
+			ptr := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{x.X}}
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), ptr,
+				f.fl.sizeof(&ast.StarExpr{X: x.X}), why)})
+		}
+		return
+	}
+	switch classOf(xt) {
+	case scalar, str, slice:
+		if sh := f.sh(x.X); sh != nil {
+			site := f.fl.site(x.Sel.Pos(), "methodvalue")
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), sh, why)})
+		}
+	case aggregate:
+		if hasCells(xt) && f.addressable(x.X) {
+			f.fl.needU = true
+			site := f.fl.site(x.Sel.Pos(), "methodvalue")
+			ptr := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: x.X}}}
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), ptr, f.fl.sizeof(x.X), why)})
+		}
+	}
 }
 
 // boxed records, before the statement, the concretization of e when it is

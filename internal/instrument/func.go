@@ -16,6 +16,7 @@ type fn struct {
 	types   map[ast.Expr]types.Type // types of synthetic nodes
 	results []types.Object          // named results (nil entries for unnamed)
 	hasGoto bool
+	method  bool // a method declaration: the receiver is parameter 0
 }
 
 // temp is what the rewrite knows of a node it created.
@@ -50,6 +51,7 @@ func (fl *file) funcDecl(d *ast.FuncDecl) {
 	var params []*ast.Field
 	if d.Recv != nil {
 		params = append(params, d.Recv.List...)
+		f.method = true
 	}
 	params = append(params, d.Type.Params.List...)
 	var results []*ast.Field
@@ -59,12 +61,19 @@ func (fl *file) funcDecl(d *ast.FuncDecl) {
 	d.Body.List = append(f.prologue(params, results), f.block(d.Body.List)...)
 }
 
-func (fl *file) funcLit(e *ast.FuncLit) {
+// funcLit instruments the function literal e. A literal inside a function
+// body (parent non-nil) shares the companions of the enclosing function:
+// a captured variable's companion is captured with it, so the literal reads
+// and writes the same shadow as the code around it, however late it runs.
+func (fl *file) funcLit(e *ast.FuncLit, parent *fn) {
 	sig, _ := fl.typeOf(e).(*types.Signature)
 	if sig == nil {
 		return
 	}
 	f := fl.newFn(0, sig, e.Body)
+	if parent != nil {
+		f.comp = parent.comp
+	}
 	var results []*ast.Field
 	if e.Type.Results != nil {
 		results = e.Type.Results.List
@@ -77,7 +86,7 @@ func (fl *file) funcLit(e *ast.FuncLit) {
 func (fl *file) litsOnly(e ast.Expr) ast.Expr {
 	ast.Inspect(e, func(n ast.Node) bool {
 		if lit, ok := n.(*ast.FuncLit); ok {
-			fl.funcLit(lit)
+			fl.funcLit(lit, nil)
 			return false
 		}
 		return true
@@ -121,6 +130,14 @@ func (f *fn) prologue(params, results []*ast.Field) []ast.Stmt {
 				decls = append(decls, varDecl(c, f.fl.rtSel("Sh")))
 				fp := f.fl.fp(ast.NewIdent(name.Name), obj.Type())
 				takes = append(takes, assign(ast.NewIdent(c), f.fl.rtCall("Mk", f.fl.rtCall("In", intLit(uint64(i)), fp), fp)))
+			case untracked:
+				// Generic code keeps no shadows of values whose type is a
+				// type parameter: a shadow announced for one is lost here.
+				if isTypeParam(obj.Type()) {
+					site := f.fl.site(name.Pos(), "generic")
+					takes = append(takes, &ast.ExprStmt{X: f.fl.rtCall("InLost", intLit(uint64(site)), intLit(uint64(i)),
+						f.fl.sizeof(ast.NewIdent(name.Name)))})
+				}
 			case aggregate:
 				if hasCells(obj.Type()) {
 					decls = append(decls, f.fl.escape(ast.NewIdent(name.Name)))
@@ -151,12 +168,18 @@ func (f *fn) prologue(params, results []*ast.Field) []ast.Stmt {
 	var out []ast.Stmt
 	out = append(out, decls...)
 	if n > 0 {
+		// A method may be entered through a method value, whose caller
+		// announces the arguments without the receiver.
+		enter := "Enter"
+		if f.method {
+			enter = "EnterMethod"
+		}
 		out = append(out, &ast.IfStmt{
-			Cond: f.fl.rtCall("Enter", intLit(uint64(f.id)), intLit(uint64(n))),
+			Cond: f.fl.rtCall(enter, intLit(uint64(f.id)), intLit(uint64(n))),
 			Body: &ast.BlockStmt{List: takes},
 		})
 		if len(takes) == 0 {
-			out[len(out)-1] = &ast.ExprStmt{X: f.fl.rtCall("Enter", intLit(uint64(f.id)), intLit(uint64(n)))}
+			out[len(out)-1] = &ast.ExprStmt{X: f.fl.rtCall(enter, intLit(uint64(f.id)), intLit(uint64(n)))}
 		}
 	}
 	if len(names) > 0 {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/printer"
 	"go/token"
 	"go/types"
+	"go/version"
 	"hash/fnv"
 	"maps"
 	"slices"
@@ -151,6 +153,9 @@ type file struct {
 	alias map[string]string // predeclared type name -> file-level alias
 	tag   uint32            // hash of the file name, for package-level names
 	keep  map[string]bool   // qualified names whose calls were replaced by models
+	// sharedLoopVars is true for files whose Go version is below 1.22,
+	// where the variables of a range loop are shared by all iterations.
+	sharedLoopVars bool
 }
 
 func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Options) ([]byte, error) {
@@ -158,6 +163,9 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 	h := fnv.New32a()
 	h.Write([]byte(pkg.Fset.File(f.Pos()).Name()))
 	fl.tag = h.Sum32()
+	if v := pkg.TypesInfo.FileVersions[f]; v != "" && version.Compare(v, "go1.22") < 0 {
+		fl.sharedLoopVars = true
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			fl.used[id.Name] = true
@@ -218,6 +226,21 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 func (fl *file) print(f *ast.File) ([]byte, error) {
 	var buf bytes.Buffer
 	cfg := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+	// Build constraints stay: a //go:build line may set the file's Go
+	// version (go1.21 keeps loop variables shared by all iterations).
+	for _, cg := range f.Comments {
+		if cg.Pos() >= f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if constraint.IsGoBuild(c.Text) || constraint.IsPlusBuild(c.Text) {
+				fmt.Fprintf(&buf, "%s\n", c.Text)
+			}
+		}
+	}
+	if buf.Len() > 0 {
+		buf.WriteString("\n")
+	}
 	fmt.Fprintf(&buf, "package %s\n\n", f.Name.Name)
 	for _, d := range f.Decls {
 		var comments, output []*ast.CommentGroup

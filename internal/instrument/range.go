@@ -47,6 +47,12 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) {
 		return keep() // assignments to memory in the range clause: keep it simple
 	}
+	if s.Tok == token.DEFINE && f.fl.sharedLoopVars && f.capturesOrAddresses(s.Body) {
+		// Before Go 1.22 the iteration variables are shared by all
+		// iterations; the counting loop would declare them per iteration,
+		// which a closure or a pointer could tell apart.
+		return keep()
+	}
 	site := f.fl.site(s.For, "range")
 	x := f.pure(s.X, &pre, true)
 	r := f.newTemp()
@@ -189,4 +195,31 @@ func isBlankList(l []ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// capturesOrAddresses reports whether body contains a function literal or
+// takes an address (explicitly, or by calling a pointer method on an
+// addressable value): the ways code can observe whether a variable is
+// shared by iterations.
+func (f *fn) capturesOrAddresses(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			found = true
+		case *ast.UnaryExpr:
+			found = n.Op == token.AND
+		case *ast.SelectorExpr:
+			if sel, ok := f.fl.info.Selections[n]; ok && sel.Kind() == types.MethodVal && !sel.Indirect() {
+				if m, ok := sel.Obj().(*types.Func); ok {
+					if r := m.Type().(*types.Signature).Recv(); r != nil {
+						_, ptr := r.Type().Underlying().(*types.Pointer)
+						found = ptr && !types.IsInterface(r.Type())
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

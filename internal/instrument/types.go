@@ -20,6 +20,22 @@ const (
 	aggregate       // arrays and structs: shadows live in memory cells
 )
 
+// isTypeParam reports whether t is a type parameter.
+func isTypeParam(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.TypeParam)
+	return ok
+}
+
+// isGeneric reports whether fn is a generic function or a method of a
+// generic type (instantiated or not).
+func isGeneric(fn *types.Func) bool {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && (sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0)
+}
+
 func classOf(t types.Type) class {
 	if t == nil {
 		return untracked
@@ -201,11 +217,8 @@ func (fl *file) sizeof(e ast.Expr) ast.Expr {
 // headers.
 func (fl *file) lit(name string, vals ...ast.Expr) ast.Expr {
 	cl := &ast.CompositeLit{Type: fl.rtSel(name)}
-	if len(vals) == 2 {
-		cl.Elts = []ast.Expr{
-			&ast.KeyValueExpr{Key: ast.NewIdent("S"), Value: vals[0]},
-			&ast.KeyValueExpr{Key: ast.NewIdent("F"), Value: vals[1]},
-		}
+	for i, v := range vals {
+		cl.Elts = append(cl.Elts, &ast.KeyValueExpr{Key: ast.NewIdent([]string{"S", "F", "N"}[i]), Value: v})
 	}
 	return &ast.ParenExpr{X: cl}
 }

@@ -117,3 +117,15 @@ func TestShortCircuit(t *testing.T) {
 		}
 	}
 }
+
+func TestSharedLoopVariables(t *testing.T) {
+	if got := SharedCaptures([]int{1, 2, 3}); !slices.Equal(got, []int{3, 3, 3}) {
+		t.Fatalf("SharedCaptures = %v, want the last element three times (Go 1.21 semantics)", got)
+	}
+	if !SharedAddresses("abc") {
+		t.Fatal("the range variable of a Go 1.21 file is not shared")
+	}
+	if !SharedReceivers(make([]Tally, 3)) {
+		t.Fatal("the range variable of a Go 1.21 file is not shared by pointer-method calls")
+	}
+}

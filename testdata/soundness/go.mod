@@ -1,0 +1,3 @@
+module example.com/soundness
+
+go 1.22

@@ -1,0 +1,109 @@
+// Package soundness holds code shapes whose symbolic values once went
+// missing: captured variables of closures, callbacks run by library code,
+// method values, deferred closures and generic functions and types. Every
+// PUT of this package fails on exactly one kind of input; an explorer that
+// loses a shadow on the way either misses it or must not call the target
+// exhaustive.
+package soundness
+
+import (
+	"sort"
+	"sync"
+)
+
+// Code is a small checker: its result depends on the input through a
+// closure that captures it.
+func Code(n int) bool {
+	is := func(k int) bool { return n == k }
+	return is(42)
+}
+
+// Counter returns a closure that keeps a symbolic sum across calls.
+func Counter(start int) func(int) int {
+	sum := start
+	return func(d int) int {
+		sum += d
+		return sum
+	}
+}
+
+// Once runs its check inside sync.Once: the callback is run by library
+// code, the captured input reaches it only through the closure.
+func Once(n uint8) (hit bool) {
+	var once sync.Once
+	once.Do(func() {
+		if n == 200 {
+			hit = true
+		}
+	})
+	return hit
+}
+
+// Rank sorts a copy of xs with a comparison that captures a pivot and
+// reports whether the pivot came first.
+func Rank(xs []int, pivot int) bool {
+	ys := append([]int(nil), xs...)
+	sort.Slice(ys, func(i, j int) bool { return ys[i] < ys[j] })
+	return len(ys) > 0 && ys[0] == pivot
+}
+
+// Gauge holds a limit; Over is used as a method value.
+type Gauge struct{ Limit int }
+
+// Over reports whether v exceeds the limit.
+func (g Gauge) Over(v int) bool { return v > g.Limit }
+
+// Under reports whether v is below the limit; used as a method value
+// whose receiver is a pointer.
+func (g *Gauge) Under(v int) bool { return v < g.Limit }
+
+// Recovered panics on a magic value and recovers in a deferred closure
+// that reads the input.
+func Recovered(n int) (code int) {
+	defer func() {
+		if recover() != nil && n == 7 {
+			code = 99
+		}
+	}()
+	if n%7 == 0 {
+		panic("multiple of seven")
+	}
+	return n
+}
+
+// Max is a generic helper.
+func Max[T int | int64 | uint8 | string](a, b T) T {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// LeadingDigits counts the leading decimal digits of s, a string or a
+// byte slice (the shape of time's leadingInt).
+func LeadingDigits[S []byte | string](s S) int {
+	i := 0
+	for ; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			break
+		}
+	}
+	return i
+}
+
+// Stack is a generic type.
+type Stack[T any] struct{ items []T }
+
+// Push adds v on top.
+func (s *Stack[T]) Push(v T) { s.items = append(s.items, v) }
+
+// Pop removes the top value.
+func (s *Stack[T]) Pop() (T, bool) {
+	var zero T
+	if len(s.items) == 0 {
+		return zero, false
+	}
+	v := s.items[len(s.items)-1]
+	s.items = s.items[:len(s.items)-1]
+	return v, true
+}

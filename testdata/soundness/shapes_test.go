@@ -1,0 +1,129 @@
+package soundness
+
+import "testing"
+
+func PutCapturedByCheck(t *testing.T, n int) {
+	if Code(n) {
+		t.Fatalf("code %d", n)
+	}
+}
+
+func PutCapturedInPUT(t *testing.T, n int) {
+	check := func() {
+		if n == 42 {
+			t.Fatal("captured 42")
+		}
+	}
+	check()
+}
+
+func PutClosureWritesCapture(t *testing.T, n int) {
+	var hit bool
+	func() { hit = n*3 == 126 }()
+	if hit {
+		t.Fatal("written through a closure")
+	}
+}
+
+func PutSubtest(t *testing.T, s string) {
+	t.Run("sub", func(t *testing.T) {
+		if len(s) == 3 && s[1] == 'x' {
+			t.Fatalf("subtest %q", s)
+		}
+	})
+}
+
+func notPanics(t *testing.T, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panicked: %v", r)
+		}
+	}()
+	f()
+}
+
+func PutHelperCallback(t *testing.T, xs []int, i int) {
+	notPanics(t, func() {
+		if i >= 0 && i < 3 {
+			_ = xs[i]
+		}
+	})
+}
+
+func PutCounter(t *testing.T, a, b int) {
+	next := Counter(a)
+	next(b)
+	if next(1) == 10 && b == 4 {
+		t.Fatal("counter reached 10")
+	}
+}
+
+func PutLibraryCallback(t *testing.T, n uint8) {
+	if Once(n) {
+		t.Fatal("once hit")
+	}
+}
+
+func PutSortCallback(t *testing.T, xs []int, pivot int) {
+	if len(xs) == 2 && pivot == 5 && Rank(xs, pivot) {
+		t.Fatal("pivot first")
+	}
+}
+
+func PutMethodValue(t *testing.T, limit, v int) {
+	over := Gauge{Limit: limit}.Over
+	if over(v) && v == -5 {
+		t.Fatal("over at -5")
+	}
+}
+
+func PutMethodValuePointer(t *testing.T, limit, v int) {
+	g := &Gauge{Limit: limit}
+	under := g.Under
+	if under(v) && v == 5 {
+		t.Fatal("under at 5")
+	}
+}
+
+func PutDeferredClosure(t *testing.T, n int) {
+	if Recovered(n) == 99 {
+		t.Fatal("recovered seven")
+	}
+}
+
+func PutDeferInPUT(t *testing.T, n int) {
+	defer func() {
+		if n == -5 {
+			t.Error("deferred check")
+		}
+	}()
+}
+
+func PutGenericMax(t *testing.T, a, b int) {
+	if Max(a, b) == 1000 && a < b {
+		t.Fatal("max 1000")
+	}
+}
+
+func PutGenericString(t *testing.T, a, b string) {
+	if Max(a, b) == "zz" {
+		t.Fatal("max zz")
+	}
+}
+
+func PutGenericLeading(t *testing.T, s string, b []byte) {
+	if LeadingDigits(s) == 2 && LeadingDigits(b) == 1 {
+		t.Fatal("two and one digits")
+	}
+}
+
+func PutGenericStack(t *testing.T, a, b int) {
+	var s Stack[int]
+	s.Push(a)
+	s.Push(b)
+	v, _ := s.Pop()
+	if v == 17 {
+		t.Fatal("popped 17")
+	}
+}
