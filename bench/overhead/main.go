@@ -74,7 +74,7 @@ func main() {
 		for _, mode := range []struct {
 			name string
 			ins  build.Instrumenter
-		}{{"plain", build.NoInstrument{}}, {"instrumented", build.SourceInstrumenter{}}} {
+		}{{"plain", build.NoInstrument{}}, {"instrumented", &build.SourceInstrumenter{}}} {
 			w, err := build.NewWork(false)
 			if err != nil {
 				log.Fatal(err)

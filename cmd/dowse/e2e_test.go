@@ -277,3 +277,40 @@ func TestSoundnessShapes(t *testing.T) {
 		t.Fatalf("generated tests fail under go test: %v\n%s", err, out)
 	}
 }
+
+// TestInstrumentModuleTwoImporters explores two packages that import the
+// same package of the module with -instrument-module: each worker binary
+// must get that package instrumented once, so both PUTs see its three
+// grades (a package instrumented twice once gave the second PUT one path
+// and an "exhaustive" verdict).
+func TestInstrumentModuleTwoImporters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, _ := runGenIn(t, readTree(t, filepath.Join("..", "..", "testdata", "twoimporters")), "-json", "-instrument-module", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (failures found)\n%s", code, stderr)
+	}
+	type result struct {
+		Package  string            `json:"package"`
+		Target   string            `json:"target"`
+		Paths    int               `json:"paths"`
+		Failures []json.RawMessage `json:"failures"`
+	}
+	seen := 0
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for {
+		var r result
+		if err := dec.Decode(&r); err != nil {
+			break
+		}
+		seen++
+		// Grade's three outcomes, and n == 95 within the highest.
+		if r.Paths != 4 || len(r.Failures) != 1 {
+			t.Errorf("%s %s: %d paths, %d failures; want 4 paths, 1 failure", r.Package, r.Target, r.Paths, len(r.Failures))
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d summaries, want 2\n%s", seen, stdout)
+	}
+}

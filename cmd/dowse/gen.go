@@ -161,6 +161,8 @@ type generator struct {
 	out    output.Handler
 	cwd    string
 
+	instrumenter *build.SourceInstrumenter // shared by the builds of one load
+
 	errors   int // targets not explored or not written, builds that failed
 	findings int // failures found
 }
@@ -211,6 +213,9 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 		}
 	}()
 
+	// One instrumenter for the whole load: a package of the module that
+	// goes into several binaries is rewritten once.
+	g.instrumenter = &build.SourceInstrumenter{}
 	for _, p := range pkgs {
 		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
 			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
@@ -270,7 +275,7 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 		var err error
 		bin, err = work.Build(ctx, build.Config{
 			BuildFlags:       buildFlags,
-			Instrumenter:     build.SourceInstrumenter{},
+			Instrumenter:     g.instrumenter,
 			InstrumentModule: g.cfg.instrumentModule,
 		}, p, runnable)
 		if err != nil {

@@ -176,7 +176,7 @@ func TestBuildInstrumentModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	ins := &recorder{next: SourceInstrumenter{}}
+	ins := &recorder{next: &SourceInstrumenter{}}
 	bin, err := w.Build(context.Background(), Config{Instrumenter: ins, InstrumentModule: true}, pkgs[0], pkgs[0].Targets)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dowse-go/dowse/internal/testenv"
 )
 
 // collector is a Handler that keeps everything.
@@ -35,13 +37,13 @@ func benchDir(t testing.TB) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Skip("repository root not found")
+			testenv.Missing(t, "repository root not found")
 		}
 		dir = parent
 	}
 	bench := filepath.Join(dir, "..", "shared", "bench")
 	if _, err := os.Stat(filepath.Join(bench, "detect", "GROUND_TRUTH.tsv")); err != nil {
-		t.Skipf("benchmark corpus not found at %s", bench)
+		testenv.Missing(t, "benchmark corpus not found at %s", bench)
 	}
 	return bench
 }

@@ -11,12 +11,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/dowse-go/dowse/internal/testenv"
 )
 
 func benchDir(t testing.TB) string {
 	d := filepath.Join(repoRoot(t), "..", "shared", "bench")
 	if _, err := os.Stat(filepath.Join(d, "go.mod")); err != nil {
-		t.Skip("../shared/bench not present")
+		testenv.Missing(t, "../shared/bench not present")
 	}
 	return d
 }
@@ -30,7 +32,7 @@ func copyModule(t *testing.T, mod string) string {
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("go mod download %s: %v", mod, err)
+		testenv.Missing(t, "go mod download %s: %v", mod, err)
 	}
 	var info struct{ Dir string }
 	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {

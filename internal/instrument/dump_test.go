@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// TestDump instruments DOWSE_DUMP_PKG in DOWSE_DUMP_DIR and keeps the
-// result in DOWSE_KEEP (a debugging aid).
+// TestDump instruments DOWSE_DUMP_PKG in DOWSE_DUMP_DIR, keeps the result
+// in DOWSE_KEEP and runs go DOWSE_DUMP_VERB (vet by default) on it, which
+// must succeed (a debugging aid; skipped unless the variables are set).
 func TestDump(t *testing.T) {
 	dir, pkg := os.Getenv("DOWSE_DUMP_DIR"), os.Getenv("DOWSE_DUMP_PKG")
 	if dir == "" || pkg == "" {
@@ -18,5 +19,8 @@ func TestDump(t *testing.T) {
 		verb = v
 	}
 	out, err := goCmd(dir, append(append([]string{verb}, flags...), pkg)...)
-	t.Logf("%v\n%s", err, out)
+	if err != nil {
+		t.Fatalf("go %s of the instrumented package: %v\n%s", verb, err, out)
+	}
+	t.Logf("%s", out)
 }

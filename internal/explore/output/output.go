@@ -6,6 +6,7 @@ package output
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -121,8 +122,10 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		return out
 	}
 	site := func(id uint32) string {
-		i := id - 1 // IDs count from 1 and are dense
-		if int(i) < len(opts.Sites) && opts.Sites[i].ID == id {
+		// Sites are sorted by ID; IDs are unique in a run, not dense in
+		// one binary.
+		i := sort.Search(len(opts.Sites), func(i int) bool { return opts.Sites[i].ID >= id })
+		if i < len(opts.Sites) && opts.Sites[i].ID == id {
 			p := opts.Sites[i].Pos
 			return Rel(opts.Dir, fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column))
 		}

@@ -1,0 +1,3 @@
+module example.com/twoimporters
+
+go 1.22

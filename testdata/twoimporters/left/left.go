@@ -1,0 +1,9 @@
+// Package left calls into package shared.
+package left
+
+import "example.com/twoimporters/shared"
+
+// Label names the grade of n.
+func Label(n int) string {
+	return []string{"low", "mid", "high"}[shared.Grade(n)]
+}
