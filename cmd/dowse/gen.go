@@ -35,6 +35,10 @@ const (
 	exitError    = 1 // the packages do not compile, or a target could not be explored or emitted
 	exitUsage    = 2
 	exitFindings = 3 // tests generated, and a target failed on some input
+	// exitInterrupted is the status of a run stopped by an interrupt
+	// (128 + SIGINT, as a shell reports it): nothing was written for the
+	// package being explored.
+	exitInterrupted = 130
 )
 
 // genConfig is what the flags of dowse gen say.
@@ -230,6 +234,8 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 		return exitError
 	}
 	switch {
+	case ctx.Err() != nil:
+		return exitInterrupted
 	case g.errors > 0:
 		return exitError
 	case g.findings > 0:

@@ -65,6 +65,12 @@ func (z *Context) configure(s C.Z3_solver, timeout time.Duration) (*Solver, erro
 		C.Z3_params_set_uint(z.c, p, C.Z3_mk_string_symbol(z.c, cs), C.uint(v))
 	}
 	setUint("random_seed", 0)
+	// Z3 catches SIGINT during a check by default (and only interrupts
+	// the check): the signal must reach the Go program, which cancels the
+	// run and interrupts the solver itself.
+	cs := C.CString("ctrl_c")
+	defer C.free(unsafe.Pointer(cs))
+	C.Z3_params_set_bool(z.c, p, C.Z3_mk_string_symbol(z.c, cs), false)
 	if timeout > 0 {
 		ms := timeout.Milliseconds()
 		if ms < 1 {
