@@ -279,10 +279,12 @@ func TestSoundnessShapes(t *testing.T) {
 }
 
 // TestInstrumentModuleTwoImporters explores two packages that import the
-// same package of the module with -instrument-module: each worker binary
-// must get that package instrumented once, so both PUTs see its three
-// grades (a package instrumented twice once gave the second PUT one path
-// and an "exhaustive" verdict).
+// same package of the module with -instrument-module, and that package's
+// own PUT: each worker binary must get that package instrumented once, so
+// every PUT sees its three grades (a package instrumented twice once gave
+// the second PUT one path and an "exhaustive" verdict; the loader shares a
+// file's syntax tree between a package and its test variant, so the
+// package's own binary rewrote it twice too).
 func TestInstrumentModuleTwoImporters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
@@ -310,7 +312,61 @@ func TestInstrumentModuleTwoImporters(t *testing.T) {
 			t.Errorf("%s %s: %d paths, %d failures; want 4 paths, 1 failure", r.Package, r.Target, r.Paths, len(r.Failures))
 		}
 	}
-	if seen != 2 {
-		t.Errorf("%d summaries, want 2\n%s", seen, stdout)
+	if seen != 3 {
+		t.Errorf("%d summaries, want 3\n%s", seen, stdout)
+	}
+}
+
+// TestSideEffectsStayOut explores a PUT whose code writes a file at a
+// relative path and reads its testdata: workers run in a copy of the
+// package directory, so the file lands there, never next to the user's
+// sources, while testdata is still found.
+func TestSideEffectsStayOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod":             "module example.com/effects\n\ngo 1.22\n",
+		"testdata/limit.txt": "7\n",
+		"save.go": `package effects
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Save writes n to last.txt and reports whether it exceeds the limit in
+// testdata/limit.txt.
+func Save(n int) bool {
+	_ = os.WriteFile("last.txt", []byte(strconv.Itoa(n)), 0o666)
+	data, err := os.ReadFile("testdata/limit.txt")
+	if err != nil {
+		panic(err)
+	}
+	limit, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return n > limit
+}
+`,
+		"save_test.go": `package effects
+
+import "testing"
+
+func PutSave(t *testing.T, n int) {
+	if Save(n) && n == 100 {
+		t.Fatal("100 is over the limit")
+	}
+}
+`,
+	}
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (the failure found)\n%s\n%s", code, stdout, stderr)
+	}
+	if s := summaries(t, stdout)["PutSave"]; len(s.Failures) != 1 {
+		t.Errorf("PutSave: %d failures, want 1 (testdata read from the copy)\n%s", len(s.Failures), stdout)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "last.txt")); err == nil {
+		t.Errorf("exploration wrote last.txt into the package directory")
 	}
 }

@@ -246,13 +246,14 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 
 // result is what happened to one target.
 type result struct {
-	t      *load.Target
-	rep    *explore.Report
-	err    error // not explored
-	rows   []emit.Row
-	tests  int
-	files  []string
-	failed string // the generated test reproducing its failures
+	t       *load.Target
+	rep     *explore.Report
+	err     error // not explored
+	rows    []emit.Row
+	tests   int
+	files   []string
+	changed []string // those of files this run created or rewrote
+	failed  string   // the generated test reproducing its failures
 }
 
 // pkg explores the selected targets of p and writes their tests.
@@ -292,6 +293,8 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 				}
 			}
 			bin = nil
+		} else if bin.RunDirWarning != "" {
+			fmt.Fprintf(g.stderr, "dowse gen: warning: %s\n", bin.RunDirWarning)
 		}
 	}
 	for _, r := range results {
@@ -311,7 +314,7 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 	}
 
 	for _, r := range results {
-		opts := output.Options{MaxLen: g.cfg.maxLen, Dir: g.cwd, Files: r.files, Tests: r.tests, FailureTest: r.failed}
+		opts := output.Options{MaxLen: g.cfg.maxLen, Dir: g.cwd, Files: r.files, Changed: r.changed, Tests: r.tests, FailureTest: r.failed}
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}
@@ -469,6 +472,7 @@ func (g *generator) writeFile(p *load.Package, external bool, name string, targe
 		}
 		r.tests = len(r.rows) - omitted[t.Name]
 		r.files = targetFiles(t, r, res.Files)
+		r.changed = targetFiles(t, r, res.Changed)
 		if hasFailureRow(r.rows) {
 			r.failed = failureTestName(t)
 		}

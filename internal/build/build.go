@@ -10,6 +10,7 @@
 //	<work>/overlay/<n>/<file>    instrumented files and worker harnesses
 //	<work>/overlay.json          the go command's -overlay file
 //	<work>/<pkg>.test            the worker binary
+//	<work>/run/<n>/<dir>         the copy of the package directory workers run in
 //
 // The binary is built by
 //
@@ -133,6 +134,11 @@ type Binary struct {
 	Path    string        // the test binary
 	Package *load.Package // the package it tests
 	Sites   []Site        // branch sites of the instrumented code, by ID
+	// RunDir is the directory workers run in: a copy of the package
+	// directory (see Work.runDir), or the package directory itself when
+	// it was too large to copy (RunDirWarning says so).
+	RunDir        string
+	RunDirWarning string
 	// Harness maps each PUT the binary serves to the name of the test
 	// function that serves it.
 	Harness map[string]string
@@ -151,7 +157,10 @@ type Command struct {
 // inputs of at most maxLen elements. ok is false if the binary does not
 // serve t.
 func (b *Binary) Worker(t *load.Target, maxLen int) (cmd Command, ok bool) {
-	cmd = Command{Path: b.Path, Dir: b.Package.Dir}
+	cmd = Command{Path: b.Path, Dir: b.RunDir}
+	if cmd.Dir == "" {
+		cmd.Dir = b.Package.Dir
+	}
 	env := []string{rt.EnvWorker + "=1", rt.EnvMaxLen + "=" + strconv.Itoa(maxLen)}
 	switch t.Kind {
 	case load.KindPUT:
@@ -206,6 +215,13 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	sort.Slice(sites, func(i, j int) bool { return sites[i].ID < sites[j].ID })
 
 	bin := &Binary{Package: p, Sites: sites, Harness: map[string]string{}}
+	bin.RunDir, err = w.runDir(p.Dir)
+	if errors.Is(err, errRunDirTooLarge) {
+		bin.RunDir = p.Dir
+		bin.RunDirWarning = fmt.Sprintf("%s is larger than %d MiB: workers run in the package directory itself, where files the code under test writes land", p.Dir, maxRunDirBytes>>20)
+	} else if err != nil {
+		return nil, err
+	}
 	overlay := map[string]string{}
 	dir := filepath.Join(w.Dir, "overlay", strconv.Itoa(w.n))
 	w.n++

@@ -141,7 +141,7 @@ func TestBuild(t *testing.T) {
 		t.Errorf("fuzz worker: %v %v %v", ok, cmdFuzz.Args, cmdFuzz.Env)
 	}
 	cmdPut, ok := bin.Worker(p.Targets[0], 3)
-	if !ok || fmt.Sprint(cmdPut.Args, cmdPut.Env) != "[-test.run=^TestDowseWorker$] [DOWSE_WORKER=1 DOWSE_MAX_LEN=3 DOWSE_TARGETS=PutAbs]" || cmdPut.Dir != p.Dir {
+	if !ok || fmt.Sprint(cmdPut.Args, cmdPut.Env) != "[-test.run=^TestDowseWorker$] [DOWSE_WORKER=1 DOWSE_MAX_LEN=3 DOWSE_TARGETS=PutAbs]" || cmdPut.Dir != bin.RunDir || filepath.Base(cmdPut.Dir) != filepath.Base(p.Dir) || cmdPut.Dir == p.Dir {
 		t.Errorf("PUT worker: %v %v %v %v", ok, cmdPut.Args, cmdPut.Env, cmdPut.Dir)
 	}
 	if _, ok := bin.Worker(p.Targets[1], 3); ok {

@@ -13,21 +13,24 @@ import (
 // SourceInstrumenter is the Instrumenter of package instrument: the
 // source rewrite that reports shadows and branches to the runtime.
 //
-// The rewrite changes the loaded syntax trees, so a package variant is
-// rewritten once per SourceInstrumenter and its result reused by every
-// binary it goes into (with -instrument-module, a package of the module
-// imported by several explored packages). Branch sites are numbered across
-// all binaries, so a reused package keeps its site IDs. Use one
-// SourceInstrumenter per load; it is safe for concurrent use.
+// The rewrite changes the loaded syntax trees, and the loader shares the
+// trees of a package's files between the package and its test variant. So
+// each file is rewritten once per SourceInstrumenter and the result reused
+// by every binary it goes into: the package under test's own binary, and
+// with -instrument-module the binaries of the other packages that import
+// it. Branch sites are numbered across all binaries, so a reused file
+// keeps its site IDs. Use one SourceInstrumenter per load; it is safe for
+// concurrent use.
 type SourceInstrumenter struct {
 	mu    sync.Mutex
 	sites instrument.Sites
-	done  map[*packages.Package]*rewrite
+	files map[string]*rewrite // by absolute path
 }
 
-// rewrite is the instrumented form of one package variant.
+// rewrite is the instrumented form of one file: its new source (nil when
+// the file is used as it is) and the branch sites its rewrite numbered.
 type rewrite struct {
-	files map[string][]byte
+	src   []byte
 	sites []Site
 }
 
@@ -36,50 +39,62 @@ type rewrite struct {
 func (s *SourceInstrumenter) Instrument(pkgs []*packages.Package) (map[string][]byte, []Site, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.done == nil {
-		s.done = map[*packages.Package]*rewrite{}
+	if s.files == nil {
+		s.files = map[string]*rewrite{}
 	}
 	inst := map[string]bool{}
 	for _, p := range pkgs {
 		inst[p.PkgPath] = true
 	}
-	opts := instrument.Options{Instrumented: func(path string) bool { return inst[path] }}
+	opts := instrument.Options{
+		Instrumented: func(path string) bool { return inst[path] },
+		Skip:         func(file string) bool { return s.files[file] != nil },
+	}
 	files := map[string][]byte{}
 	var sites []Site
 	for _, p := range pkgs {
-		r, ok := s.done[p]
-		if !ok {
-			var err error
-			if r, err = s.instrument(p, opts); err != nil {
-				return nil, nil, err
-			}
-			s.done[p] = r
+		if err := s.instrument(p, opts); err != nil {
+			return nil, nil, err
 		}
-		for f, src := range r.files {
-			if _, dup := files[f]; dup {
-				return nil, nil, fmt.Errorf("%s instrumented twice", f)
+		for _, f := range p.Syntax {
+			name := p.Fset.File(f.Pos()).Name()
+			r := s.files[name]
+			if r == nil || r.src == nil {
+				continue
 			}
-			files[f] = src
+			if _, dup := files[name]; dup {
+				continue // in two variants of one binary
+			}
+			files[name] = r.src
+			sites = append(sites, r.sites...)
 		}
-		sites = append(sites, r.sites...)
 	}
 	return files, sites, nil
 }
 
-// instrument rewrites one package variant, warning about files the
-// rewrite leaves as they are.
-func (s *SourceInstrumenter) instrument(p *packages.Package, opts instrument.Options) (*rewrite, error) {
+// instrument rewrites the files of package variant p that no earlier call
+// rewrote, warning about files the rewrite leaves as they are.
+func (s *SourceInstrumenter) instrument(p *packages.Package, opts instrument.Options) error {
 	firstSite, firstSkipped := len(s.sites.List), len(s.sites.Skipped)
 	m, err := instrument.PackageWith(p, &s.sites, opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, sk := range s.sites.Skipped[firstSkipped:] {
 		fmt.Fprintf(os.Stderr, "dowse: warning: %s; the file is left uninstrumented (its code runs concretely)\n", sk)
 	}
-	r := &rewrite{files: m}
-	for _, site := range s.sites.List[firstSite:] {
-		r.sites = append(r.sites, Site{ID: site.ID, Pos: site.Pos, Kind: site.Kind})
+	// Every file of p is done now, rewritten or not: a file the rewrite
+	// gave up on may be half rewritten and must not be tried again.
+	for _, f := range p.Syntax {
+		name := p.Fset.File(f.Pos()).Name()
+		if s.files[name] == nil {
+			s.files[name] = &rewrite{src: m[name]}
+		}
 	}
-	return r, nil
+	for _, site := range s.sites.List[firstSite:] {
+		if r := s.files[site.File]; r != nil {
+			r.sites = append(r.sites, Site{ID: site.ID, Pos: site.Pos, Kind: site.Kind})
+		}
+	}
+	return nil
 }

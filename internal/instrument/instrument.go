@@ -29,6 +29,7 @@ type Site struct {
 	ID   uint32
 	Pos  token.Position
 	Kind string // "if", "for", "range", "case", "&&", "||", "typeswitch", "bounds", "div", "shift", ...
+	File string // the file whose rewrite numbered the site
 }
 
 // Sites numbers branch sites across all instrumented packages. It is safe
@@ -62,11 +63,11 @@ func safeInstrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts O
 	return instrumentFile(pkg, f, sites, opts)
 }
 
-func (s *Sites) add(pos token.Position, kind string) uint32 {
+func (s *Sites) add(file string, pos token.Position, kind string) uint32 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := uint32(len(s.List) + 1)
-	s.List = append(s.List, Site{ID: id, Pos: pos, Kind: kind})
+	s.List = append(s.List, Site{ID: id, Pos: pos, Kind: kind, File: file})
 	return id
 }
 
@@ -75,6 +76,11 @@ type Options struct {
 	// Instrumented reports whether a package path is instrumented, so that
 	// calls into it pass shadows. The package being rewritten always is.
 	Instrumented func(path string) bool
+	// Skip reports whether a file (by absolute path) is to be left out:
+	// the loader shares syntax trees between a package and its test
+	// variant, and the rewrite changes them, so a file must be rewritten
+	// once even when several variants contain it.
+	Skip func(file string) bool
 }
 
 // Package instruments the files of pkg, which must have been loaded with
@@ -93,7 +99,7 @@ func PackageWith(pkg *packages.Package, sites *Sites, opts Options) (map[string]
 	out := map[string][]byte{}
 	for _, f := range pkg.Syntax {
 		name := pkg.Fset.File(f.Pos()).Name()
-		if !strings.HasSuffix(name, ".go") || isCgo(f) {
+		if !strings.HasSuffix(name, ".go") || isCgo(f) || opts.Skip != nil && opts.Skip(name) {
 			continue
 		}
 		src, err := safeInstrumentFile(pkg, f, sites, opts)
@@ -138,6 +144,7 @@ func FuncID(fn *types.Func) uint32 {
 
 // file is the rewrite state of one file.
 type file struct {
+	name  string // absolute path
 	pkg   *packages.Package
 	info  *types.Info
 	fset  *token.FileSet
@@ -156,10 +163,14 @@ type file struct {
 	// sharedLoopVars is true for files whose Go version is below 1.22,
 	// where the variables of a range loop are shared by all iterations.
 	sharedLoopVars bool
+	// stmtPos is the position of the statement being rewritten, the
+	// position of sites on nodes the rewrite made itself.
+	stmtPos token.Pos
 }
 
 func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Options) ([]byte, error) {
 	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}, keep: map[string]bool{}}
+	fl.name = pkg.Fset.File(f.Pos()).Name()
 	h := fnv.New32a()
 	h.Write([]byte(pkg.Fset.File(f.Pos()).Name()))
 	fl.tag = h.Sum32()
@@ -330,7 +341,10 @@ func (fl *file) fresh(base string) string {
 }
 
 func (fl *file) site(pos token.Pos, kind string) uint32 {
-	return fl.sites.add(fl.fset.Position(pos), kind)
+	if !pos.IsValid() {
+		pos = fl.stmtPos // a node the rewrite made: the statement it came from
+	}
+	return fl.sites.add(fl.name, fl.fset.Position(pos), kind)
 }
 
 // instrumented reports whether calls to fn pass shadows.

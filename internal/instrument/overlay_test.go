@@ -59,7 +59,9 @@ func instrumentedBuild(t testing.TB, modDir, pattern string) []string {
 		if strings.HasSuffix(p.ID, ".test") {
 			continue // the generated test main
 		}
-		files, err := Package(p, sites)
+		// The loader shares a file's syntax tree between variants: each
+		// file is rewritten once.
+		files, err := PackageWith(p, sites, Options{Skip: func(name string) bool { return done[name] }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,6 +78,12 @@ func instrumentedBuild(t testing.TB, modDir, pattern string) []string {
 				t.Fatal(err)
 			}
 			overlay[name] = out
+		}
+	}
+	// Every site has a position in the original source (reports name it).
+	for _, s := range sites.List {
+		if !s.Pos.IsValid() {
+			t.Errorf("site %d (%s) has no position", s.ID, s.Kind)
 		}
 	}
 	ov, _ := json.Marshal(map[string]any{"Replace": overlay})

@@ -37,6 +37,10 @@ func labeled(label *ast.Ident, s ast.Stmt) ast.Stmt {
 
 // stmt rewrites one statement into its expansion.
 func (f *fn) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
+	if p := s.Pos(); p.IsValid() {
+		defer func(outer token.Pos) { f.fl.stmtPos = outer }(f.fl.stmtPos)
+		f.fl.stmtPos = p
+	}
 	switch s := s.(type) {
 	case *ast.LabeledStmt:
 		return f.stmt(s.Stmt, s.Label)

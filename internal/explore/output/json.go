@@ -5,7 +5,8 @@ import (
 	"io"
 )
 
-// JSONHandler writes one JSON object per target.
+// JSONHandler writes one JSON object per target, each on a line of its own
+// (as go test -json does), so that a stream can be read line by line.
 type JSONHandler struct {
 	enc *json.Encoder
 }
@@ -13,7 +14,6 @@ type JSONHandler struct {
 // NewJSONHandler returns a handler writing to w.
 func NewJSONHandler(w io.Writer) *JSONHandler {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return &JSONHandler{enc: enc}
 }

@@ -56,8 +56,9 @@ type Target struct {
 	Divergences     int      `json:"divergences"`
 	DivergenceSites []string `json:"divergence_sites,omitempty"` // positions of the first few
 	Concretizations int      `json:"concretizations"`
-	Errors          []string `json:"errors,omitempty"` // internal errors during exploration
-	Files           []string `json:"files"`            // generated files
+	Errors          []string `json:"errors,omitempty"`    // internal errors during exploration
+	Files           []string `json:"files"`               // generated files
+	Unchanged       []string `json:"unchanged,omitempty"` // those of Files that already had this content
 }
 
 // Failure is one run that did not pass.
@@ -97,8 +98,10 @@ type Options struct {
 	Dir string
 	// Sites are the branch sites of the binary, sorted by ID.
 	Sites []build.Site
-	// Files are the generated files.
-	Files []string
+	// Files are the generated files; Changed the subset of them that this
+	// run created or rewrote (the others already had that content).
+	Files   []string
+	Changed []string
 	// Tests is the number of rows emitted.
 	Tests int
 	// FailureTest names the generated test that reproduces failures.
@@ -115,8 +118,15 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		Failures: []Failure{},
 		Files:    []string{},
 	}
+	changed := map[string]bool{}
+	for _, f := range opts.Changed {
+		changed[f] = true
+	}
 	for _, f := range opts.Files {
 		out.Files = append(out.Files, Rel(opts.Dir, f))
+		if !changed[f] {
+			out.Unchanged = append(out.Unchanged, Rel(opts.Dir, f))
+		}
 	}
 	if rep == nil {
 		return out

@@ -108,21 +108,48 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	// Test files one a line; corpus files (many, one per path) counted per
 	// directory unless verbose.
-	corpus := map[string]int{}
+	// Files that already had the generated content are "unchanged".
+	unchanged := map[string]bool{}
+	for _, f := range t.Unchanged {
+		unchanged[f] = true
+	}
+	verb := func(f string) string {
+		if unchanged[f] {
+			return "unchanged"
+		}
+		return "wrote"
+	}
+	type corpusDir struct{ wrote, unchanged int }
+	corpus := map[string]*corpusDir{}
 	var dirs []string
 	for _, f := range t.Files {
 		dir, name := path.Split(f)
 		if !h.verbose && strings.HasPrefix(name, "dowse-") && strings.Contains(dir, "testdata/fuzz/") {
-			if corpus[dir] == 0 {
+			c := corpus[dir]
+			if c == nil {
+				c = &corpusDir{}
+				corpus[dir] = c
 				dirs = append(dirs, dir)
 			}
-			corpus[dir]++
+			if unchanged[f] {
+				c.unchanged++
+			} else {
+				c.wrote++
+			}
 			continue
 		}
-		fmt.Fprintf(&b, "  wrote %s\n", f)
+		fmt.Fprintf(&b, "  %s %s\n", verb(f), f)
 	}
 	for _, d := range dirs {
-		fmt.Fprintf(&b, "  wrote %d corpus files in %s\n", corpus[d], strings.TrimSuffix(d, "/"))
+		c, name := corpus[d], strings.TrimSuffix(d, "/")
+		switch {
+		case c.unchanged == 0:
+			fmt.Fprintf(&b, "  wrote %d corpus files in %s\n", c.wrote, name)
+		case c.wrote == 0:
+			fmt.Fprintf(&b, "  unchanged %d corpus files in %s\n", c.unchanged, name)
+		default:
+			fmt.Fprintf(&b, "  wrote %d corpus files in %s (%d more unchanged)\n", c.wrote, name, c.unchanged)
+		}
 	}
 	_, err := io.WriteString(h.w, b.String())
 	return err
