@@ -41,6 +41,7 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/dowse-go/dowse/internal/instrument"
 	"github.com/dowse-go/dowse/internal/load"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -61,6 +62,11 @@ type Site struct {
 	Pos  token.Position
 	Kind string
 }
+
+// Branch reports whether runs record outcomes of the site (an explicit or
+// implicit branch), so that it counts for coverage; other sites only name
+// where a concretization happened.
+func (s Site) Branch() bool { return instrument.IsBranchKind(s.Kind) }
 
 // Instrumenter rewrites the code of one worker binary. It receives every
 // package variant that goes into the binary instrumented, and returns the

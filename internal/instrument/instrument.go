@@ -32,6 +32,20 @@ type Site struct {
 	File string // the file whose rewrite numbered the site
 }
 
+// siteKinds maps the kind of every site the rewrite numbers to whether
+// its runs record branch outcomes (explicit and implicit branches); the
+// other sites only name where a concretization happened.
+var siteKinds = map[string]bool{
+	"cond": true, "case": true, "typeswitch": true, "range": true, "rune": true,
+	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true,
+	"call": false, "box": false, "map": false, "mapkey": false, "conv": false,
+	"generic": false, "methodvalue": false,
+}
+
+// IsBranchKind reports whether sites of this kind record branch outcomes,
+// i.e. count for coverage.
+func IsBranchKind(kind string) bool { return siteKinds[kind] }
+
 // Sites numbers branch sites across all instrumented packages. It is safe
 // for concurrent use.
 type Sites struct {
@@ -64,6 +78,9 @@ func safeInstrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts O
 }
 
 func (s *Sites) add(file string, pos token.Position, kind string) uint32 {
+	if _, ok := siteKinds[kind]; !ok {
+		panic(fmt.Sprintf("site of unknown kind %q", kind))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := uint32(len(s.List) + 1)

@@ -80,10 +80,11 @@ type Unsolved struct {
 	PathCondition string `json:"path_condition"`
 }
 
-// Coverage counts branch outcomes: each site has two.
+// Coverage counts branch outcomes: each branch site has two.
 type Coverage struct {
-	Sites   int `json:"sites"`   // branch sites in the instrumented code (0 if unknown)
-	Covered int `json:"covered"` // outcomes (site, taken) seen
+	Sites    int `json:"sites"`    // branch sites in the instrumented code (0 if unknown)
+	Outcomes int `json:"outcomes"` // their outcomes: twice Sites
+	Covered  int `json:"covered"`  // outcomes (site, taken) seen, at most Outcomes
 }
 
 // Bounds says which input-size bound applied to the target's inputs.
@@ -158,7 +159,13 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	for _, u := range rep.Unsolved {
 		out.Unsolved = append(out.Unsolved, Unsolved{Site: site(u.Site), Taken: u.Taken, Reason: u.Why, PathCondition: u.PathCondition})
 	}
-	out.Coverage = Coverage{Sites: len(opts.Sites), Covered: len(rep.Covered)}
+	branches := 0
+	for _, s := range opts.Sites {
+		if s.Branch() {
+			branches++
+		}
+	}
+	out.Coverage = Coverage{Sites: branches, Outcomes: 2 * branches, Covered: len(rep.Covered)}
 	if len(rep.Statuses) > 0 {
 		out.Statuses = map[string]int{}
 		for s, n := range rep.Statuses {

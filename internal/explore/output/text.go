@@ -40,7 +40,7 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d\n", t.Runs, t.Paths, t.Tests, len(t.Failures))
 	if t.Coverage.Sites > 0 {
-		total := 2 * t.Coverage.Sites
+		total := t.Coverage.Outcomes
 		fmt.Fprintf(&b, "  branch outcomes covered: %d of %d (%.1f%%)\n", t.Coverage.Covered, total, 100*float64(t.Coverage.Covered)/float64(total))
 	} else {
 		fmt.Fprintf(&b, "  branch outcomes covered: %d\n", t.Coverage.Covered)
