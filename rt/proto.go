@@ -28,6 +28,22 @@ type TargetInfo struct {
 	Name   string
 	Leaves []Leaf // the input vector's layout, see Flatten
 	Err    string // why the target cannot be run (e.g. an unsupported parameter type); Leaves is empty then
+	// Seeds are the inputs a fuzz target added with f.Add when it ran,
+	// whatever computed them (a loop, a call), one SeedValue a parameter.
+	Seeds [][]SeedValue
+}
+
+// SeedValue is one argument of an f.Add call: an integer (signed ones in
+// Int, unsigned ones in Uint), a bool, a string or a []byte. Unsupported
+// marks a value of another type (a float): the seed is of no use then.
+type SeedValue struct {
+	Kind        string // "int", "uint", "bool", "string", "bytes"
+	Int         int64
+	Uint        uint64
+	Bool        bool
+	Str         string
+	Bytes       []byte
+	Unsupported bool
 }
 
 // Leaf is one scalar of a target's input vector. Inputs are flattened from

@@ -39,7 +39,42 @@ func Serve(t *testing.T, targets map[string]any) {
 		}
 		targets = keep
 	}
-	serve(t, targets, nil)
+	serve(t, targets, nil, nil)
+}
+
+// Add stands for f.Add in instrumented code: besides adding the seed, it
+// keeps it for the worker's Hello when f is the fuzz target the worker
+// serves, so that seeds computed at run time seed the search too.
+func Add(f *testing.F, args ...any) {
+	if os.Getenv(EnvWorker) == "1" && os.Getenv(EnvFuzz) == f.Name() {
+		seed := make([]SeedValue, len(args))
+		for i, a := range args {
+			seed[i] = seedValue(a)
+		}
+		addedSeeds = append(addedSeeds, seed)
+	}
+	f.Add(args...)
+}
+
+// addedSeeds are the seeds the served fuzz target added.
+var addedSeeds [][]SeedValue
+
+func seedValue(a any) SeedValue {
+	v := reflect.ValueOf(a)
+	switch {
+	case !v.IsValid():
+	case v.Kind() == reflect.Bool:
+		return SeedValue{Kind: "bool", Bool: v.Bool()}
+	case v.CanInt():
+		return SeedValue{Kind: "int", Int: v.Int()}
+	case v.CanUint():
+		return SeedValue{Kind: "uint", Uint: v.Uint()}
+	case v.Kind() == reflect.String:
+		return SeedValue{Kind: "string", Str: v.String()}
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
+		return SeedValue{Kind: "bytes", Bytes: append([]byte{}, v.Bytes()...)}
+	}
+	return SeedValue{Unsupported: true}
 }
 
 // Fuzz stands for f.Fuzz(ff) in instrumented code. Outside a worker it is
@@ -66,7 +101,7 @@ func Fuzz(f *testing.F, ff any) {
 		if !served {
 			served = true
 			t := args[0].Interface().(*testing.T)
-			serve(t, map[string]any{f.Name(): ff}, nil)
+			serve(t, map[string]any{f.Name(): ff}, nil, addedSeeds)
 			os.Exit(0)
 		}
 		return nil
@@ -80,7 +115,7 @@ type target struct {
 	leaves []Leaf
 }
 
-func serve(t *testing.T, targets map[string]any, names map[string][]string) {
+func serve(t *testing.T, targets map[string]any, names map[string][]string, seeds [][]SeedValue) {
 	in := os.NewFile(3, "dowse-requests")
 	out := os.NewFile(4, "dowse-results")
 	if in == nil || out == nil {
@@ -118,6 +153,7 @@ func serve(t *testing.T, targets map[string]any, names map[string][]string) {
 			} else {
 				tg.leaves = leaves
 				info.Leaves = leaves
+				info.Seeds = seeds
 				byName[name] = tg
 			}
 		}

@@ -367,3 +367,63 @@ func PutSave(t *testing.T, n int) {
 		t.Errorf("exploration wrote last.txt into the package directory")
 	}
 }
+
+// TestRuntimeSeeds checks that a fuzz target's seeds reach the search
+// however they were made: f.Add in a loop over values a call returns, and
+// files of the package's testdata/fuzz corpus. Each target fails only on
+// a string whose CRC-32 (computed by uninstrumented code, so the solver
+// cannot invert it) matches one seed.
+func TestRuntimeSeeds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/seeds\n\ngo 1.22\n",
+		"crc.go": `package seeds
+
+import "hash/crc32"
+
+// Sum is the CRC-32 of s.
+func Sum(s string) uint32 { return crc32.ChecksumIEEE([]byte(s)) }
+`,
+		"crc_test.go": `package seeds
+
+import (
+	"strings"
+	"testing"
+)
+
+func words() []string { return strings.Fields("alpha beta open_sesame") }
+
+func FuzzAdded(f *testing.F) {
+	for _, w := range words() {
+		f.Add(strings.ReplaceAll(w, "_", " "))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if Sum(s) == 0x43bab07e {
+			t.Fatalf("found %q", s)
+		}
+	})
+}
+
+func FuzzCorpus(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		if Sum(s) == 0x71daa943 {
+			t.Fatalf("found %q", s)
+		}
+	})
+}
+`,
+		"testdata/fuzz/FuzzCorpus/seed": "go test fuzz v1\nstring(\"from the corpus\")\n",
+	}
+	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "16", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (failures found)\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, name := range []string{"FuzzAdded", "FuzzCorpus"} {
+		if s := got[name]; len(s.Failures) != 1 {
+			t.Errorf("%s: %d failures, want the seed's failure\n%s", name, len(s.Failures), stdout)
+		}
+	}
+}

@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dowse-go/dowse/internal/build"
@@ -166,6 +169,8 @@ type generator struct {
 	cwd    string
 
 	instrumenter *build.SourceInstrumenter // shared by the builds of one load
+	goCacheOnce  sync.Once
+	goCacheDir   string
 
 	errors   int // targets not explored or not written, builds that failed
 	findings int // failures found
@@ -348,10 +353,45 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 	for _, v := range t.Params {
 		names = append(names, v.Name())
 	}
-	target := explore.Target{Name: t.Name, Params: names, Seeds: t.Seeds}
+	seeds := t.Seeds
+	if t.Kind == load.KindFuzz {
+		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
+	}
+	target := explore.Target{Name: t.Name, Params: names, Seeds: seeds}
 	solver, closeSolver := newSolver(g.cfg.explore.SolverTimeout)
 	defer closeSolver()
 	return explore.Explore(ctx, g.cfg.explore, target, pool, solver)
+}
+
+// corpusSeeds reads the seeds of fuzz target t that go test -fuzz would
+// start from: the package's testdata/fuzz/<target> directory (dowse's own
+// corpus files from earlier runs included) and the go command's fuzz cache
+// for the target. Unreadable corpora are reported and skipped.
+func (g *generator) corpusSeeds(p *load.Package, t *load.Target) [][]any {
+	dirs := []string{filepath.Join(p.Dir, "testdata", "fuzz", t.Name)}
+	if cache := g.goCache(); cache != "" {
+		dirs = append(dirs, filepath.Join(cache, "fuzz", p.Path, t.Name))
+	}
+	var seeds [][]any
+	for _, d := range dirs {
+		s, err := load.ReadCorpus(d)
+		if err != nil {
+			fmt.Fprintf(g.stderr, "dowse gen: warning: %s: %v\n", t.Name, err)
+		}
+		seeds = append(seeds, s...)
+	}
+	return seeds
+}
+
+// goCache is the go command's GOCACHE, or "" if it cannot be found.
+func (g *generator) goCache() string {
+	g.goCacheOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOCACHE").Output()
+		if err == nil {
+			g.goCacheDir = strings.TrimSpace(string(out))
+		}
+	})
+	return g.goCacheDir
 }
 
 // emitRows turns a report into the rows to write: one per distinct path

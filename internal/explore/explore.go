@@ -268,9 +268,16 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	e.leaves = NameLeaves(leaves, target.Params)
 	e.rep.Leaves = e.leaves
 
-	batch := []child{{inputs: zeroInputs(leaves), flip: -1}}
-	for _, s := range SeedInputs(leaves, target.Seeds) {
-		batch = append(batch, child{inputs: s, flip: -1})
+	seeds := target.Seeds
+	if sd, ok := ex.(Seeder); ok {
+		seeds = append(slices.Clip(seeds), sd.Seeds()...)
+	}
+	zero := zeroInputs(leaves)
+	batch := []child{{inputs: zero, flip: -1}}
+	for _, s := range SeedInputs(leaves, seeds) {
+		if !slices.Equal(s, zero) {
+			batch = append(batch, child{inputs: s, flip: -1})
+		}
 	}
 	if cfg.MaxRuns > 0 && len(batch) > cfg.MaxRuns {
 		batch = batch[:cfg.MaxRuns]

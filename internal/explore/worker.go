@@ -48,6 +48,13 @@ type Executor interface {
 	Close() error
 }
 
+// Seeder is an Executor that also knows seeds of the target found when
+// it started (the f.Add calls a fuzz target made at run time). Explore
+// runs them after the zero input, with Target.Seeds.
+type Seeder interface {
+	Seeds() [][]any
+}
+
 // maxOutput bounds the output kept per worker.
 const maxOutput = 64 << 10
 
@@ -65,6 +72,7 @@ type Pool struct {
 	tmp    string // TMPDIR of the workers
 	procs  []*proc
 	leaves []rt.Leaf
+	seeds  [][]any // the seeds the target added at run time (fuzz targets)
 
 	mu       sync.Mutex
 	restarts int
@@ -103,6 +111,42 @@ func (p *Pool) Leaves(ctx context.Context) ([]rt.Leaf, error) {
 	return p.leaves, nil
 }
 
+// Seeds implements Seeder: the seeds the fuzz target added when the first
+// worker ran it, whatever computed them.
+func (p *Pool) Seeds() [][]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.seeds
+}
+
+// seedValues turns the seeds of a Hello into Go values (int64, uint64,
+// bool, string, []byte), leaving out seeds with an unsupported value.
+func seedValues(seeds [][]rt.SeedValue) [][]any {
+	var out [][]any
+next:
+	for _, seed := range seeds {
+		vals := make([]any, len(seed))
+		for i, v := range seed {
+			switch v.Kind {
+			case "int":
+				vals[i] = v.Int
+			case "uint":
+				vals[i] = v.Uint
+			case "bool":
+				vals[i] = v.Bool
+			case "string":
+				vals[i] = v.Str
+			case "bytes":
+				vals[i] = v.Bytes
+			default:
+				continue next
+			}
+		}
+		out = append(out, vals)
+	}
+	return out
+}
+
 // proc returns the live worker of slot i, starting it if needed.
 func (p *Pool) proc(ctx context.Context, i int) (*proc, error) {
 	if w := p.procs[i]; w != nil && !w.dead() {
@@ -137,6 +181,7 @@ func (p *Pool) proc(ctx context.Context, i int) (*proc, error) {
 		if p.leaves == nil {
 			p.leaves = []rt.Leaf{}
 		}
+		p.seeds = seedValues(info.Seeds)
 	}
 	p.mu.Unlock()
 	p.procs[i] = w

@@ -258,6 +258,15 @@ func (f *fn) special(call *ast.CallExpr) {
 			call.Args = []ast.Expr{sel.X, call.Args[0]}
 			return
 		}
+		if fn.Name() == "Add" && isNamed(sig.Recv().Type(), "testing", "F") {
+			// f.Add(args...) -> rt.Add(f, args...): the worker reports the
+			// seeds, however they were computed.
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				call.Fun = f.fl.rtSel("Add")
+				call.Args = append([]ast.Expr{sel.X}, call.Args...)
+			}
+			return
+		}
 		f.testingMsg(call, fn.Name())
 	}
 }
