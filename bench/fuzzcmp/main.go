@@ -83,7 +83,9 @@ type outcome struct {
 func runDowse(dowse, src, dir string, budget time.Duration) (time.Duration, map[string]outcome) {
 	copyDir(src, dir)
 	start := time.Now()
-	cmd := exec.Command(dowse, "gen", "-json", "-max-time", budget.String(), ".")
+	// Both tools start cold: the fuzzer's cache corpus is removed before it
+	// runs, and dowse does not read corpora.
+	cmd := exec.Command(dowse, "gen", "-json", "-corpus=false", "-max-time", budget.String(), ".")
 	cmd.Dir = dir
 	out, _ := cmd.Output() // exit status 3: failures found
 	wall := time.Since(start)

@@ -52,6 +52,7 @@ type genConfig struct {
 	verbose          bool
 	run              *regexp.Regexp
 	instrumentModule bool
+	corpus           bool // seed fuzz targets from testdata/fuzz and the fuzz cache
 	keepWork         bool
 	maxLen           int
 	maxMemory        int64 // bytes of heap per worker process; 0: no bound
@@ -103,6 +104,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "worker processes per target")
 	fs.Int64Var(&cfg.explore.Seed, "seed", 1, "seed of the random choices (random search)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
+	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: dowse gen [flags] [packages]")
@@ -354,7 +356,7 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 		names = append(names, v.Name())
 	}
 	seeds := t.Seeds
-	if t.Kind == load.KindFuzz {
+	if t.Kind == load.KindFuzz && g.cfg.corpus {
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
 	}
 	target := explore.Target{Name: t.Name, Params: names, Seeds: seeds}
