@@ -103,6 +103,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.DurationVar(&cfg.runTimeout, "run-timeout", 10*time.Second, "bound on the time of one run (0: none)")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "worker processes per target")
 	fs.Int64Var(&cfg.explore.Seed, "seed", 1, "seed of the random choices (random search)")
+	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (default: rows that reach every branch outcome, and every failure)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")

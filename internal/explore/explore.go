@@ -37,6 +37,10 @@ type Config struct {
 	SolverTimeout time.Duration // per query; 0: the solver's default
 	Strategy      Strategy      // "" means Generational
 	Seed          int64         // for the random strategy
+	// RowPerPath keeps a row for every distinct passing path. By default
+	// passing rows are reduced to a few that together reach every branch
+	// outcome the passing paths reach (failing rows are all kept).
+	RowPerPath bool
 }
 
 // Target is what Explore explores.
@@ -132,6 +136,7 @@ type Row struct {
 	Messages      []string
 	PanicAt       string
 	PathCondition string
+	Outcomes      []Branch // the branch outcomes the run reached, in order, repeated ones included
 }
 
 // Failure is a run that did not pass: t.Error/t.Fatal, a panic, os.Exit,
@@ -484,7 +489,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 	}
 	if res.Status == rt.StatusSkip {
 		e.skipped = append(e.skipped, skippedPath{
-			row:      Row{Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages},
+			row:      Row{Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages, Outcomes: outcomes(res)},
 			outcomes: outcomes(res),
 		})
 	}
@@ -504,7 +509,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 		row = len(e.rep.Rows)
 		e.rep.Rows = append(e.rep.Rows, Row{
 			Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages,
-			PanicAt: res.PanicAt, PathCondition: cond,
+			PanicAt: res.PanicAt, PathCondition: cond, Outcomes: outcomes(res),
 		})
 	}
 	switch res.Status {
@@ -682,6 +687,9 @@ func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 // finish fills in the verdict.
 func (e *explorer) finish() {
 	rep := e.rep
+	if !e.cfg.RowPerPath {
+		coverRows(rep)
+	}
 	// A path that ends in t.Skip is kept as a row (which skips when run)
 	// only if it reaches a branch outcome no other row reaches: code that
 	// only inputs violating an assumption execute (a not-found return
@@ -836,4 +844,63 @@ func moreInputs(a, b *sym.Expr) bool {
 		}
 	}
 	return false
+}
+
+// coverRows reduces the passing rows of rep to a few that together reach
+// every branch outcome the passing rows reach, chosen greedily (most new
+// outcomes first, earliest on ties, so the choice is deterministic). Rows
+// that fail or panic are all kept. Failure.Row indices follow the rows
+// they name.
+func coverRows(rep *Report) {
+	// Failing rows live in a table that skips by default, so they do not
+	// count: the passing rows alone reach what all passing rows reach.
+	reached := map[Branch]bool{}
+	keep := make([]bool, len(rep.Rows))
+	for i, r := range rep.Rows {
+		keep[i] = r.Status != rt.StatusPass
+	}
+	for {
+		best, bestNew := -1, 0
+		for i, r := range rep.Rows {
+			if keep[i] {
+				continue
+			}
+			fresh := 0
+			seen := map[Branch]bool{}
+			for _, b := range r.Outcomes {
+				if !reached[b] && !seen[b] {
+					seen[b] = true
+					fresh++
+				}
+			}
+			if fresh > bestNew {
+				best, bestNew = i, fresh
+			}
+		}
+		if best < 0 {
+			break
+		}
+		keep[best] = true
+		for _, b := range rep.Rows[best].Outcomes {
+			reached[b] = true
+		}
+	}
+	if len(rep.Rows) > 0 && !slices.Contains(keep, true) {
+		keep[0] = true // a target without branches still gets its row
+	}
+	index := make([]int, len(rep.Rows))
+	var rows []Row
+	for i, r := range rep.Rows {
+		index[i] = -1
+		if keep[i] {
+			index[i] = len(rows)
+			rows = append(rows, r)
+		}
+	}
+	for i := range rep.Failures {
+		if f := &rep.Failures[i]; f.Row >= 0 {
+			f.Row = index[f.Row]
+		}
+	}
+	rep.Rows = rows
 }
