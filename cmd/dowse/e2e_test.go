@@ -427,3 +427,58 @@ func FuzzCorpus(f *testing.F) {
 		}
 	}
 }
+
+// TestBoundLimited explores a header parser that needs at least 12 bytes
+// with -max-len 8: the target is exhaustive within the bound, and the
+// report names the branch only longer inputs reach and a length that
+// reaches it.
+func TestBoundLimited(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/header\n\ngo 1.22\n",
+		"header.go": `package header
+
+// ID returns the message ID of a 12-byte header, or -1.
+func ID(b []byte) int {
+	if len(b) < 12 {
+		return -1
+	}
+	return int(b[0])<<8 | int(b[1])
+}
+`,
+		"header_test.go": `package header
+
+import "testing"
+
+func FuzzID(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if ID(b) == 0x1234 {
+			t.Fatal("message 0x1234")
+		}
+	})
+}
+`,
+	}
+	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "8", "./...")
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0 (nothing found within the bound)\n%s\n%s", code, stdout, stderr)
+	}
+	var s struct {
+		Exhaustive   bool `json:"exhaustive"`
+		BoundLimited []struct {
+			Site    string   `json:"site"`
+			Lengths []string `json:"lengths"`
+		} `json:"bound_limited"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if !s.Exhaustive || len(s.BoundLimited) != 1 || s.BoundLimited[0].Site != "header.go:5:5" {
+		t.Fatalf("exhaustive %v, bound_limited %+v; want exhaustive within the bound and the len(b) < 12 branch named\n%s", s.Exhaustive, s.BoundLimited, stdout)
+	}
+	if l := s.BoundLimited[0].Lengths; len(l) != 1 || !regexp.MustCompile(`^len\(b\)=(1[2-9]|[2-9][0-9])$`).MatchString(l[0]) {
+		t.Errorf("lengths %v, want len(b) of at least 12", l)
+	}
+}

@@ -119,7 +119,19 @@ type Report struct {
 	Divergences     int
 	DivergenceSites []uint32 // distinct sites where the first divergences showed (at most MaxDivergenceSites)
 	Concretizations int      // concretization records over all runs
-	Errors          []string // internal errors (malformed expression arenas), the first few
+	// BoundLimited lists branches that are infeasible within the length
+	// bound (-max-len) but feasible with longer strings or slices, with
+	// the lengths a solution needs (the first few checked).
+	BoundLimited []BoundLimited
+	Errors       []string // internal errors (malformed expression arenas), the first few
+}
+
+// BoundLimited is a branch outcome that only inputs longer than the
+// length bound reach.
+type BoundLimited struct {
+	Site    uint32
+	Taken   bool
+	Lengths []string // e.g. "len(b)=12", "len(s)=36": the lengths of one solution that exceed the bound
 }
 
 // Branch is one outcome of a branch site.
@@ -236,10 +248,14 @@ type explorer struct {
 	rowCovered map[Branch]bool
 	skipped    []skippedPath
 	hit        map[string]bool
-	stop       string
-	rep        *Report
-	runs       int
-	died       int // runs that ended their worker
+	// bounded holds infeasible branches whose queries involve inputs
+	// with a length bound: checkBounds asks whether longer inputs would
+	// take them.
+	boundChecks []boundCandidate
+	stop        string
+	rep         *Report
+	runs        int
+	died        int // runs that ended their worker
 
 	deadline context.Context // ctx with the time bound, once made
 	cancel   context.CancelFunc
@@ -307,6 +323,7 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 			return nil, err
 		}
 	}
+	e.checkBounds(ctx)
 	e.finish()
 	return e.rep, nil
 }
@@ -620,6 +637,10 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 				return nil, fmt.Errorf("solving for %s: %w", e.target.Name, err)
 			}
 			switch ans.Verdict {
+			case Unsat:
+				if len(e.boundChecks) < 4*maxBoundChecks && hasLengthBound(e.leaves) {
+					e.boundChecks = append(e.boundChecks, boundCandidate{site: ev.Site, taken: !ev.Taken, conds: q.Conds, seed: n.inputs})
+				}
 			case Sat:
 				if len(ans.Model) != len(e.leaves) {
 					return nil, fmt.Errorf("solver returned %d values for %d leaves", len(ans.Model), len(e.leaves))
@@ -903,4 +924,85 @@ func coverRows(rep *Report) {
 		}
 	}
 	rep.Rows = rows
+}
+
+// maxBoundChecks bounds the infeasible branches checkBounds asks about.
+const maxBoundChecks = 16
+
+// boundCandidate is an infeasible branch and the query that said so.
+type boundCandidate struct {
+	site  uint32
+	taken bool
+	conds []*sym.Expr
+	seed  []rt.Value // the input of the run the branch was negated in
+}
+
+// hasLengthBound reports whether some leaf is a string or slice length,
+// whose domain -max-len bounds.
+func hasLengthBound(leaves []rt.Leaf) bool {
+	return slices.ContainsFunc(leaves, func(l rt.Leaf) bool { return l.IsLen || l.K == rt.KString })
+}
+
+// relaxedMax is the length bound checkBounds tries instead of max.
+func relaxedMax(n int) int { return min(max(4*n, n+32), 1024) }
+
+// checkBounds asks, for the branch outcomes found infeasible that no run
+// reached (the first maxBoundChecks), whether they are feasible with longer strings and
+// slices (lengths up to relaxedMax): a path that only a longer input takes
+// is reported, with the lengths one solution needs, so that the verdict
+// says which bound it holds for and what to raise. The questions are
+// asked while the time bound allows; their answers are never run.
+func (e *explorer) checkBounds(ctx context.Context) {
+	if len(e.boundChecks) == 0 || e.solver == nil {
+		return
+	}
+	relaxed := slices.Clone(e.leaves)
+	for i, l := range relaxed {
+		if l.IsLen || l.K == rt.KString {
+			relaxed[i].Max = relaxedMax(l.Max)
+		}
+	}
+	seen := map[Branch]bool{}
+	for _, c := range e.boundChecks {
+		// An outcome some run reached (a loop that would go round once
+		// more) is no news; one no run reached is.
+		b := Branch{c.site, c.taken}
+		if seen[b] || e.covered[b] || !e.checkTime(ctx) {
+			continue
+		}
+		if len(seen) == maxBoundChecks {
+			break
+		}
+		seen[b] = true
+		// Asked directly: an unknown answer here must not change the
+		// verdict, which is about the bounded domain.
+		q := &Query{Conds: c.conds, Leaves: relaxed, Seed: c.seed, Timeout: e.cfg.SolverTimeout}
+		t0 := time.Now()
+		ans, err := e.solver.Solve(e.bounded(ctx), q)
+		e.rep.SolverTime += time.Since(t0)
+		e.rep.Queries++
+		if err != nil || ans.Verdict != Sat || len(ans.Model) != len(relaxed) {
+			continue
+		}
+		var lengths []string
+		for i, l := range e.leaves {
+			n := -1
+			switch {
+			case l.IsLen:
+				n = int(signExtend(l.K, ans.Model[i].Bits))
+			case l.K == rt.KString:
+				n = len(ans.Model[i].Str)
+			}
+			if n > l.Max {
+				path := l.Path
+				if l.K == rt.KString {
+					path = "len(" + path + ")"
+				}
+				lengths = append(lengths, fmt.Sprintf("%s=%d", path, n))
+			}
+		}
+		if len(lengths) > 0 {
+			e.rep.BoundLimited = append(e.rep.BoundLimited, BoundLimited{Site: c.site, Taken: c.taken, Lengths: lengths})
+		}
+	}
 }

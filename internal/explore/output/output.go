@@ -35,13 +35,16 @@ type Target struct {
 	// parameter type, a failed build); the counts are then zero.
 	Error string `json:"error,omitempty"`
 
-	Runs     int            `json:"runs"`
-	Paths    int            `json:"paths"` // distinct feasible paths, including those ending in skip, failure or panic
-	Tests    int            `json:"tests"` // rows emitted
-	Failures []Failure      `json:"failures"`
-	Unsolved []Unsolved     `json:"unsolved,omitempty"`
-	Coverage Coverage       `json:"coverage"`
-	Statuses map[string]int `json:"statuses,omitempty"` // runs by ending
+	Runs     int        `json:"runs"`
+	Paths    int        `json:"paths"` // distinct feasible paths, including those ending in skip, failure or panic
+	Tests    int        `json:"tests"` // rows emitted
+	Failures []Failure  `json:"failures"`
+	Unsolved []Unsolved `json:"unsolved,omitempty"`
+	// BoundLimited lists branches that only inputs longer than -max-len
+	// reach (the verdict holds for the bound; these say what to raise).
+	BoundLimited []BoundLimited `json:"bound_limited,omitempty"`
+	Coverage     Coverage       `json:"coverage"`
+	Statuses     map[string]int `json:"statuses,omitempty"` // runs by ending
 
 	StopReason string   `json:"stop_reason"`
 	Exhaustive bool     `json:"exhaustive"`
@@ -70,6 +73,14 @@ type Failure struct {
 	PathCondition string `json:"path_condition,omitempty"`
 	Test          string `json:"test,omitempty"`   // the generated test that reproduces it
 	Output        string `json:"output,omitempty"` // the worker's output, for a run that ended it
+}
+
+// BoundLimited is a branch outcome infeasible within -max-len and
+// feasible with longer inputs.
+type BoundLimited struct {
+	Site    string   `json:"site"` // position of the branch
+	Taken   bool     `json:"taken"`
+	Lengths []string `json:"lengths"` // lengths of one solution beyond the bound, e.g. "len(b)=12"
 }
 
 // Unsolved is a branch outcome the solver could not decide.
@@ -155,6 +166,9 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			Test:          opts.FailureTest,
 			Output:        f.Output,
 		})
+	}
+	for _, l := range rep.BoundLimited {
+		out.BoundLimited = append(out.BoundLimited, BoundLimited{Site: site(l.Site), Taken: l.Taken, Lengths: l.Lengths})
 	}
 	for _, u := range rep.Unsolved {
 		out.Unsolved = append(out.Unsolved, Unsolved{Site: site(u.Site), Taken: u.Taken, Reason: u.Why, PathCondition: u.PathCondition})

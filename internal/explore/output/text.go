@@ -96,6 +96,24 @@ func (h *TextHandler) Target(t *Target) error {
 			fmt.Fprintf(&b, "    test: %s\n", f.Test)
 		}
 	}
+	if n := len(t.BoundLimited); n > 0 {
+		l := t.BoundLimited[0]
+		bound := ""
+		if t.Bounds.MaxLen != nil {
+			bound = fmt.Sprintf(" %d", *t.Bounds.MaxLen)
+		}
+		more := "1 more branch"
+		if n > 1 {
+			more = fmt.Sprintf("%d more branches", n)
+		}
+		fmt.Fprintf(&b, "  bounded: inputs longer than -max-len%s reach %s, e.g. %s to %v with %s (raise -max-len)\n",
+			bound, more, l.Site, l.Taken, strings.Join(l.Lengths, ", "))
+		if h.verbose {
+			for _, l := range t.BoundLimited[1:] {
+				fmt.Fprintf(&b, "    branch at %s to %v with %s\n", l.Site, l.Taken, strings.Join(l.Lengths, ", "))
+			}
+		}
+	}
 	for i, u := range t.Unsolved {
 		if i == textUnsolved && !h.verbose {
 			fmt.Fprintf(&b, "  ... and %d more unsolved branches (-v lists them)\n", len(t.Unsolved)-i)
@@ -144,11 +162,11 @@ func (h *TextHandler) Target(t *Target) error {
 		c, name := corpus[d], strings.TrimSuffix(d, "/")
 		switch {
 		case c.unchanged == 0:
-			fmt.Fprintf(&b, "  wrote %d corpus files in %s\n", c.wrote, name)
+			fmt.Fprintf(&b, "  wrote %s in %s\n", plural(c.wrote, "corpus file"), name)
 		case c.wrote == 0:
-			fmt.Fprintf(&b, "  unchanged %d corpus files in %s\n", c.unchanged, name)
+			fmt.Fprintf(&b, "  unchanged %s in %s\n", plural(c.unchanged, "corpus file"), name)
 		default:
-			fmt.Fprintf(&b, "  wrote %d corpus files in %s (%d more unchanged)\n", c.wrote, name, c.unchanged)
+			fmt.Fprintf(&b, "  wrote %s in %s (%d more unchanged)\n", plural(c.wrote, "corpus file"), name, c.unchanged)
 		}
 	}
 	_, err := io.WriteString(h.w, b.String())
@@ -189,6 +207,9 @@ func (h *TextHandler) Flush() error {
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
+	}
+	if strings.HasSuffix(word, "ch") || strings.HasSuffix(word, "s") {
+		return fmt.Sprintf("%d %ses", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
