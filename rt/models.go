@@ -26,6 +26,11 @@ func Models() map[string]string {
 		"bytes.IndexByte":   "BytesIndexByte",
 		"strings.Count":     "StringsCount",
 		"bytes.Count":       "BytesCount",
+		// More searches parsers use.
+		"strings.LastIndexByte": "StringsLastIndexByte",
+		"strings.IndexRune":     "StringsIndexRune",
+		"strings.ContainsRune":  "StringsContainsRune",
+		"strings.EqualFold":     "StringsEqualFold",
 	}
 }
 
@@ -51,6 +56,11 @@ var (
 	idBytesIndexByte   = funcID("bytes.IndexByte")
 	idStringsCount     = funcID("strings.Count")
 	idBytesCount       = funcID("bytes.Count")
+
+	idStringsLastIndexByte = funcID("strings.LastIndexByte")
+	idStringsIndexRune     = funcID("strings.IndexRune")
+	idStringsContainsRune  = funcID("strings.ContainsRune")
+	idStringsEqualFold     = funcID("strings.EqualFold")
 )
 
 func falseS() S { return constant(KBool, 0) }
@@ -273,6 +283,139 @@ func StringsIndexByte(s string, c byte) int {
 		}
 	}
 	return r
+}
+
+// lastMatch is the shadow of the index of the last position i < n at
+// which match(i) holds, or -1: if-then-else from the first position on, so
+// that later matches win. Like firstMatch, a symbolic length that may grow
+// beyond n makes it approximate, which the run records.
+func lastMatch(site uint32, n int, symLen bool, match func(i int) S) S {
+	if symLen {
+		Conc(site, "search in a value of symbolic length")
+	}
+	acc := constant(KInt, uint64(^uint64(0))) // -1
+	for i := 0; i < n; i++ {
+		acc = mk(Node{Op: OpIte, K: KInt, A: match(i), B: intS(i), C: acc})
+	}
+	return acc
+}
+
+// byteSearch is the shadow of the position of c in the string s (shadow
+// ss, or the constant s) found by search, when s or c is symbolic (c's
+// shadow cs), or 0 when both are concrete.
+func byteSearch(ss S, s string, cs S, c byte, search func(site uint32, n int, symLen bool, match func(i int) S) S) S {
+	if ss == 0 && cs == 0 {
+		return 0
+	}
+	ss = orStr(ss, s)
+	if cs == 0 {
+		cs = constant(KUint8, uint64(c))
+	}
+	L := StrLen(ss)
+	n, approx := searchLen(len(s))
+	return search(0, n, approx, func(i int) S {
+		in := mk(Node{Op: OpLt, K: KBool, K2: KInt, A: intS(i), B: L})
+		at := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
+		eq := mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: at, B: cs})
+		return mk(Node{Op: OpIte, K: KBool, A: in, B: eq, C: falseS()})
+	})
+}
+
+// StringsLastIndexByte is strings.LastIndexByte.
+func StringsLastIndexByte(s string, c byte) int {
+	r := strings.LastIndexByte(s, c)
+	if on.Load() && Enter(idStringsLastIndexByte, 2) {
+		if sh := byteSearch(In(0, FS(s)), s, In(1, uint64(c)), c, lastMatch); sh != 0 {
+			Ret(idStringsLastIndexByte, Arg{S: sh, F: uint64(r)})
+		}
+	}
+	return r
+}
+
+// runeSearch is the shadow of strings.IndexRune(s, r) for an ASCII rune
+// (a byte search), or 0 with a concretization recorded for a symbolic
+// rune or a rune outside ASCII, whose UTF-8 form dowse does not model here.
+func runeSearch(ss S, s string, rs S, r rune, why string) S {
+	if rs != 0 || r < 0 || r >= 0x80 {
+		if ss != 0 || rs != 0 {
+			Conc(0, why)
+		}
+		return 0
+	}
+	return byteSearch(ss, s, 0, byte(r), firstMatch)
+}
+
+// StringsIndexRune is strings.IndexRune.
+func StringsIndexRune(s string, r rune) int {
+	res := strings.IndexRune(s, r)
+	if on.Load() && Enter(idStringsIndexRune, 2) {
+		if sh := runeSearch(In(0, FS(s)), s, In(1, uint64(int64(r))), r, "strings.IndexRune of a symbolic or non-ASCII rune"); sh != 0 {
+			Ret(idStringsIndexRune, Arg{S: sh, F: uint64(int64(res))})
+		}
+	}
+	return res
+}
+
+// StringsContainsRune is strings.ContainsRune.
+func StringsContainsRune(s string, r rune) bool {
+	res := strings.ContainsRune(s, r)
+	if on.Load() && Enter(idStringsContainsRune, 2) {
+		if sh := runeSearch(In(0, FS(s)), s, In(1, uint64(int64(r))), r, "strings.ContainsRune of a symbolic or non-ASCII rune"); sh != 0 {
+			Ret(idStringsContainsRune, Arg{S: mk(Node{Op: OpGe, K: KBool, K2: KInt, A: sh, B: intS(0)}), F: B(res)})
+		}
+	}
+	return res
+}
+
+// StringsEqualFold is strings.EqualFold. Its shadow is ASCII case folding:
+// equal lengths and, at every position, equal bytes or the same letter in
+// the other case. Unicode folds more (the Kelvin sign K matches "k"), so
+// a symbolic argument also records a concretization: the model steers the
+// search to ASCII solutions, but no verdict rests on it.
+func StringsEqualFold(s, t string) bool {
+	res := strings.EqualFold(s, t)
+	if on.Load() && Enter(idStringsEqualFold, 2) {
+		ss, ts := In(0, FS(s)), In(1, FS(t))
+		if ss != 0 || ts != 0 {
+			Conc(0, "strings.EqualFold: Unicode folding beyond ASCII is not modelled")
+			Ret(idStringsEqualFold, Arg{S: asciiEqualFold(orStr(ss, s), s, orStr(ts, t), t), F: B(res)})
+		}
+	}
+	return res
+}
+
+// asciiEqualFold is the shadow of ASCII case-insensitive equality of the
+// strings a and b (current values av and bv): their lengths are equal and
+// every position up to the input length bound is equal after folding.
+func asciiEqualFold(a S, av string, b S, bv string) S {
+	La, Lb := StrLen(a), StrLen(b)
+	acc := mk(Node{Op: OpEq, K: KBool, K2: KInt, A: La, B: Lb})
+	n, approx := searchLen(max(len(av), len(bv)))
+	if approx {
+		Conc(0, "strings.EqualFold of a value of symbolic length")
+	}
+	for i := 0; i < n; i++ {
+		in := mk(Node{Op: OpLt, K: KBool, K2: KInt, A: intS(i), B: La})
+		x := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: a, B: intS(i)})
+		y := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: b, B: intS(i)})
+		same := mk(Node{Op: OpIte, K: KBool, A: in, B: foldEq(x, y), C: constant(KBool, 1)})
+		acc = mk(Node{Op: OpIte, K: KBool, A: acc, B: same, C: falseS()})
+	}
+	return acc
+}
+
+// foldEq is the shadow of "bytes x and y are equal, or the same ASCII
+// letter in two cases": x == y || (x|0x20 == y|0x20 && 'a' <= x|0x20 <= 'z').
+func foldEq(x, y S) S {
+	lower := func(v S) S { return mk(Node{Op: OpOr, K: KUint8, A: v, B: constant(KUint8, 0x20)}) }
+	lx := lower(x)
+	eq := mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: x, B: y})
+	leq := mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: lx, B: lower(y)})
+	ge := mk(Node{Op: OpGe, K: KBool, K2: KUint8, A: lx, B: constant(KUint8, 'a')})
+	le := mk(Node{Op: OpLe, K: KBool, K2: KUint8, A: lx, B: constant(KUint8, 'z')})
+	letter := mk(Node{Op: OpIte, K: KBool, A: ge, B: le, C: falseS()})
+	fold := mk(Node{Op: OpIte, K: KBool, A: leq, B: letter, C: falseS()})
+	return mk(Node{Op: OpIte, K: KBool, A: eq, B: constant(KBool, 1), C: fold})
 }
 
 // BytesIndexByte is bytes.IndexByte.

@@ -101,6 +101,26 @@ func TestSearchModelsAgree(t *testing.T) {
 			if got, want := BytesCount([]byte(s), []byte{c}), bytes.Count([]byte(s), []byte{c}); got != want {
 				t.Fatalf("BytesCount(%q, %q) = %d", s, c, got)
 			}
+			if got, want := StringsLastIndexByte(s, c), strings.LastIndexByte(s, c); got != want {
+				t.Fatalf("StringsLastIndexByte(%q, %q) = %d", s, c, got)
+			}
+			for _, r := range []rune{rune(c), 'é', -1} {
+				if got, want := StringsIndexRune(s, r), strings.IndexRune(s, r); got != want {
+					t.Fatalf("StringsIndexRune(%q, %q) = %d", s, r, got)
+				}
+				if got, want := StringsContainsRune(s, r), strings.ContainsRune(s, r); got != want {
+					t.Fatalf("StringsContainsRune(%q, %q) = %v", s, r, got)
+				}
+			}
+			u := strings.ToUpper(sub)
+			if rnd.Intn(2) == 0 {
+				u = "\u212a" + u // the Kelvin sign folds to k
+			}
+			for _, o := range []string{u, sub, strings.ToUpper(s), s + "A"} {
+				if got, want := StringsEqualFold(s, o), strings.EqualFold(s, o); got != want {
+					t.Fatalf("StringsEqualFold(%q, %q) = %v", s, o, got)
+				}
+			}
 		}
 	}
 }

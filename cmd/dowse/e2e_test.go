@@ -482,3 +482,57 @@ func FuzzID(f *testing.F) {
 		t.Errorf("lengths %v, want len(b) of at least 12", l)
 	}
 }
+
+// TestSearchModels checks branches behind strings.LastIndexByte,
+// strings.ContainsRune and strings.EqualFold: each PUT fails only on
+// inputs the model's shadow leads to; EqualFold (modelled for ASCII only)
+// must not make its target exhaustive.
+func TestSearchModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/search\n\ngo 1.22\n",
+		"search_test.go": `package search
+
+import (
+	"strings"
+	"testing"
+)
+
+func PutExt(t *testing.T, s string) {
+	if i := strings.LastIndexByte(s, '.'); i > 0 && s[i+1:] == "go" {
+		t.Fatalf("Go file %q", s)
+	}
+}
+
+func PutColon(t *testing.T, s string) {
+	if strings.ContainsRune(s, ':') && len(s) == 3 && s[0] == 'x' {
+		t.Fatalf("x with a colon: %q", s)
+	}
+}
+
+func PutMethod(t *testing.T, s string) {
+	if strings.EqualFold(s, "get") && s[0] == 'G' && s[2] == 't' {
+		t.Fatalf("method %q", s)
+	}
+}
+`,
+	}
+	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "6", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, name := range []string{"PutExt", "PutColon", "PutMethod"} {
+		if len(got[name].Failures) == 0 {
+			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
+		}
+	}
+	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive {
+		t.Errorf("PutExt, PutColon: exhaustive %v, %v; want both exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive)
+	}
+	if got["PutMethod"].Exhaustive {
+		t.Errorf("PutMethod reported exhaustive, but EqualFold is modelled for ASCII only")
+	}
+}
