@@ -47,8 +47,8 @@ func (s *SourceInstrumenter) Instrument(pkgs []*packages.Package) (map[string][]
 		inst[p.PkgPath] = true
 	}
 	opts := instrument.Options{
-		Instrumented: func(path string) bool { return inst[path] },
-		Skip:         func(file string) bool { return s.files[file] != nil },
+		Policy: instrument.DefaultPolicy(func(path string) bool { return inst[path] }),
+		Skip:   func(file string) bool { return s.files[file] != nil },
 	}
 	files := map[string][]byte{}
 	var sites []Site

@@ -5,8 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
-
-	"github.com/dowse-go/dowse/rt"
 )
 
 func (f *fn) typeOf(e ast.Expr) types.Type {
@@ -301,7 +299,8 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	recv := false
 	switch {
 	case fn != nil:
-		if model, ok := models[fn.FullName()]; ok {
+		switch f.fl.treatment(fn) {
+		case Modelled:
 			// A model of a standard-library function: called like an
 			// instrumented function, it returns the original's result
 			// with a shadow.
@@ -310,10 +309,8 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 					f.fl.keep[x.Name+"."+sel.Sel.Name] = true // the import stays used
 				}
 			}
-			call.Fun = f.fl.rtSel(model)
-		} else if !f.fl.instrumented(fn) || isGeneric(fn) {
-			// Generic code keeps no shadows of type-parameter values, so
-			// what goes into it is concrete, as in uninstrumented code.
+			call.Fun = f.fl.rtSel(models[fn.FullName()])
+		case Concrete:
 			f.lostArgs(call, fn, pre)
 			return 0, false
 		}
@@ -700,4 +697,3 @@ func (f *fn) hoistMake(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 }
 
 // models maps standard-library functions to their models in the runtime.
-var models = rt.Models()

@@ -90,9 +90,10 @@ func (s *Sites) add(file string, pos token.Position, kind string) uint32 {
 
 // Options control the rewrite.
 type Options struct {
-	// Instrumented reports whether a package path is instrumented, so that
-	// calls into it pass shadows. The package being rewritten always is.
-	Instrumented func(path string) bool
+	// Policy decides how the calls of functions are treated (see
+	// DefaultPolicy, which nil stands for with no other package
+	// instrumented). The package being rewritten is always instrumented.
+	Policy func(fn *types.Func) Treatment
 	// Skip reports whether a file (by absolute path) is to be left out:
 	// the loader shares syntax trees between a package and its test
 	// variant, and the rewrite changes them, so a file must be rewritten
@@ -362,17 +363,6 @@ func (fl *file) site(pos token.Pos, kind string) uint32 {
 		pos = fl.stmtPos // a node the rewrite made: the statement it came from
 	}
 	return fl.sites.add(fl.name, fl.fset.Position(pos), kind)
-}
-
-// instrumented reports whether calls to fn pass shadows.
-func (fl *file) instrumented(fn *types.Func) bool {
-	if fn.Pkg() == nil {
-		return false
-	}
-	if fn.Pkg() == fl.pkg.Types || fn.Pkg().Path() == fl.pkg.Types.Path() {
-		return true
-	}
-	return fl.opts.Instrumented != nil && fl.opts.Instrumented(fn.Pkg().Path())
 }
 
 // SortedFiles returns the keys of an instrumentation result in order.
