@@ -48,11 +48,13 @@ func (f *fn) ifStmt(s *ast.IfStmt, label *ast.Ident) []ast.Stmt {
 			s.Else = blockOf(els)
 		}
 	}
-	out := append(pre, labeled(label, s))
 	if len(init) > 0 {
-		return scoped(init, out)
+		// Only goto can name the label of an if: it goes on the block that
+		// runs the init first, as the original if does (a goto must not
+		// jump into that block).
+		return []ast.Stmt{labeled(label, scoped(init, append(pre, s))[0])}
 	}
-	return f.wrap(out, false)
+	return f.wrap(append(pre, labeled(label, s)), false)
 }
 
 func (f *fn) forStmt(s *ast.ForStmt, label *ast.Ident) []ast.Stmt {

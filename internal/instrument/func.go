@@ -210,5 +210,12 @@ func use(names ...ast.Expr) ast.Stmt {
 	return &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: names}
 }
 
-// newTemp returns a fresh temporary name.
-func (f *fn) newTemp() *ast.Ident { return ast.NewIdent(f.fl.fresh("dwt")) }
+// newTemp returns a fresh temporary name. It carries the position of the
+// statement being rewritten, so that a hoisted call's line directive names
+// that statement's line (runtime.Caller and stack traces of the call see
+// the original line, not the line of an earlier statement).
+func (f *fn) newTemp() *ast.Ident {
+	id := ast.NewIdent(f.fl.fresh("dwt"))
+	id.NamePos = f.fl.stmtPos
+	return id
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -58,6 +59,27 @@ loop:
 		n = 3*n + 1
 	}
 	goto loop
+}
+
+// Digits counts the leading ASCII digits of s and the rest's length: a
+// goto jumps forward to a labeled if with an init statement (a call), and
+// back to it.
+func Digits(s string) (digits, rest int) {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			goto tail
+		}
+		digits++
+	}
+	return digits, 0
+tail:
+	if n := len(strings.TrimSpace(s[digits:])); n > 0 {
+		rest += n
+		if rest < 2*n {
+			goto tail
+		}
+	}
+	return digits, rest
 }
 
 // Grid finds the first pair (i, j) with i*j == target, using labels.
@@ -219,4 +241,10 @@ func ShortCircuit(a, b int) string {
 		log = append(log, "elif")
 	}
 	return strings.Join(log, ",")
+}
+
+// Line returns the line of the statement that called it.
+func Line() int {
+	_, _, line, _ := runtime.Caller(1)
+	return line
 }

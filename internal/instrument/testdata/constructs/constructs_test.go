@@ -2,6 +2,7 @@ package constructs
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -31,6 +32,12 @@ func TestDeferRecover(t *testing.T) {
 }
 
 func TestControl(t *testing.T) {
+	if d, r := Digits("12 ab "); d != 2 || r != 4 {
+		t.Fatalf("Digits = %d, %d; want 2, 4", d, r)
+	}
+	if d, r := Digits("345"); d != 3 || r != 0 {
+		t.Fatalf("Digits = %d, %d; want 3, 0", d, r)
+	}
 	if Collatz(27) != 111 {
 		t.Fatal("Collatz")
 	}
@@ -127,5 +134,16 @@ func TestSharedLoopVariables(t *testing.T) {
 	}
 	if !SharedReceivers(make([]Tally, 3)) {
 		t.Fatal("the range variable of a Go 1.21 file is not shared by pointer-method calls")
+	}
+}
+
+// Calls the rewrite hoists out of an expression still report their own
+// line to runtime.Caller.
+func TestCallerLines(t *testing.T) {
+	_, _, here, _ := runtime.Caller(0)
+	a := Line() + 0
+	b := max(Line(), 0)
+	if c := []int{Line()}; a != here+1 || b != here+2 || c[0] != here+3 {
+		t.Fatalf("lines %d, %d, %d; want %d, %d, %d", a, b, c[0], here+1, here+2, here+3)
 	}
 }
