@@ -1,26 +1,100 @@
 package rt
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
-	"sync"
 	"unsafe"
 )
 
-// Flatten returns the input layout of a target whose parameters after the
-// *testing.T have the types params (see Leaf for the rule).
-func Flatten(params []reflect.Type, names []string, maxLen int) ([]Leaf, error) {
-	var leaves []Leaf
-	for i, t := range params {
-		name := fmt.Sprintf("p%d", i)
-		if i < len(names) && names[i] != "" {
-			name = names[i]
-		}
-		if err := flatten(t, name, maxLen, &leaves); err != nil {
-			return nil, err
+// checkLayout reports whether layout l describes parameters of the types
+// params: the worker refuses a layout that does not fit the function it
+// would call with the values built from it.
+func checkLayout(l *Layout, params []reflect.Type) error {
+	if err := l.Check(); err != nil {
+		return err
+	}
+	if len(l.Params) != len(params) {
+		return fmt.Errorf("layout has %d parameters, the function %d", len(l.Params), len(params))
+	}
+	seen := map[fit]bool{}
+	for i, p := range l.Params {
+		if err := fits(l, p.Shape, params[i], seen); err != nil {
+			return fmt.Errorf("parameter %d (%s): %w", i+1, p.Name, err)
 		}
 	}
-	return leaves, nil
+	return nil
+}
+
+type fit struct {
+	shape int
+	t     reflect.Type
+}
+
+var (
+	errorType   = reflect.TypeFor[error]()
+	contextType = reflect.TypeFor[context.Context]()
+	writerType  = reflect.TypeFor[interface{ Write([]byte) (int, error) }]()
+)
+
+// fits checks shape i of l against type t.
+func fits(l *Layout, i int, t reflect.Type, seen map[fit]bool) error {
+	if seen[fit{i, t}] {
+		return nil
+	}
+	seen[fit{i, t}] = true
+	s := &l.Shapes[i]
+	bad := func() error { return fmt.Errorf("shape %s (%s) does not fit type %s", s.Kind, s.Type, t) }
+	switch s.Kind {
+	case ShapeScalar:
+		if kindOf(t) != s.K {
+			return bad()
+		}
+	case ShapeArray:
+		if t.Kind() != reflect.Array || t.Len() != s.Len {
+			return bad()
+		}
+		return fits(l, s.Elem, t.Elem(), seen)
+	case ShapeSlice:
+		if t.Kind() != reflect.Slice {
+			return bad()
+		}
+		return fits(l, s.Elem, t.Elem(), seen)
+	case ShapePointer:
+		if t.Kind() != reflect.Pointer {
+			return bad()
+		}
+		return fits(l, s.Elem, t.Elem(), seen)
+	case ShapeStruct:
+		if t.Kind() != reflect.Struct {
+			return bad()
+		}
+		for _, f := range s.Fields {
+			if f.Index < 0 || f.Index >= t.NumField() || t.Field(f.Index).Name != f.Name {
+				return fmt.Errorf("%s has no field %s at index %d", t, f.Name, f.Index)
+			}
+			if err := fits(l, f.Shape, t.Field(f.Index).Type, seen); err != nil {
+				return err
+			}
+		}
+	case ShapeError:
+		if t != errorType {
+			return bad()
+		}
+	case ShapeContext:
+		if t != contextType {
+			return bad()
+		}
+	case ShapeWriter:
+		if t.Kind() != reflect.Interface || !reflect.TypeFor[*bytes.Buffer]().Implements(t) || !t.Implements(writerType) {
+			return bad()
+		}
+	default:
+		return bad()
+	}
+	return nil
 }
 
 func kindOf(t reflect.Type) Kind {
@@ -55,87 +129,30 @@ func kindOf(t reflect.Type) Kind {
 	return KInvalid
 }
 
-func flatten(t reflect.Type, path string, maxLen int, out *[]Leaf) error {
-	if k := kindOf(t); k != KInvalid {
-		l := Leaf{Path: path, K: k}
-		if k == KString {
-			l.Max = maxLen
-		}
-		*out = append(*out, l)
-		return nil
-	}
-	switch t.Kind() {
-	case reflect.Array:
-		for i := 0; i < t.Len(); i++ {
-			if err := flatten(t.Elem(), fmt.Sprintf("%s[%d]", path, i), maxLen, out); err != nil {
-				return err
-			}
-		}
-		return nil
-	case reflect.Slice:
-		*out = append(*out, Leaf{Path: "len(" + path + ")", K: KInt, IsLen: true, Max: maxLen})
-		for i := 0; i < maxLen; i++ {
-			if err := flatten(t.Elem(), fmt.Sprintf("%s[%d]", path, i), maxLen, out); err != nil {
-				return err
-			}
-		}
-		return nil
-	case reflect.Struct:
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if f.Name == "_" {
-				continue
-			}
-			if err := flatten(f.Type, path+"."+f.Name, maxLen, out); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return fmt.Errorf("unsupported parameter type %s", t)
-}
-
-// leafCounts caches leafCount, which input building asks for every slice
-// of every run.
-var leafCounts sync.Map // leafKey -> int
-
-type leafKey struct {
-	t      reflect.Type
-	maxLen int
-}
-
-// leafCount is the number of leaves of type t.
-func leafCount(t reflect.Type, maxLen int) int {
-	key := leafKey{t, maxLen}
-	if n, ok := leafCounts.Load(key); ok {
-		return n.(int)
-	}
-	var leaves []Leaf
-	n := 0
-	if flatten(t, "", maxLen, &leaves) == nil {
-		n = len(leaves)
-	}
-	leafCounts.Store(key, n)
-	return n
-}
-
-// builder turns an input vector into argument values and gives their
-// leaves their shadows.
+// builder turns an input vector into argument values, gives their leaves
+// their shadows and records the construction choices as branches. It walks
+// the layout exactly as Layout.Leaves does.
 type builder struct {
-	vals   []Value
-	leaves []Leaf
-	next   int
-	maxLen int
+	l       *Layout
+	choices []bool // per shape: values hold choices (Layout.Choices)
+	vals    []Value
+	next    int
+	u       Unfolding
 }
 
-// arg builds the next parameter of type t and returns it with the Arg that
+func newBuilder(l *Layout, choices []bool, vals []Value) *builder {
+	return &builder{l: l, choices: choices, vals: vals, u: Unfolding{}}
+}
+
+// arg builds parameter i, of type t, and returns it with the Arg that
 // carries its shadow into the target's prologue.
-func (b *builder) arg(t reflect.Type) (reflect.Value, Arg) {
+func (b *builder) arg(i int, t reflect.Type) (reflect.Value, Arg) {
 	v := reflect.New(t).Elem()
-	s, fp := b.fill(v)
+	shape := b.l.Params[i].Shape
+	s, fp := b.fill(v, shape)
 	switch t.Kind() {
 	case reflect.Array, reflect.Struct:
-		return v, Arg{S: Agg, F: uint64(v.UnsafeAddr())}
+		return v, Arg{S: Agg, F: uint64(v.UnsafeAddr()), N: t.Size()}
 	}
 	return v, Arg{S: s, F: fp}
 }
@@ -146,69 +163,131 @@ func (b *builder) take() (Value, S) {
 	return b.vals[i], cur.inputs[i]
 }
 
-// fill sets the addressable value v from the next leaves and returns the
-// shadow and fingerprint of v itself when it is a scalar, string or slice.
-func (b *builder) fill(v reflect.Value) (S, uint64) {
-	t := v.Type()
-	k := kindOf(t)
-	switch {
-	case k == KBool:
+// choose takes a choice leaf and records it as a branch of the run.
+func (b *builder) choose() bool {
+	x, s := b.take()
+	c := x.Bits&1 != 0
+	record(Event{Site: InputSite, Taken: c, Cond: s})
+	return c
+}
+
+// fill sets the addressable value v from the leaves of shape and returns
+// the shadow and fingerprint of v itself when it is a scalar, string or
+// slice.
+func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
+	sh := &b.l.Shapes[shape]
+	switch sh.Kind {
+	case ShapeScalar:
 		x, s := b.take()
-		v.SetBool(x.Bits != 0)
-		return s, B(x.Bits != 0)
-	case k == KString:
-		x, s := b.take()
-		v.SetString(x.Str)
-		return s, FS(v.String())
-	case k.Signed():
-		x, s := b.take()
-		n := int64(signExtend(k, mask(k, x.Bits)))
-		v.SetInt(n)
-		return s, uint64(n)
-	case k.Integer():
-		x, s := b.take()
-		n := mask(k, x.Bits)
-		v.SetUint(n)
-		return s, n
-	}
-	switch t.Kind() {
-	case reflect.Array:
-		for i := 0; i < t.Len(); i++ {
-			b.fillAt(v.Index(i))
+		k := sh.K
+		switch {
+		case k == KBool:
+			v.SetBool(x.Bits != 0)
+			return s, B(x.Bits != 0)
+		case k == KString:
+			v.SetString(x.Str)
+			return s, FS(v.String())
+		case k.Signed():
+			n := int64(signExtend(k, mask(k, x.Bits)))
+			v.SetInt(n)
+			return s, uint64(n)
+		default:
+			n := mask(k, x.Bits)
+			v.SetUint(n)
+			return s, n
 		}
-	case reflect.Slice:
+	case ShapeArray:
+		for i := 0; i < sh.Len; i++ {
+			b.fillAt(v.Index(i), sh.Elem)
+		}
+	case ShapeSlice:
 		x, s := b.take()
 		n := int(x.Bits)
-		if n < 0 || n > b.maxLen {
+		if n < 0 || n > b.l.MaxLen {
 			n = 0
 		}
-		per := leafCount(t.Elem(), b.maxLen)
 		if n > 0 {
-			v.Set(reflect.MakeSlice(t, n, n))
-			for i := 0; i < n; i++ {
-				b.fillAt(v.Index(i))
+			v.Set(reflect.MakeSlice(v.Type(), n, n))
+		}
+		for i := 0; i < b.l.MaxLen; i++ {
+			if b.choices[sh.Elem] && i <= n {
+				record(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n))})
+			}
+			if i < n {
+				b.fillAt(v.Index(i), sh.Elem)
+			} else {
+				b.skip(sh.Elem)
 			}
 		}
-		b.next += (b.maxLen - n) * per
 		return s, uint64(n)
-	case reflect.Struct:
-		for i := 0; i < t.NumField(); i++ {
-			if t.Field(i).Name == "_" {
-				continue
+	case ShapeStruct:
+		for _, f := range sh.Fields {
+			fv := v.Field(f.Index)
+			if !fv.CanSet() {
+				fv = reflect.NewAt(fv.Type(), unsafe.Pointer(fv.UnsafeAddr())).Elem()
 			}
-			f := v.Field(i)
-			if !f.CanSet() {
-				f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-			}
-			b.fillAt(f)
+			b.fillAt(fv, f.Shape)
 		}
+	case ShapePointer:
+		if !b.u.Enter(sh.Elem, b.l.Depth) {
+			return 0, 0 // nil
+		}
+		defer b.u.Leave(sh.Elem)
+		if !b.choose() {
+			b.skip(sh.Elem)
+			return 0, 0
+		}
+		p := reflect.New(v.Type().Elem())
+		b.fillAt(p.Elem(), sh.Elem)
+		v.Set(p)
+	case ShapeError:
+		nonNil := b.choose()
+		x, _ := b.take()
+		if nonNil {
+			v.Set(reflect.ValueOf(errors.New(x.Str)))
+		}
+	case ShapeContext:
+		v.Set(reflect.ValueOf(context.Background()))
+	case ShapeWriter:
+		v.Set(reflect.ValueOf(new(bytes.Buffer)))
 	}
 	return 0, 0
 }
 
+// skip passes over the leaves of shape without building a value (the
+// elements of a slice beyond its length, the pointee of a nil pointer).
+func (b *builder) skip(shape int) {
+	sh := &b.l.Shapes[shape]
+	switch sh.Kind {
+	case ShapeScalar:
+		b.next++
+	case ShapeArray:
+		for i := 0; i < sh.Len; i++ {
+			b.skip(sh.Elem)
+		}
+	case ShapeSlice:
+		b.next++
+		for i := 0; i < b.l.MaxLen; i++ {
+			b.skip(sh.Elem)
+		}
+	case ShapeStruct:
+		for _, f := range sh.Fields {
+			b.skip(f.Shape)
+		}
+	case ShapePointer:
+		if b.u.Enter(sh.Elem, b.l.Depth) {
+			b.next++
+			b.skip(sh.Elem)
+			b.u.Leave(sh.Elem)
+		}
+	case ShapeError:
+		b.next += 2
+	}
+}
+
 // fillAt fills v, which lives in memory, and records its shadow cell.
-func (b *builder) fillAt(v reflect.Value) {
-	s, fp := b.fill(v)
+func (b *builder) fillAt(v reflect.Value, shape int) {
+	s, fp := b.fill(v, shape)
 	if s != 0 {
 		St(v.UnsafeAddr(), s, fp)
 	}

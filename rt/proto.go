@@ -4,21 +4,28 @@ package rt
 // with the environment variable DOWSE_WORKER set and two extra file
 // descriptors: fd 3 carries requests from the coordinator, fd 4 carries
 // replies to it. Both directions are gob streams. The first message on fd 4
-// is a Hello; then every Request is answered by exactly one Result, in
+// is a Hello, sent once the worker has read the Setup that is the first
+// message on fd 3; then every Request is answered by exactly one Result, in
 // order. The worker's stdout and stderr carry only what the program under
 // test prints.
 
 // Environment variables read by the worker.
 const (
 	EnvWorker    = "DOWSE_WORKER"     // "1" when the binary runs as a worker
-	EnvMaxLen    = "DOWSE_MAX_LEN"    // bound on the length of input strings and slices
 	EnvFuzz      = "DOWSE_FUZZ"       // name of the fuzz target to serve, when serving one
 	EnvTargets   = "DOWSE_TARGETS"    // comma-separated names of the PUTs to serve (all when empty)
 	EnvMaxMemory = "DOWSE_MAX_MEMORY" // bound on the worker's data segment in bytes (RLIMIT_DATA)
 )
 
-// Hello is the first message of a worker: the targets it can run, each with
-// the layout of its inputs.
+// Setup is the first message of the coordinator: the layout of the inputs
+// of each target it will ask for (see Layout). A target without a layout
+// cannot be run.
+type Setup struct {
+	Layouts map[string]Layout
+}
+
+// Hello is the first message of a worker, the answer to Setup: the targets
+// it can run, each with the leaves of its layout.
 type Hello struct {
 	Targets []TargetInfo
 }
@@ -26,8 +33,8 @@ type Hello struct {
 // TargetInfo describes one target a worker serves.
 type TargetInfo struct {
 	Name   string
-	Leaves []Leaf // the input vector's layout, see Flatten
-	Err    string // why the target cannot be run (e.g. an unsupported parameter type); Leaves is empty then
+	Leaves []Leaf // the input vector, see Layout.Leaves
+	Err    string // why the target cannot be run (no layout, or one that does not fit its parameters); Leaves is empty then
 	// Seeds are the inputs a fuzz target added with f.Add when it ran,
 	// whatever computed them (a loop, a call), one SeedValue a parameter.
 	Seeds [][]SeedValue
@@ -44,25 +51,6 @@ type SeedValue struct {
 	Str         string
 	Bytes       []byte
 	Unsupported bool
-}
-
-// Leaf is one scalar of a target's input vector. Inputs are flattened from
-// the parameters after the *testing.T in order:
-//
-//   - bool and integer kinds: one leaf;
-//   - string: one leaf of kind KString whose length is at most MaxLen;
-//   - [N]T: the leaves of its N elements;
-//   - []T: a length leaf (kind KInt, IsLen, 0 <= len <= MaxLen) followed by
-//     the leaves of MaxLen elements, of which the first len are used; a
-//     length of 0 is the nil slice;
-//   - struct: the leaves of its fields in order, blank fields skipped.
-//
-// Any other type makes the target unsupported.
-type Leaf struct {
-	Path  string // Go-like access path, e.g. "a[2].x" or "len(xs)"
-	K     Kind
-	IsLen bool // a slice length
-	Max   int  // for lengths and strings: the largest allowed length
 }
 
 // Value is the value of one leaf.

@@ -117,7 +117,31 @@ func TestCallRegisters(t *testing.T) {
 	}
 }
 
-func TestFlattenAndBuild(t *testing.T) {
+// testLayout is the layout of (p P, x int, n *node, err error) for the
+// types of TestLayoutLeavesAndBuild, written by hand as load would build it.
+func testLayout(maxLen, depth int) *Layout {
+	return &Layout{
+		Params: []Param{{"p", 0}, {"x", 1}, {"n", 6}, {"err", 8}},
+		Shapes: []Shape{
+			{Kind: ShapeStruct, Type: "P", Fields: []Field{{"A", 0, 2}, {"Xs", 1, 4}, {"B", 2, 5}}},
+			{Kind: ShapeScalar, Type: "int", K: KInt},
+			{Kind: ShapeArray, Type: "[2]uint16", Len: 2, Elem: 3},
+			{Kind: ShapeScalar, Type: "uint16", K: KUint16},
+			{Kind: ShapeSlice, Type: "[]inner", Elem: 9},
+			{Kind: ShapeScalar, Type: "bool", K: KBool},
+			{Kind: ShapePointer, Type: "*node", Elem: 7},
+			{Kind: ShapeStruct, Type: "node", Fields: []Field{{"v", 0, 1}, {"next", 1, 6}}},
+			{Kind: ShapeError, Type: "error"},
+			{Kind: ShapeStruct, Type: "inner", Fields: []Field{{"N", 0, 10}, {"s", 2, 11}}},
+			{Kind: ShapeScalar, Type: "int8", K: KInt8},
+			{Kind: ShapeScalar, Type: "string", K: KString},
+		},
+		MaxLen: maxLen,
+		Depth:  depth,
+	}
+}
+
+func TestLayoutLeavesAndBuild(t *testing.T) {
 	type inner struct {
 		N int8
 		_ int
@@ -128,7 +152,19 @@ func TestFlattenAndBuild(t *testing.T) {
 		Xs []inner
 		B  bool
 	}
-	leaves, err := Flatten([]reflect.Type{reflect.TypeOf(P{}), reflect.TypeOf(0)}, []string{"p", "x"}, 2)
+	type node struct {
+		v    int
+		next *node
+	}
+	params := []reflect.Type{reflect.TypeOf(P{}), reflect.TypeOf(0), reflect.TypeOf(&node{}), reflect.TypeFor[error]()}
+	l := testLayout(2, 2)
+	if err := checkLayout(l, params); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkLayout(l, []reflect.Type{params[0], params[1], params[0], params[3]}); err == nil {
+		t.Fatal("a layout with a pointer shape fits a struct type")
+	}
+	leaves, err := l.Leaves()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,22 +172,32 @@ func TestFlattenAndBuild(t *testing.T) {
 	for _, l := range leaves {
 		paths = append(paths, l.Path)
 	}
-	want := []string{"p.A[0]", "p.A[1]", "len(p.Xs)", "p.Xs[0].N", "p.Xs[0].s", "p.Xs[1].N", "p.Xs[1].s", "p.B", "x"}
+	want := []string{"p.A[0]", "p.A[1]", "len(p.Xs)", "p.Xs[0].N", "p.Xs[0].s", "p.Xs[1].N", "p.Xs[1].s", "p.B", "x",
+		"n != nil", "n.v", "n.next != nil", "n.next.v", "err != nil", "err.Error()"}
 	if !reflect.DeepEqual(paths, want) {
 		t.Fatalf("leaves = %q, want %q", paths, want)
 	}
-	if _, err := Flatten([]reflect.Type{reflect.TypeOf(&P{})}, nil, 2); err == nil {
-		t.Fatal("pointers are unsupported in this version")
+	if n := l.CountLeaves(100); n != len(want) {
+		t.Fatalf("CountLeaves = %d, want %d", n, len(want))
+	}
+	if n := testLayout(2, 5).CountLeaves(1000); n != len(want)+6 {
+		t.Fatalf("depth 5 unfolds the list to 5 nodes: %d leaves, want %d", n, len(want)+6)
 	}
 
 	begin(t)
-	vals := []Value{{Bits: 1}, {Bits: 0x1ffff}, {Bits: 1}, {Bits: 0xff}, {Str: "hi"}, {}, {}, {Bits: 1}, {Bits: ^uint64(0)}}
+	vals := []Value{{Bits: 1}, {Bits: 0x1ffff}, {Bits: 1}, {Bits: 0xff}, {Str: "hi"}, {}, {}, {Bits: 1}, {Bits: ^uint64(0)},
+		{Bits: 1}, {Bits: 7}, {Bits: 0}, {Bits: 9}, {Bits: 1}, {Str: "boom"}}
 	for i, l := range leaves {
 		cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
 	}
-	b := &builder{vals: vals, leaves: leaves, maxLen: 2}
-	pv, parg := b.arg(reflect.TypeOf(P{}))
-	xv, xarg := b.arg(reflect.TypeOf(0))
+	b := newBuilder(l, l.Choices(), vals)
+	pv, parg := b.arg(0, params[0])
+	xv, xarg := b.arg(1, params[1])
+	nv, _ := b.arg(2, params[2])
+	ev, _ := b.arg(3, params[3])
+	if b.next != len(leaves) {
+		t.Fatalf("built from %d of %d leaves", b.next, len(leaves))
+	}
 	p := pv.Interface().(P)
 	if p.A != [2]uint16{1, 0xffff} || len(p.Xs) != 1 || p.Xs[0].N != -1 || p.Xs[0].s != "hi" || !p.B {
 		t.Fatalf("built %+v", p)
@@ -164,5 +210,25 @@ func TestFlattenAndBuild(t *testing.T) {
 	}
 	if Ld(pv.Field(0).Index(1).UnsafeAddr(), 0xffff) != cur.inputs[1] {
 		t.Fatal("array elements carry their input shadows")
+	}
+	n := nv.Interface().(*node)
+	if n == nil || n.v != 7 || n.next != nil {
+		t.Fatalf("n = %+v, want a node 7 whose next is nil", n)
+	}
+	if Ld(uintptr(unsafe.Pointer(&n.v)), 7) != cur.inputs[10] {
+		t.Fatal("the pointee's fields carry their input shadows")
+	}
+	if err, _ := ev.Interface().(error); err == nil || err.Error() != "boom" {
+		t.Fatalf("err = %v, want boom", ev.Interface())
+	}
+	var choices []bool
+	for _, e := range cur.events {
+		if e.Site != InputSite {
+			t.Fatalf("event %+v during building", e)
+		}
+		choices = append(choices, e.Taken)
+	}
+	if !reflect.DeepEqual(choices, []bool{true, false, true}) {
+		t.Fatalf("choices recorded = %v, want n non-nil, n.next nil, err non-nil", choices)
 	}
 }

@@ -39,7 +39,7 @@ func Serve(t *testing.T, targets map[string]any) {
 		}
 		targets = keep
 	}
-	serve(t, targets, nil, nil)
+	serve(t, targets, nil)
 }
 
 // Add stands for f.Add in instrumented code: besides adding the seed, it
@@ -101,7 +101,7 @@ func Fuzz(f *testing.F, ff any) {
 		if !served {
 			served = true
 			t := args[0].Interface().(*testing.T)
-			serve(t, map[string]any{f.Name(): ff}, nil, addedSeeds)
+			serve(t, map[string]any{f.Name(): ff}, addedSeeds)
 			os.Exit(0)
 		}
 		return nil
@@ -110,24 +110,32 @@ func Fuzz(f *testing.F, ff any) {
 }
 
 type target struct {
-	fn     reflect.Value
-	params []reflect.Type
-	leaves []Leaf
+	fn      reflect.Value
+	params  []reflect.Type
+	layout  *Layout
+	choices []bool
+	leaves  []Leaf
 }
 
-func serve(t *testing.T, targets map[string]any, names map[string][]string, seeds [][]SeedValue) {
+func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 	in := os.NewFile(3, "dowse-requests")
 	out := os.NewFile(4, "dowse-results")
 	if in == nil || out == nil {
 		t.Fatal("dowse worker: file descriptors 3 and 4 are not open")
 	}
-	maxLen, _ := strconv.Atoi(os.Getenv(EnvMaxLen))
 	if limit, err := strconv.ParseUint(os.Getenv(EnvMaxMemory), 10, 64); err == nil && limit > 0 {
 		limitMemory(limit)
 	}
-	w := &worker{enc: gob.NewEncoder(out), out: out, maxLen: maxLen}
-	theWorker = w
 	dec := gob.NewDecoder(in)
+	var setup Setup
+	if err := dec.Decode(&setup); err != nil {
+		t.Fatalf("dowse worker: reading the setup: %v", err)
+	}
+	w := &worker{enc: gob.NewEncoder(out), out: out}
+	for _, l := range setup.Layouts {
+		w.maxLen = max(w.maxLen, l.MaxLen)
+	}
+	theWorker = w
 
 	byName := map[string]*target{}
 	var hello Hello
@@ -140,19 +148,26 @@ func serve(t *testing.T, targets map[string]any, names map[string][]string, seed
 		info := TargetInfo{Name: name}
 		fv := reflect.ValueOf(targets[name])
 		ft := fv.Type()
-		if ft.Kind() != reflect.Func || ft.NumIn() == 0 || ft.In(0) != reflect.TypeOf((*testing.T)(nil)) {
+		layout, ok := setup.Layouts[name]
+		switch {
+		case ft.Kind() != reflect.Func || ft.NumIn() == 0 || ft.In(0) != reflect.TypeOf((*testing.T)(nil)):
 			info.Err = "not a function taking *testing.T first"
-		} else {
-			tg := &target{fn: fv}
+		case !ok:
+			info.Err = "no input layout"
+		default:
+			tg := &target{fn: fv, layout: &layout}
 			for i := 1; i < ft.NumIn(); i++ {
 				tg.params = append(tg.params, ft.In(i))
 			}
-			leaves, err := Flatten(tg.params, names[name], maxLen)
+			err := checkLayout(tg.layout, tg.params)
+			if err == nil {
+				tg.leaves, err = tg.layout.Leaves()
+				tg.choices = tg.layout.Choices()
+			}
 			if err != nil {
 				info.Err = err.Error()
 			} else {
-				tg.leaves = leaves
-				info.Leaves = leaves
+				info.Leaves = tg.leaves
 				info.Seeds = seeds
 				byName[name] = tg
 			}
@@ -206,13 +221,13 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		for i, l := range tg.leaves {
 			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
 		}
-		b := &builder{vals: req.Inputs, leaves: tg.leaves, maxLen: w.maxLen}
+		b := newBuilder(tg.layout, tg.choices, req.Inputs)
 		on.Store(true)
 		args := make([]reflect.Value, 0, len(tg.params)+1)
 		shadows := make([]Arg, 1, len(tg.params)+1) // the *testing.T carries no shadow
 		args = append(args, reflect.ValueOf(st))
-		for _, p := range tg.params {
-			v, a := b.arg(p)
+		for i, p := range tg.params {
+			v, a := b.arg(i, p)
 			args = append(args, v)
 			shadows = append(shadows, a)
 		}

@@ -109,11 +109,12 @@ func measure(ctx context.Context, bins map[string]*build.Binary, t *load.Target,
 	var inputs [][]rt.Value
 	var means [2]float64
 	for i, mode := range []string{"plain", "instrumented"} {
-		cmd, ok := bins[mode].Worker(t, maxLen)
+		cmd, ok := bins[mode].Worker(t)
 		if !ok {
 			return 0, 0, fmt.Errorf("not served")
 		}
-		pool := explore.NewPool(explore.Command{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir}, t.Name, 1, time.Minute)
+		load.SetBounds(t.Layout, maxLen)
+		pool := explore.NewPool(explore.Command{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir}, t.Name, t.Layout, 1, time.Minute)
 		leaves, err := pool.Leaves(ctx)
 		if err != nil {
 			return 0, 0, err

@@ -536,3 +536,73 @@ func PutMethod(t *testing.T, s string) {
 		t.Errorf("PutMethod reported exhaustive, but EqualFold is modelled for ASCII only")
 	}
 }
+
+// TestRichInputs explores testdata/richinputs, whose PUTs take pointers,
+// a linked list, a slice of lists, an error, a context and a writer: each
+// failing input must be found (the nil pointer's panic among them), the
+// pointer-only targets explored exhaustively without divergences (the
+// choices of input construction are branches like any other), and the
+// generated file must compile and pass.
+func TestRichInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, readTree(t, filepath.Join("..", "..", "testdata", "richinputs")), "-json", "-max-len", "3", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (failures found)\n%s", code, stderr)
+	}
+	type result struct {
+		Target      string `json:"target"`
+		Exhaustive  bool   `json:"exhaustive"`
+		Divergences int    `json:"divergences"`
+		Failures    []struct {
+			Input string `json:"input"`
+		} `json:"failures"`
+		Coverage struct {
+			Sites, Outcomes, Covered int
+		} `json:"coverage"`
+	}
+	var full []result
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for {
+		var r result
+		if err := dec.Decode(&r); err != nil {
+			break
+		}
+		full = append(full, r)
+	}
+	want := map[string]struct {
+		failures   []string // each failure's input must contain one, in order
+		exhaustive bool
+	}{
+		"PutQuadrant": {[]string{"p.X=-7"}, true},
+		"PutSum":      {[]string{"n.Next.Next != nil=true"}, true},
+		"PutX":        {[]string{"p != nil=false", "p != nil=true"}, true},
+		"PutReport":   {[]string{"err != nil=true"}, false}, // fmt.Fprint concretizes x
+		"PutNodes":    {nil, true},
+	}
+	if len(full) != len(want) {
+		t.Fatalf("%d summaries, want %d\n%s", len(full), len(want), stdout)
+	}
+	for _, s := range full {
+		w := want[s.Target]
+		var inputs []string
+		for _, f := range s.Failures {
+			inputs = append(inputs, f.Input)
+		}
+		ok := len(inputs) == len(w.failures)
+		for i := 0; ok && i < len(inputs); i++ {
+			ok = strings.Contains(inputs[i], w.failures[i])
+		}
+		if !ok {
+			t.Errorf("%s: failures with inputs %q, want %q", s.Target, inputs, w.failures)
+		}
+		if s.Exhaustive != w.exhaustive || s.Divergences != 0 {
+			t.Errorf("%s: exhaustive %v with %d divergences, want %v without", s.Target, s.Exhaustive, s.Divergences, w.exhaustive)
+		}
+		if s.Coverage.Covered > s.Coverage.Outcomes {
+			t.Errorf("%s: %d outcomes covered of %d", s.Target, s.Coverage.Covered, s.Coverage.Outcomes)
+		}
+	}
+	generatedTestsPass(t, dir)
+}

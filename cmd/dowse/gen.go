@@ -342,7 +342,7 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 
 // explore explores one target on workers of bin.
 func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Target) (*explore.Report, error) {
-	cmd, ok := bin.Worker(t, g.cfg.maxLen)
+	cmd, ok := bin.Worker(t)
 	if !ok {
 		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
 	}
@@ -350,17 +350,14 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 	if g.cfg.maxMemory > 0 {
 		cmd.Env = append(cmd.Env, rt.EnvMaxMemory+"="+strconv.FormatInt(g.cfg.maxMemory, 10))
 	}
-	pool := explore.NewPool(explore.Command(cmd), t.Name, g.cfg.workers, g.cfg.runTimeout)
+	load.SetBounds(t.Layout, g.cfg.maxLen)
+	pool := explore.NewPool(explore.Command(cmd), t.Name, t.Layout, g.cfg.workers, g.cfg.runTimeout)
 	defer pool.Close()
-	var names []string
-	for _, v := range t.Params {
-		names = append(names, v.Name())
-	}
 	seeds := t.Seeds
 	if t.Kind == load.KindFuzz && g.cfg.corpus {
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
 	}
-	target := explore.Target{Name: t.Name, Params: names, Seeds: seeds}
+	target := explore.Target{Name: t.Name, Seeds: seeds}
 	solver, closeSolver := newSolver(g.cfg.explore.SolverTimeout)
 	defer closeSolver()
 	return explore.Explore(ctx, g.cfg.explore, target, pool, solver)
@@ -478,9 +475,8 @@ func (g *generator) writeFile(p *load.Package, external bool, name string, targe
 	}
 	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
 	for _, t := range targets {
-		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params}
+		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout}
 		if r := byResult[t]; r.rep != nil {
-			et.Leaves = r.rep.Leaves
 			r.rows = emitRows(r.rep, p.Module.Dir)
 			et.Rows = r.rows
 		}

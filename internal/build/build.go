@@ -159,15 +159,14 @@ type Command struct {
 	Dir  string
 }
 
-// Worker returns the command that starts a worker serving target t with
-// inputs of at most maxLen elements. ok is false if the binary does not
-// serve t.
-func (b *Binary) Worker(t *load.Target, maxLen int) (cmd Command, ok bool) {
+// Worker returns the command that starts a worker serving target t. ok is
+// false if the binary does not serve t.
+func (b *Binary) Worker(t *load.Target) (cmd Command, ok bool) {
 	cmd = Command{Path: b.Path, Dir: b.RunDir}
 	if cmd.Dir == "" {
 		cmd.Dir = b.Package.Dir
 	}
-	env := []string{rt.EnvWorker + "=1", rt.EnvMaxLen + "=" + strconv.Itoa(maxLen)}
+	env := []string{rt.EnvWorker + "=1"}
 	switch t.Kind {
 	case load.KindPUT:
 		test, ok := b.Harness[t.Name]

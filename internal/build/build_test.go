@@ -136,15 +136,15 @@ func TestBuild(t *testing.T) {
 	}
 
 	fuzz := p.Targets[len(p.Targets)-1]
-	cmdFuzz, ok := bin.Worker(fuzz, 7)
-	if !ok || fmt.Sprint(cmdFuzz.Args, cmdFuzz.Env) != "[-test.run=^FuzzAbs$] [DOWSE_WORKER=1 DOWSE_MAX_LEN=7 DOWSE_FUZZ=FuzzAbs]" {
+	cmdFuzz, ok := bin.Worker(fuzz)
+	if !ok || fmt.Sprint(cmdFuzz.Args, cmdFuzz.Env) != "[-test.run=^FuzzAbs$] [DOWSE_WORKER=1 DOWSE_FUZZ=FuzzAbs]" {
 		t.Errorf("fuzz worker: %v %v %v", ok, cmdFuzz.Args, cmdFuzz.Env)
 	}
-	cmdPut, ok := bin.Worker(p.Targets[0], 3)
-	if !ok || fmt.Sprint(cmdPut.Args, cmdPut.Env) != "[-test.run=^TestDowseWorker$] [DOWSE_WORKER=1 DOWSE_MAX_LEN=3 DOWSE_TARGETS=PutAbs]" || cmdPut.Dir != bin.RunDir || filepath.Base(cmdPut.Dir) != filepath.Base(p.Dir) || cmdPut.Dir == p.Dir {
+	cmdPut, ok := bin.Worker(p.Targets[0])
+	if !ok || fmt.Sprint(cmdPut.Args, cmdPut.Env) != "[-test.run=^TestDowseWorker$] [DOWSE_WORKER=1 DOWSE_TARGETS=PutAbs]" || cmdPut.Dir != bin.RunDir || filepath.Base(cmdPut.Dir) != filepath.Base(p.Dir) || cmdPut.Dir == p.Dir {
 		t.Errorf("PUT worker: %v %v %v %v", ok, cmdPut.Args, cmdPut.Env, cmdPut.Dir)
 	}
-	if _, ok := bin.Worker(p.Targets[1], 3); ok {
+	if _, ok := bin.Worker(p.Targets[1]); ok {
 		t.Errorf("a worker for the unsupported %s", p.Targets[1].Name)
 	}
 

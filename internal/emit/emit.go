@@ -48,7 +48,7 @@ type Target struct {
 	Fuzz     bool         // a native fuzz target: the function passed to f.Fuzz is the PUT
 	Params   []*types.Var // the parameters after *testing.T (for fuzz targets: of the fuzz function)
 	Variadic bool         // the last parameter is variadic (...T, its type in Params is []T)
-	Leaves   []rt.Leaf    // layout of the input vector, as the worker reported it
+	Layout   *rt.Layout   // the model of the inputs, bounds set as for exploration
 	Rows     []Row        // distinct feasible paths, in discovery order
 }
 

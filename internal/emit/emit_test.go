@@ -132,8 +132,14 @@ func TestTargetErrors(t *testing.T) {
 	badLen.Rows = []Row{{Inputs: []rt.Value{{Bits: 7}, {}, {}}, Status: rt.StatusPass}}
 	wrongKind := target("PutIndex")
 	wrongKind.Name = "PutWrongKind"
-	wrongKind.Leaves = append([]rt.Leaf(nil), wrongKind.Leaves...)
-	wrongKind.Leaves[1].K = rt.KString
+	wrong := *wrongKind.Layout
+	wrong.Shapes = append([]rt.Shape(nil), wrong.Shapes...)
+	for i, s := range wrong.Shapes {
+		if s.Kind == rt.ShapeScalar && s.Type == "int" {
+			wrong.Shapes[i].K = rt.KString
+		}
+	}
+	wrongKind.Layout = &wrong
 	wrongKind.Rows = []Row{{Inputs: make([]rt.Value, 3), Status: rt.StatusPass}}
 	f.Targets = []Target{short, badLen, wrongKind, good}
 

@@ -207,7 +207,7 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 			g.omitted = append(g.omitted, Omission{t.Name, i, fmt.Sprintf("run ended with status %s: its outcome is unknown", row.Status)})
 			continue
 		}
-		vals, err := decodeRow(t.Params, t.Leaves, row.Inputs)
+		vals, err := decodeRow(t.Params, t.Layout, row.Inputs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("row %d: %w", i, err)
 		}

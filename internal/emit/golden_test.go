@@ -81,7 +81,8 @@ func loadScenario(t *testing.T, dir, out string) (File, Options) {
 	}
 	for _, st := range sc.Targets {
 		params, variadic, fuzz := u.params(t, sc.Pkg, st.Name)
-		tg := Target{Name: st.Name, Fuzz: fuzz, Params: params, Variadic: variadic, Leaves: flatten(params, sc.MaxLen)}
+		tg := Target{Name: st.Name, Fuzz: fuzz, Params: params, Variadic: variadic, Layout: layout(t, params, sc.MaxLen, f.Pkg, u.underTest(f.Pkg))}
+		leaves := leavesOf(t, tg.Layout)
 		for _, sr := range st.Rows {
 			status, ok := statuses[sr.Status]
 			if !ok {
@@ -98,7 +99,7 @@ func loadScenario(t *testing.T, dir, out string) (File, Options) {
 				}
 			}
 			tg.Rows = append(tg.Rows, Row{
-				Inputs:        values(t, tg.Leaves, sr.In),
+				Inputs:        values(t, leaves, sr.In),
 				Status:        status,
 				Messages:      sr.Messages,
 				PanicAt:       sr.PanicAt,

@@ -135,7 +135,8 @@ func tempModule(t *testing.T) (File, func(name string, rows ...row) Target) {
 	u.load(t, dir, "example.com/m/p")
 	target := func(name string, rows ...row) Target {
 		params, variadic, fuzz := u.params(t, "example.com/m/p", name)
-		tg := Target{Name: name, Fuzz: fuzz, Params: params, Variadic: variadic, Leaves: flatten(params, 2)}
+		tg := Target{Name: name, Fuzz: fuzz, Params: params, Variadic: variadic, Layout: layout(t, params, 2, u.pkgs["example.com/m/p"])}
+		leaves := leavesOf(t, tg.Layout)
 		for _, r := range rows {
 			for i, x := range r.in {
 				switch x.(type) {
@@ -143,7 +144,7 @@ func tempModule(t *testing.T) (File, func(name string, rows ...row) Target) {
 					r.in[i] = num(x)
 				}
 			}
-			out := Row{Inputs: values(t, tg.Leaves, r.in), Status: r.status, PanicAt: r.panicAt, PathCondition: "some condition"}
+			out := Row{Inputs: values(t, leaves, r.in), Status: r.status, PanicAt: r.panicAt, PathCondition: "some condition"}
 			if r.msg != "" {
 				out.Messages = []string{r.msg}
 			}

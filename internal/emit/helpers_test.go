@@ -2,7 +2,6 @@ package emit
 
 import (
 	"encoding/json"
-	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -15,12 +14,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dowse-go/dowse/internal/load"
 	"github.com/dowse-go/dowse/rt"
 )
 
 // The test helpers type-check small packages from source and build Files
 // the way the coordinator does: targets' parameters from go/types, leaves
-// by the flattening rule documented on rt.Leaf.
+// from the layout load builds.
 
 var (
 	stdFset     = token.NewFileSet()
@@ -138,47 +138,41 @@ func enclosing(f *ast.File, n ast.Node) string {
 	return ""
 }
 
-// flatten lays out the leaves of a parameter list as documented on rt.Leaf.
-func flatten(params []*types.Var, maxLen int) []rt.Leaf {
-	var out []rt.Leaf
-	for _, p := range params {
-		flattenType(p.Type(), p.Name(), maxLen, &out)
+// layout builds the input model of a parameter list as the coordinator
+// does for a target of the first of pkgs, with length bound maxLen; if
+// the coordinator would refuse it, as if the target were in the next one
+// (so that emit's own checks are reached).
+func layout(t *testing.T, params []*types.Var, maxLen int, pkgs ...*types.Package) *rt.Layout {
+	t.Helper()
+	var err error
+	for _, pkg := range pkgs {
+		var l *rt.Layout
+		if l, err = load.LayoutOf("target", params, pkg); err == nil {
+			load.SetBounds(l, maxLen)
+			return l
+		}
 	}
-	return out
+	t.Fatal(err)
+	return nil
 }
 
-func flattenType(t types.Type, path string, maxLen int, out *[]rt.Leaf) {
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		k := map[types.BasicKind]rt.Kind{
-			types.Bool: rt.KBool, types.Int: rt.KInt, types.Int8: rt.KInt8, types.Int16: rt.KInt16,
-			types.Int32: rt.KInt32, types.Int64: rt.KInt64, types.Uint: rt.KUint, types.Uint8: rt.KUint8,
-			types.Uint16: rt.KUint16, types.Uint32: rt.KUint32, types.Uint64: rt.KUint64,
-			types.Uintptr: rt.KUintptr, types.String: rt.KString,
-		}[u.Kind()]
-		l := rt.Leaf{Path: path, K: k}
-		if k == rt.KString {
-			l.Max = maxLen
-		}
-		*out = append(*out, l)
-	case *types.Array:
-		for i := int64(0); i < u.Len(); i++ {
-			flattenType(u.Elem(), fmt.Sprintf("%s[%d]", path, i), maxLen, out)
-		}
-	case *types.Slice:
-		*out = append(*out, rt.Leaf{Path: "len(" + path + ")", K: rt.KInt, IsLen: true, Max: maxLen})
-		for i := 0; i < maxLen; i++ {
-			flattenType(u.Elem(), fmt.Sprintf("%s[%d]", path, i), maxLen, out)
-		}
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if f := u.Field(i); f.Name() != "_" {
-				flattenType(f.Type(), path+"."+f.Name(), maxLen, out)
-			}
-		}
-	default:
-		panic("flatten: unsupported type " + t.String())
+// underTest is the package an external test package tests (pkg itself
+// for others).
+func (u *universe) underTest(pkg *types.Package) *types.Package {
+	if p, ok := u.pkgs[strings.TrimSuffix(pkg.Path(), "_test")]; ok {
+		return p
 	}
+	return pkg
+}
+
+// leavesOf flattens l.
+func leavesOf(t *testing.T, l *rt.Layout) []rt.Leaf {
+	t.Helper()
+	leaves, err := l.Leaves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return leaves
 }
 
 // values converts JSON scalars (numbers, strings, bools) to the input

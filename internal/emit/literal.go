@@ -39,6 +39,19 @@ func (r *renderer) lit(v *value, elided bool) string {
 	if v.kind != rt.KInvalid {
 		return r.scalar(v, elided)
 	}
+	switch v.shape {
+	case rt.ShapePointer:
+		return r.pointer(v, elided)
+	case rt.ShapeError:
+		if v.isNil {
+			return "nil"
+		}
+		return r.pkg("errors") + ".New(" + quoteString(v.str) + ")"
+	case rt.ShapeContext:
+		return r.pkg("context") + ".Background()"
+	case rt.ShapeWriter:
+		return "new(" + r.pkg("bytes") + ".Buffer)"
+	}
 	switch u := types.Unalias(v.t).Underlying().(type) {
 	case *types.Slice:
 		if v.isNil {
@@ -72,6 +85,31 @@ func (r *renderer) lit(v *value, elided bool) string {
 		return r.composite(v.t, elided, parts)
 	}
 	panic(fmt.Sprintf("emit: cannot render value of type %s", v.t)) // decode accepts no other types
+}
+
+// pointer renders a pointer: nil, &T{...} (just {...} if elided) when the
+// pointee is a composite literal, else a function literal that returns the
+// address of a variable holding the pointee.
+func (r *renderer) pointer(v *value, elided bool) string {
+	if v.isNil {
+		return "nil"
+	}
+	e := v.elem
+	s := r.lit(e, false)
+	if typ := r.typeString(e.t); strings.HasPrefix(s, typ+"{") {
+		if elided {
+			return r.lit(e, true)
+		}
+		return "&" + s
+	}
+	typ := r.typeString(e.t)
+	return "func() *" + typ + " { var v " + typ + " = " + s + "; return &v }()"
+}
+
+// pkg is the name under which the generated file imports the standard
+// package path.
+func (r *renderer) pkg(path string) string {
+	return r.imports.add(path, path)
 }
 
 func (r *renderer) elems(vs []*value) []string {

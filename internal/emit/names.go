@@ -56,6 +56,22 @@ func (r *renderer) nameFrag(v *value) string {
 		}
 		return formatUint(v.bits)
 	}
+	switch v.shape {
+	case rt.ShapePointer:
+		if v.isNil {
+			return "nil"
+		}
+		return r.nameFrag(v.elem)
+	case rt.ShapeError:
+		if v.isNil {
+			return "nil"
+		}
+		return "err_" + stringFrag(v.str)
+	case rt.ShapeContext:
+		return "ctx"
+	case rt.ShapeWriter:
+		return "buf"
+	}
 	switch u := types.Unalias(v.t).Underlying().(type) {
 	case *types.Slice:
 		if v.isNil {

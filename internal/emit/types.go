@@ -93,6 +93,22 @@ func (c *typeChecker) structure(t types.Type) error {
 		return c.walk(u.Elem())
 	case *types.Slice:
 		return c.walk(u.Elem())
+	case *types.Pointer:
+		return c.walk(u.Elem())
+	case *types.Interface:
+		// The interfaces whose values dowse builds with a constructor of
+		// the standard library (see rt.Layout).
+		switch {
+		case namedAs(t, "", "error"):
+			c.pkgs["errors"] = types.NewPackage("errors", "errors")
+			return nil
+		case namedAs(t, "context", "Context"):
+			c.pkgs["context"] = types.NewPackage("context", "context")
+			return nil
+		case namedAs(t, "io", "Writer"):
+			c.pkgs["bytes"] = types.NewPackage("bytes", "bytes")
+			return nil
+		}
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
 			f := u.Field(i)
@@ -207,4 +223,17 @@ func isStd(p string) bool {
 		}
 	}
 	return true
+}
+
+// namedAs reports whether t is the named type pkg.name ("" for the
+// universe, e.g. error).
+func namedAs(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Name() != name {
+		return false
+	}
+	if n.Obj().Pkg() == nil {
+		return pkg == ""
+	}
+	return n.Obj().Pkg().Path() == pkg
 }

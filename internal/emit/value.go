@@ -7,16 +7,18 @@ import (
 	"github.com/dowse-go/dowse/rt"
 )
 
-// A value is one input reconstructed from the flat vector of leaves
-// according to its Go type (see rt.Leaf for the flattening rule).
+// A value is one input reconstructed from the input vector by walking the
+// target's layout (rt.Layout) together with the parameters' Go types.
 type value struct {
-	t      types.Type // the type as declared (may be named or an alias)
-	kind   rt.Kind    // scalars: the leaf's kind
-	bits   uint64     // integers and bools
-	str    string     // strings
-	elems  []*value   // arrays; slices: the first len elements
-	isNil  bool       // a slice of length 0
-	fields []field    // structs, blank fields left out
+	t      types.Type   // the type as declared (may be named or an alias)
+	shape  rt.ShapeKind // how the value is built
+	kind   rt.Kind      // scalars: the leaf's kind
+	bits   uint64       // integers and bools
+	str    string       // strings; the message of an error
+	elems  []*value     // arrays; slices: the first len elements
+	isNil  bool         // a slice of length 0, a nil pointer or error
+	fields []field      // structs, blank fields left out
+	elem   *value       // a non-nil pointer: the pointee
 }
 
 type field struct {
@@ -24,38 +26,44 @@ type field struct {
 	val *value
 }
 
-// decoder walks a target's leaves and one row's inputs in step.
+// decoder walks a target's layout and one row's inputs in step.
 type decoder struct {
-	leaves []rt.Leaf
+	l      *rt.Layout
 	inputs []rt.Value
 	i      int
+	u      rt.Unfolding
 }
 
-func (d *decoder) next(want string) (rt.Leaf, rt.Value, error) {
-	if d.i >= len(d.leaves) {
-		return rt.Leaf{}, rt.Value{}, fmt.Errorf("input vector too short: no leaf for %s", want)
+func (d *decoder) next(want string) (rt.Value, error) {
+	if d.i >= len(d.inputs) {
+		return rt.Value{}, fmt.Errorf("input vector too short: no leaf for %s", want)
 	}
-	l, v := d.leaves[d.i], d.inputs[d.i]
 	d.i++
-	return l, v, nil
+	return d.inputs[d.i-1], nil
 }
 
 // decodeRow rebuilds the values of params from one row's inputs.
-func decodeRow(params []*types.Var, leaves []rt.Leaf, inputs []rt.Value) ([]*value, error) {
-	if len(inputs) != len(leaves) {
-		return nil, fmt.Errorf("row has %d inputs for %d leaves", len(inputs), len(leaves))
+func decodeRow(params []*types.Var, l *rt.Layout, inputs []rt.Value) ([]*value, error) {
+	if l == nil || len(l.Params) != len(params) {
+		return nil, fmt.Errorf("no input layout for the %d parameters", len(params))
 	}
-	d := &decoder{leaves: leaves, inputs: inputs}
+	if err := l.Check(); err != nil {
+		return nil, err
+	}
+	if n := l.CountLeaves(rt.MaxLeaves); n != len(inputs) {
+		return nil, fmt.Errorf("row has %d inputs for %d leaves", len(inputs), n)
+	}
+	d := &decoder{l: l, inputs: inputs, u: rt.Unfolding{}}
 	vals := make([]*value, len(params))
 	for i, p := range params {
-		v, err := d.decode(p.Type(), paramLabel(p, i))
+		v, err := d.decode(l.Params[i].Shape, p.Type(), paramLabel(p, i))
 		if err != nil {
 			return nil, err
 		}
 		vals[i] = v
 	}
-	if d.i != len(leaves) {
-		return nil, fmt.Errorf("%d leaves left over after the last parameter", len(leaves)-d.i)
+	if d.i != len(inputs) {
+		return nil, fmt.Errorf("%d inputs left over after the last parameter", len(inputs)-d.i)
 	}
 	return vals, nil
 }
@@ -67,48 +75,58 @@ func paramLabel(p *types.Var, i int) string {
 	return p.Name()
 }
 
-func (d *decoder) decode(t types.Type, path string) (*value, error) {
-	switch u := types.Unalias(t).Underlying().(type) {
-	case *types.Basic:
-		l, in, err := d.next(path)
+func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
+	sh := &d.l.Shapes[shape]
+	v := &value{t: t, shape: sh.Kind}
+	mismatch := func() error { return fmt.Errorf("%s: layout %s (%s) does not fit type %s", path, sh.Kind, sh.Type, t) }
+	u := types.Unalias(t).Underlying()
+	switch sh.Kind {
+	case rt.ShapeScalar:
+		b, ok := u.(*types.Basic)
+		if !ok {
+			return nil, mismatch()
+		}
+		if err := checkBasicLeaf(b, sh.K); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		in, err := d.next(path)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkBasicLeaf(u, l); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		v := &value{t: t, kind: l.K}
-		if l.K == rt.KString {
+		v.kind = sh.K
+		if sh.K == rt.KString {
 			v.str = in.Str
 		} else {
-			v.bits = in.Bits & mask(l.K.Bits())
+			v.bits = in.Bits & mask(sh.K.Bits())
 		}
-		return v, nil
-	case *types.Array:
-		v := &value{t: t}
-		for i := int64(0); i < u.Len(); i++ {
-			e, err := d.decode(u.Elem(), fmt.Sprintf("%s[%d]", path, i))
+	case rt.ShapeArray:
+		a, ok := u.(*types.Array)
+		if !ok || a.Len() != int64(sh.Len) {
+			return nil, mismatch()
+		}
+		for i := 0; i < sh.Len; i++ {
+			e, err := d.decode(sh.Elem, a.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
 			}
 			v.elems = append(v.elems, e)
 		}
-		return v, nil
-	case *types.Slice:
-		l, in, err := d.next("len(" + path + ")")
+	case rt.ShapeSlice:
+		s, ok := u.(*types.Slice)
+		if !ok {
+			return nil, mismatch()
+		}
+		in, err := d.next("len(" + path + ")")
 		if err != nil {
 			return nil, err
 		}
-		if !l.IsLen || !l.K.Integer() {
-			return nil, fmt.Errorf("len(%s): leaf %q is not a length", path, l.Path)
+		n := signExtend(in.Bits, 64)
+		if n < 0 || n > int64(d.l.MaxLen) {
+			return nil, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, d.l.MaxLen)
 		}
-		n := signExtend(in.Bits, l.K.Bits())
-		if n < 0 || n > int64(l.Max) {
-			return nil, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, l.Max)
-		}
-		v := &value{t: t, isNil: n == 0}
-		for i := 0; i < l.Max; i++ {
-			e, err := d.decode(u.Elem(), fmt.Sprintf("%s[%d]", path, i))
+		v.isNil = n == 0
+		for i := 0; i < d.l.MaxLen; i++ {
+			e, err := d.decode(sh.Elem, s.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
 			}
@@ -116,55 +134,93 @@ func (d *decoder) decode(t types.Type, path string) (*value, error) {
 				v.elems = append(v.elems, e)
 			}
 		}
-		return v, nil
-	case *types.Struct:
-		v := &value{t: t}
-		for i := 0; i < u.NumFields(); i++ {
-			f := u.Field(i)
-			if f.Name() == "_" {
-				continue
+	case rt.ShapeStruct:
+		st, ok := u.(*types.Struct)
+		if !ok {
+			return nil, mismatch()
+		}
+		for _, f := range sh.Fields {
+			if f.Index < 0 || f.Index >= st.NumFields() || st.Field(f.Index).Name() != f.Name {
+				return nil, mismatch()
 			}
-			fv, err := d.decode(f.Type(), path+"."+f.Name())
+			fv, err := d.decode(f.Shape, st.Field(f.Index).Type(), path+"."+f.Name)
 			if err != nil {
 				return nil, err
 			}
-			v.fields = append(v.fields, field{f, fv})
+			v.fields = append(v.fields, field{st.Field(f.Index), fv})
 		}
-		return v, nil
+	case rt.ShapePointer:
+		p, ok := u.(*types.Pointer)
+		if !ok {
+			return nil, mismatch()
+		}
+		v.isNil = true
+		if !d.u.Enter(sh.Elem, d.l.Depth) {
+			break
+		}
+		defer d.u.Leave(sh.Elem)
+		in, err := d.next(path + " != nil")
+		if err != nil {
+			return nil, err
+		}
+		e, err := d.decode(sh.Elem, p.Elem(), "*"+path)
+		if err != nil {
+			return nil, err
+		}
+		if in.Bits&1 != 0 {
+			v.isNil, v.elem = false, e
+		}
+	case rt.ShapeError:
+		in, err := d.next(path + " != nil")
+		if err != nil {
+			return nil, err
+		}
+		msg, err := d.next(path + ".Error()")
+		if err != nil {
+			return nil, err
+		}
+		v.isNil, v.str = in.Bits&1 == 0, msg.Str
+	case rt.ShapeContext, rt.ShapeWriter:
+		if _, ok := u.(*types.Interface); !ok {
+			return nil, mismatch()
+		}
+	default:
+		return nil, mismatch()
 	}
-	return nil, fmt.Errorf("%s: unsupported input type %s", path, t)
+	return v, nil
 }
 
-// checkBasicLeaf checks that leaf l can hold a value of basic type b.
-func checkBasicLeaf(b *types.Basic, l rt.Leaf) error {
+// checkBasicLeaf checks that a leaf of kind k can hold a value of basic
+// type b.
+func checkBasicLeaf(b *types.Basic, k rt.Kind) error {
 	info := b.Info()
 	switch {
 	case info&types.IsBoolean != 0:
-		if l.K == rt.KBool {
+		if k == rt.KBool {
 			return nil
 		}
 	case info&types.IsString != 0:
-		if l.K == rt.KString {
+		if k == rt.KString {
 			return nil
 		}
 	case info&types.IsInteger != 0:
-		if !l.K.Integer() || l.IsLen || l.K.Signed() != (info&types.IsUnsigned == 0) {
+		if !k.Integer() || k.Signed() != (info&types.IsUnsigned == 0) {
 			break
 		}
 		switch w := basicBits(b.Kind()); w {
 		case 0: // int, uint, uintptr: 32 or 64 bits by platform
-			if l.K.Bits() == 32 || l.K.Bits() == 64 {
+			if k.Bits() == 32 || k.Bits() == 64 {
 				return nil
 			}
 		default:
-			if l.K.Bits() == w {
+			if k.Bits() == w {
 				return nil
 			}
 		}
 	default:
 		return fmt.Errorf("unsupported input type %s", b)
 	}
-	return fmt.Errorf("leaf %q of kind %s does not fit type %s", l.Path, l.K, b)
+	return fmt.Errorf("a leaf of kind %s does not fit type %s", k, b)
 }
 
 // basicBits is the width of a sized integer kind, 0 for platform-sized ones.
@@ -202,6 +258,10 @@ func (v *value) isZero() bool {
 	switch {
 	case v.kind != rt.KInvalid:
 		return v.bits == 0 && v.str == ""
+	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError:
+		return v.isNil
+	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter:
+		return false // a value is built
 	case v.fields != nil:
 		for _, f := range v.fields {
 			if !f.val.isZero() {

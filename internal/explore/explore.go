@@ -46,9 +46,6 @@ type Config struct {
 // Target is what Explore explores.
 type Target struct {
 	Name string
-	// Params names the target's inputs (the parameters after
-	// *testing.T); the runtime calls them p0, p1, ... in leaf paths.
-	Params []string
 	// Seeds are initial inputs besides the zero input, as Go values of the
 	// parameters (int64, uint64, bool, string, []byte); see SeedInputs.
 	Seeds [][]any
@@ -85,7 +82,7 @@ var reasonOrder = []string{
 // Report is the result of exploring one target.
 type Report struct {
 	Target string
-	Leaves []rt.Leaf // the input layout, leaves named after the parameters
+	Leaves []rt.Leaf // the input vector's leaves (rt.Layout.Leaves)
 
 	Runs  int // runs executed
 	Paths int // distinct complete paths: branch outcomes plus ending
@@ -286,7 +283,7 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	if err != nil {
 		return nil, fmt.Errorf("starting a worker for %s: %w", target.Name, err)
 	}
-	e.leaves = NameLeaves(leaves, target.Params)
+	e.leaves = leaves
 	e.rep.Leaves = e.leaves
 
 	seeds := target.Seeds

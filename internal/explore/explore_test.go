@@ -70,17 +70,9 @@ func oraclePaths(p *program, r int64) int {
 	return len(seen)
 }
 
-func names(p *program) []string {
-	var ns []string
-	for _, l := range p.leaves {
-		ns = append(ns, "in"+strings.TrimPrefix(l.Path, "p"))
-	}
-	return ns
-}
-
 func explore(t *testing.T, p *program, cfg Config, ex Executor, s Solver) *Report {
 	t.Helper()
-	rep, err := Explore(context.Background(), cfg, Target{Name: p.name, Params: names(p)}, ex, s)
+	rep, err := Explore(context.Background(), cfg, Target{Name: p.name}, ex, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,17 +336,34 @@ func TestSeedInputs(t *testing.T) {
 	}
 }
 
-func TestInputTextAndNames(t *testing.T) {
-	leaves := NameLeaves([]rt.Leaf{
-		{Path: "len(p0)", K: rt.KInt64, IsLen: true, Max: 2},
-		{Path: "p0[0].X", K: rt.KInt8},
-		{Path: "p0[1].X", K: rt.KInt8},
-		{Path: "p1", K: rt.KString},
-		{Path: "p2", K: rt.KBool},
-	}, []string{"elems", "", "ok"})
-	in := []rt.Value{{Bits: 1}, {Bits: 0xfe}, {Bits: 5}, {Str: "a\n"}, {Bits: 1}}
-	want := `len(elems)=1, elems[0].X=-2, p1="a\n", ok=true`
-	if got := InputText(leaves, in); got != want {
-		t.Errorf("InputText = %s, want %s", got, want)
+func TestInputText(t *testing.T) {
+	l := &rt.Layout{
+		Params: []rt.Param{{Name: "elems", Shape: 0}, {Name: "", Shape: 3}, {Name: "p", Shape: 4}, {Name: "ok", Shape: 5}},
+		Shapes: []rt.Shape{
+			{Kind: rt.ShapeSlice, Elem: 1},
+			{Kind: rt.ShapeStruct, Fields: []rt.Field{{Name: "X", Shape: 2}}},
+			{Kind: rt.ShapeScalar, K: rt.KInt8},
+			{Kind: rt.ShapeScalar, K: rt.KString},
+			{Kind: rt.ShapePointer, Elem: 1},
+			{Kind: rt.ShapeScalar, K: rt.KBool},
+		},
+		MaxLen: 2, Depth: 1,
+	}
+	leaves, err := l.Leaves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		in   []rt.Value
+		want string
+	}{
+		{[]rt.Value{{Bits: 1}, {Bits: 0xfe}, {Bits: 5}, {Str: "a\n"}, {Bits: 0}, {Bits: 3}, {Bits: 1}},
+			`len(elems)=1, elems[0].X=-2, p1="a\n", p != nil=false, ok=true`},
+		{[]rt.Value{{Bits: 2}, {Bits: 1}, {Bits: 5}, {Str: ""}, {Bits: 1}, {Bits: 3}, {Bits: 0}},
+			`len(elems)=2, elems[0].X=1, elems[1].X=5, p1="", p != nil=true, p.X=3, ok=false`},
+	} {
+		if got := InputText(leaves, tt.in); got != tt.want {
+			t.Errorf("InputText = %s, want %s", got, tt.want)
+		}
 	}
 }

@@ -123,7 +123,7 @@ type program struct {
 func intLeaves(names ...string) []rt.Leaf {
 	var ls []rt.Leaf
 	for i := range names {
-		ls = append(ls, rt.Leaf{Path: fmt.Sprintf("p%d", i), K: rt.KInt64})
+		ls = append(ls, rt.Leaf{Param: i, Path: fmt.Sprintf("in%d", i), K: rt.KInt64})
 	}
 	return ls
 }

@@ -38,64 +38,63 @@ func valueText(l rt.Leaf, v rt.Value) string {
 }
 
 // InputText renders an input vector leaf by leaf, leaving out the
-// elements of slices beyond their length: "len(xs)=1, xs[0]=3, x=0".
+// leaves of slice elements beyond their length and of nil pointers:
+// "len(xs)=1, xs[0]=3, x=0, p != nil=false".
 func InputText(leaves []rt.Leaf, in []rt.Value) string {
 	if len(in) != len(leaves) {
 		return fmt.Sprintf("<%d values for %d leaves>", len(in), len(leaves))
 	}
 	var parts []string
-	// hidden holds the path prefixes of slice elements past the length.
-	var hidden []string
 	for i, l := range leaves {
-		skip := false
-		for _, h := range hidden {
-			if strings.HasPrefix(l.Path, h) {
-				skip = true
-				break
-			}
-		}
-		if skip {
+		if Hidden(leaves, in, i) {
 			continue
 		}
 		parts = append(parts, l.Path+"="+valueText(l, in[i]))
-		if l.IsLen && strings.HasPrefix(l.Path, "len(") && strings.HasSuffix(l.Path, ")") {
-			base := l.Path[len("len(") : len(l.Path)-1]
-			for j := int(in[i].Bits); j < l.Max; j++ {
-				hidden = append(hidden, fmt.Sprintf("%s[%d]", base, j))
-			}
-		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-// NameLeaves renames the parameters in the leaves' paths: the runtime
-// calls them p0, p1, ...; names[i] replaces p<i> where it is not empty or
-// "_".
-func NameLeaves(leaves []rt.Leaf, names []string) []rt.Leaf {
-	out := make([]rt.Leaf, len(leaves))
-	for i, l := range leaves {
-		out[i] = l
-		out[i].Path = renameRoot(l.Path, names)
+// Hidden reports whether leaf i of the input vector in takes no part in
+// the value: it belongs to a slice element beyond the slice's length, or
+// to the pointee of a nil pointer or the message of a nil error. A leaf
+// is only hidden by the leaves before it.
+func Hidden(leaves []rt.Leaf, in []rt.Value, i int) bool {
+	l := leaves[i]
+	for j := i - 1; j >= 0; j-- {
+		o := leaves[j]
+		if o.Param != l.Param {
+			break
+		}
+		if len(o.Steps) == 0 || len(o.Steps) > len(l.Steps) {
+			continue
+		}
+		base := o.Steps[:len(o.Steps)-1]
+		if !stepsPrefix(base, l.Steps) {
+			continue
+		}
+		next := l.Steps[len(base)]
+		switch last := o.Steps[len(o.Steps)-1]; {
+		case last.Kind == rt.StepLen && o.IsLen:
+			if next.Kind == rt.StepIndex && next.N >= int(in[j].Bits) {
+				return true
+			}
+		case last.Kind == rt.StepChoice && o.Choice:
+			if in[j].Bits&1 == 0 && (next.Kind == rt.StepDeref || next.Kind == rt.StepMessage) {
+				return true
+			}
+		}
 	}
-	return out
+	return false
 }
 
-func renameRoot(path string, names []string) string {
-	pre := 0
-	for strings.HasPrefix(path[pre:], "len(") {
-		pre += len("len(")
+func stepsPrefix(pre, steps []rt.Step) bool {
+	if len(pre) >= len(steps) {
+		return false
 	}
-	rest := path[pre:]
-	if !strings.HasPrefix(rest, "p") {
-		return path
+	for i := range pre {
+		if pre[i] != steps[i] {
+			return false
+		}
 	}
-	end := 1
-	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
-		end++
-	}
-	i, err := strconv.Atoi(rest[1:end])
-	if err != nil || i >= len(names) || names[i] == "" || names[i] == "_" {
-		return path
-	}
-	return path[:pre] + names[i] + rest[end:]
+	return true
 }

@@ -66,6 +66,7 @@ const helloTimeout = 60 * time.Second
 type Pool struct {
 	cmd        Command
 	target     string
+	layout     *rt.Layout
 	n          int
 	runTimeout time.Duration
 
@@ -79,12 +80,13 @@ type Pool struct {
 }
 
 // NewPool returns a pool of n workers (at least 1) started by cmd, serving
-// target. A run that takes longer than runTimeout (0: no bound) is killed.
-func NewPool(cmd Command, target string, n int, runTimeout time.Duration) *Pool {
+// target, whose inputs layout describes. A run that takes longer than
+// runTimeout (0: no bound) is killed.
+func NewPool(cmd Command, target string, layout *rt.Layout, n int, runTimeout time.Duration) *Pool {
 	if n < 1 {
 		n = 1
 	}
-	return &Pool{cmd: cmd, target: target, n: n, runTimeout: runTimeout, procs: make([]*proc, n)}
+	return &Pool{cmd: cmd, target: target, layout: layout, n: n, runTimeout: runTimeout, procs: make([]*proc, n)}
 }
 
 // Restarts is the number of times a worker was started again after it
@@ -157,7 +159,7 @@ func (p *Pool) proc(ctx context.Context, i int) (*proc, error) {
 		p.restarts++
 		p.mu.Unlock()
 	}
-	w, hello, err := startProc(ctx, p.cmd, p.tmp)
+	w, hello, err := startProc(ctx, p.cmd, p.tmp, &rt.Setup{Layouts: map[string]rt.Layout{p.target: *p.layout}})
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +255,7 @@ type proc struct {
 	gone    bool // the process ended or was killed
 }
 
-func startProc(ctx context.Context, c Command, tmp string) (*proc, *rt.Hello, error) {
+func startProc(ctx context.Context, c Command, tmp string, setup *rt.Setup) (*proc, *rt.Hello, error) {
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting worker: %w", err)
@@ -282,6 +284,9 @@ func startProc(ctx context.Context, c Command, tmp string) (*proc, *rt.Hello, er
 		return nil, nil, fmt.Errorf("starting worker %s: %w", c.Path, err)
 	}
 	w.enc = gob.NewEncoder(reqW)
+	// A worker that dies before reading the setup closes the pipe: the
+	// error shows below as a worker that ended without greeting.
+	_ = w.enc.Encode(setup)
 	go func() {
 		cmd.Wait()
 		close(w.exited)

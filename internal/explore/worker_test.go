@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 func helperWorker() {
 	in, out := os.NewFile(3, "req"), os.NewFile(4, "res")
 	enc, dec := gob.NewEncoder(out), gob.NewDecoder(in)
+	var setup rt.Setup
+	if err := dec.Decode(&setup); err != nil {
+		os.Exit(1)
+	}
 	if err := enc.Encode(&rt.Hello{Targets: []rt.TargetInfo{
 		{Name: find.name, Leaves: find.leaves},
 		{Name: "PutBad", Err: "unsupported parameter type *int"},
@@ -61,6 +65,13 @@ func helperWorker() {
 	}
 }
 
+// twoInts is the layout of find's inputs, (x, y int64).
+var twoInts = &rt.Layout{
+	Params: []rt.Param{{Name: "x", Shape: 0}, {Name: "y", Shape: 0}},
+	Shapes: []rt.Shape{{Kind: rt.ShapeScalar, Type: "int64", K: rt.KInt64}},
+	Depth:  1,
+}
+
 func helperCommand(t *testing.T) Command {
 	exe, err := os.Executable()
 	if err != nil {
@@ -71,7 +82,7 @@ func helperCommand(t *testing.T) Command {
 
 func TestPoolHelper(t *testing.T) {
 	ctx := context.Background()
-	pool := NewPool(helperCommand(t), find.name, 2, 500*time.Millisecond)
+	pool := NewPool(helperCommand(t), find.name, twoInts, 2, 500*time.Millisecond)
 	defer pool.Close()
 	leaves, err := pool.Leaves(ctx)
 	if err != nil {
@@ -117,7 +128,7 @@ func TestPoolHelper(t *testing.T) {
 	}
 
 	// The whole loop on real processes.
-	rep, err := Explore(ctx, Config{}, Target{Name: find.name, Params: []string{"x", "y"}}, pool, &bruteSolver{r: 4})
+	rep, err := Explore(ctx, Config{}, Target{Name: find.name}, pool, &bruteSolver{r: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,13 +138,13 @@ func TestPoolHelper(t *testing.T) {
 }
 
 func TestPoolUnsupportedTarget(t *testing.T) {
-	pool := NewPool(helperCommand(t), "PutBad", 1, 0)
+	pool := NewPool(helperCommand(t), "PutBad", twoInts, 1, 0)
 	defer pool.Close()
 	_, err := pool.Leaves(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "unsupported parameter type *int") {
 		t.Errorf("Leaves: %v", err)
 	}
-	pool2 := NewPool(helperCommand(t), "PutMissing", 1, 0)
+	pool2 := NewPool(helperCommand(t), "PutMissing", twoInts, 1, 0)
 	defer pool2.Close()
 	if _, err := pool2.Leaves(context.Background()); err == nil || !strings.Contains(err.Error(), "does not serve PutMissing") {
 		t.Errorf("Leaves: %v", err)
@@ -221,11 +232,12 @@ func PutHang(t *testing.T) { time.Sleep(time.Hour) }
 					target = tg
 				}
 			}
-			bc, ok := bin.Worker(target, 3)
+			bc, ok := bin.Worker(target)
 			if !ok {
 				t.Fatalf("no worker for %s", tt.target)
 			}
-			pool := NewPool(Command(bc), tt.target, 1, 2*time.Second)
+			load.SetBounds(target.Layout, 3)
+			pool := NewPool(Command(bc), tt.target, target.Layout, 1, 2*time.Second)
 			defer pool.Close()
 			leaves, err := pool.Leaves(context.Background())
 			if err != nil {
@@ -268,7 +280,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // TestPoolMaxTime checks that the time bound interrupts a run in progress
 // without recording it as a time-out.
 func TestPoolMaxTime(t *testing.T) {
-	pool := NewPool(helperCommand(t), find.name, 2, 0)
+	pool := NewPool(helperCommand(t), find.name, twoInts, 2, 0)
 	defer pool.Close()
 	start := time.Now()
 	rep, err := Explore(context.Background(), Config{MaxTime: 500 * time.Millisecond}, Target{Name: find.name}, pool, &bruteSolver{r: 4})

@@ -25,6 +25,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/dowse-go/dowse/rt"
 )
 
 // Mode is the packages.LoadMode dowse needs for the packages it
@@ -93,8 +95,11 @@ type Target struct {
 	Func     *ast.FuncLit
 	FuncDecl *ast.FuncDecl
 	Params   []*types.Var // the inputs: the parameters after *testing.T
-	Seeds    [][]any      // fuzz targets: constant arguments of f.Add calls (int64, uint64, bool, string, []byte)
-	Err      error        // why the target cannot be explored (an *UnsupportedError); nil if it can
+	// Layout is the model of the inputs (see rt.Layout), without its
+	// bounds (SetBounds sets them); nil if Err is set.
+	Layout *rt.Layout
+	Seeds  [][]any // fuzz targets: constant arguments of f.Add calls (int64, uint64, bool, string, []byte)
+	Err    error   // why the target cannot be explored (an *UnsupportedError); nil if it can
 }
 
 // UnsupportedError says that a target has an input dowse cannot generate.

@@ -27,6 +27,15 @@ func dump(pkgs []*Package, warnings []string) string {
 				params = append(params, v.Name()+" "+typeString(v.Type(), p.Variant(t).Types))
 			}
 			fmt.Fprintf(&b, "    params: %s\n", strings.Join(params, ", "))
+			if t.Layout != nil {
+				SetBounds(t.Layout, 2)
+				leaves, err := t.Layout.Leaves()
+				var paths []string
+				for _, l := range leaves {
+					paths = append(paths, l.Path)
+				}
+				fmt.Fprintf(&b, "    leaves (max-len 2, depth %d): %s%v\n", t.Layout.Depth, strings.Join(paths, ", "), errText(err))
+			}
 			if t.Func != nil {
 				fmt.Fprintf(&b, "    fuzz func: literal\n")
 			}
@@ -89,4 +98,11 @@ func TestHasPrefix(t *testing.T) {
 func checkGolden(t *testing.T, file, got string) {
 	t.Helper()
 	golden.Check(t, file, got, *update)
+}
+
+func errText(err error) string {
+	if err != nil {
+		return " error: " + err.Error()
+	}
+	return ""
 }

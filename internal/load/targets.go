@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/dowse-go/dowse/rt"
 )
 
 // findTargets returns the targets declared in the _test.go files of p.
@@ -35,7 +37,7 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool) []*Tar
 			switch {
 			case hasPrefix(fd.Name.Name, "Put") && firstParamIs(sig, "T"):
 				t = &Target{Name: fd.Name.Name, Kind: KindPUT}
-				t.Params, t.Err = inputs(t.Name, sig, p.Types)
+				t.Params, t.Layout, t.Err = inputs(t.Name, sig, p.Types)
 			case hasPrefix(fd.Name.Name, "Fuzz") && firstParamIs(sig, "F") && sig.Params().Len() == 1:
 				t = &Target{Name: fd.Name.Name, Kind: KindFuzz}
 				fuzzTarget(t, fd, p)
@@ -89,23 +91,19 @@ func isTesting(t types.Type, name string) bool {
 	return obj.Pkg() != nil && obj.Pkg().Path() == "testing" && obj.Name() == name
 }
 
-// inputs returns the parameters of sig after the *testing.T and checks that
-// dowse can generate each of them.
-func inputs(target string, sig *types.Signature, pkg *types.Package) ([]*types.Var, error) {
+// inputs returns the parameters of sig after the *testing.T and the
+// layout of their values, or why dowse cannot generate one of them.
+func inputs(target string, sig *types.Signature, pkg *types.Package) ([]*types.Var, *rt.Layout, error) {
 	var params []*types.Var
 	for i := 1; i < sig.Params().Len(); i++ {
 		params = append(params, sig.Params().At(i))
 	}
 	if sig.Variadic() {
 		last := params[len(params)-1]
-		return params, &UnsupportedError{Target: target, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
+		return params, nil, &UnsupportedError{Target: target, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
 	}
-	for i, v := range params {
-		if ok, why := checkType(v.Type(), pkg, nil); !ok {
-			return params, &UnsupportedError{Target: target, Param: paramName(v, i), Type: typeString(v.Type(), pkg), Why: why}
-		}
-	}
-	return params, nil
+	layout, err := LayoutOf(target, params, pkg)
+	return params, layout, err
 }
 
 // typeString writes t as source in pkg would: other packages by name.
@@ -123,53 +121,6 @@ func paramName(v *types.Var, i int) string {
 		return v.Name()
 	}
 	return fmt.Sprintf("#%d", i+1)
-}
-
-// checkType reports whether t can be an input: integer kinds, bool,
-// string, and arrays, slices and structs of those. If not, why says why in
-// terms of the part of t that is not allowed ("" when t itself is not).
-func checkType(t types.Type, pkg *types.Package, stack []*types.Named) (ok bool, why string) {
-	t = types.Unalias(t)
-	if n, isNamed := t.(*types.Named); isNamed {
-		for _, s := range stack {
-			if types.Identical(s, n) {
-				return false, "recursive type " + typeString(n, pkg)
-			}
-		}
-		stack = append(stack, n)
-	}
-	part := func(elem types.Type) (bool, string) {
-		ok, why := checkType(elem, pkg, stack)
-		if !ok && why == "" {
-			why = "contains " + typeString(elem, pkg)
-		}
-		return ok, why
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Info()&(types.IsInteger|types.IsBoolean|types.IsString) != 0 && u.Kind() != types.UnsafePointer, ""
-	case *types.Array:
-		return part(u.Elem())
-	case *types.Slice:
-		return part(u.Elem())
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			f := u.Field(i)
-			if f.Name() == "_" {
-				continue
-			}
-			if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != pkg.Path() {
-				return false, fmt.Sprintf("unexported field %s cannot be set from package %s", f.Name(), pkg.Name())
-			}
-			if ok, why := part(f.Type()); !ok {
-				return false, why
-			}
-		}
-		return true, ""
-	case *types.TypeParam:
-		return false, "type parameter"
-	}
-	return false, ""
 }
 
 // fuzzTarget finds the function passed to f.Fuzz in fd and the constant
@@ -221,7 +172,7 @@ func fuzzTarget(t *Target, fd *ast.FuncDecl, p *packages.Package) {
 		t.Err = fmt.Errorf("%s: the function passed to f.Fuzz does not take *testing.T first", t.Name)
 		return
 	}
-	t.Params, t.Err = inputs(t.Name, sig, p.Types)
+	t.Params, t.Layout, t.Err = inputs(t.Name, sig, p.Types)
 }
 
 // testingFMethod returns the name of the method of *testing.F that call

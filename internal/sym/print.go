@@ -96,6 +96,18 @@ func (p *printer) expr(e *Expr, min int) {
 		p.WriteByte('(')
 		defer p.WriteByte(')')
 	}
+	if i, ok := p.choice(e); ok {
+		// A choice leaf reads as a comparison: "p != nil".
+		name := p.name(i)
+		if e.op == rt.OpNot {
+			name = strings.TrimSuffix(name, " != nil") + " == nil"
+		}
+		if min > precedence(rt.OpNe) {
+			name = "(" + name + ")"
+		}
+		p.WriteString(name)
+		return
+	}
 	switch e.op {
 	case rt.OpConst:
 		p.WriteString(constText(e))
@@ -174,6 +186,19 @@ func (p *printer) comparison(e *Expr, prec int) {
 		return
 	}
 	p.expr(b, prec+1)
+}
+
+// choice reports whether e is a choice leaf of input construction (a
+// pointer or error non-nil), or its negation, and which input it is.
+func (p *printer) choice(e *Expr) (int, bool) {
+	if e.op == rt.OpNot {
+		e = e.args[0]
+	}
+	if e.op != rt.OpInput || int(e.bits) >= len(p.leaves) {
+		return 0, false
+	}
+	i := int(e.bits)
+	return i, p.leaves[i].Choice && strings.HasSuffix(p.leaves[i].Path, " != nil")
 }
 
 func (p *printer) name(i int) string {

@@ -173,13 +173,20 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	for _, u := range rep.Unsolved {
 		out.Unsolved = append(out.Unsolved, Unsolved{Site: site(u.Site), Taken: u.Taken, Reason: u.Why, PathCondition: u.PathCondition})
 	}
-	branches := 0
+	branch := map[uint32]bool{}
 	for _, s := range opts.Sites {
 		if s.Branch() {
-			branches++
+			branch[s.ID] = true
 		}
 	}
-	out.Coverage = Coverage{Sites: branches, Outcomes: 2 * branches, Covered: len(rep.Covered)}
+	covered := 0
+	for _, b := range rep.Covered {
+		// The choices of input construction (rt.InputSite) are not code.
+		if b.Site != rt.InputSite && (len(branch) == 0 || branch[b.Site]) {
+			covered++
+		}
+	}
+	out.Coverage = Coverage{Sites: len(branch), Outcomes: 2 * len(branch), Covered: covered}
 	if len(rep.Statuses) > 0 {
 		out.Statuses = map[string]int{}
 		for s, n := range rep.Statuses {

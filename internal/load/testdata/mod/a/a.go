@@ -15,6 +15,18 @@ type Hidden struct {
 	n int
 }
 
+// List is a linked list: recursive through a pointer.
+type List struct {
+	Val  int8
+	Next *List
+}
+
+// Node is a binary tree: its unfolding grows fast.
+type Node struct {
+	Keys        [4]int
+	Left, Right *Node
+}
+
 // Tree is recursive.
 type Tree struct {
 	Kids []Tree

@@ -1,6 +1,10 @@
 package a
 
-import "testing"
+import (
+	"context"
+	"io"
+	"testing"
+)
 
 func PutInts(t *testing.T, a int, b int8, c uint64, d uintptr, k Kind, ok bool) {}
 
@@ -11,6 +15,10 @@ func PutStruct(t *testing.T, p Pair, ps []Pair, h Hidden) {}
 func Put(t *testing.T) {}
 
 func PutPointer(t *testing.T, p *int) {}
+
+func PutList(t *testing.T, l *List, err error, ctx context.Context, w io.Writer) {}
+
+func PutBinary(t *testing.T, n *Node) {}
 
 func PutMap(t *testing.T, m map[string]int) {}
 

@@ -1,0 +1,203 @@
+package load
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// layoutBuilder builds the input model of a target (rt.Layout) from the
+// go/types types of its parameters: the only place a layout is derived
+// from a type.
+type layoutBuilder struct {
+	pkg   *types.Package // the package of the target: what it may set
+	l     *rt.Layout
+	index typeutil.Map // type → shape index
+	open  typeutil.Map // type → pointer depth when its shape was begun (in progress)
+	ptrs  int          // pointers on the way to the shape being built
+}
+
+// LayoutOf returns the layout of params, the parameters of a target
+// declared in pkg, or why one of them cannot be built: its Why names the
+// part of the type that is not allowed ("" when the type itself is not).
+func LayoutOf(target string, params []*types.Var, pkg *types.Package) (*rt.Layout, error) {
+	b := &layoutBuilder{pkg: pkg, l: &rt.Layout{}}
+	for i, p := range params {
+		shape, why, ok := b.shape(p.Type())
+		if !ok {
+			return nil, &UnsupportedError{Target: target, Param: paramName(p, i), Type: typeString(p.Type(), pkg), Why: why}
+		}
+		b.l.Params = append(b.l.Params, rt.Param{Name: p.Name(), Shape: shape})
+	}
+	return b.l, nil
+}
+
+// SetBounds sets the length bound of l and the deepest unfolding of
+// recursive types that keeps l within rt.MaxLeaves (at most maxLen, at
+// least 1).
+func SetBounds(l *rt.Layout, maxLen int) {
+	l.MaxLen = maxLen
+	for l.Depth = max(1, maxLen); l.Depth > 1; l.Depth-- {
+		if l.CountLeaves(rt.MaxLeaves) <= rt.MaxLeaves {
+			break
+		}
+	}
+}
+
+func (b *layoutBuilder) add(s rt.Shape) int {
+	b.l.Shapes = append(b.l.Shapes, s)
+	return len(b.l.Shapes) - 1
+}
+
+// shape returns the index of t's shape, building it if needed. If t cannot
+// be an input, ok is false and why says which part of it is not allowed.
+func (b *layoutBuilder) shape(t types.Type) (index int, why string, ok bool) {
+	t = types.Unalias(t)
+	if depth, building := b.open.At(t).(int); building && depth == b.ptrs {
+		return 0, "recursive type " + typeString(t, b.pkg) + " not through a pointer", false
+	}
+	if i, done := b.index.At(t).(int); done {
+		return i, "", true // built, or reserved and reached again through a pointer
+	}
+	name := typeString(t, b.pkg)
+	switch {
+	case isNamed(t, "", "error"):
+		return b.done(t, rt.Shape{Kind: rt.ShapeError, Type: name}), "", true
+	case isNamed(t, "context", "Context"):
+		return b.done(t, rt.Shape{Kind: rt.ShapeContext, Type: name}), "", true
+	case isNamed(t, "io", "Writer"):
+		return b.done(t, rt.Shape{Kind: rt.ShapeWriter, Type: name}), "", true
+	}
+	part := func(elem types.Type) (int, string, bool) {
+		i, why, ok := b.shape(elem)
+		if !ok && why == "" {
+			why = "contains " + typeString(elem, b.pkg)
+		}
+		return i, why, ok
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		k := basicKind(u)
+		if k == rt.KInvalid {
+			return 0, "", false
+		}
+		return b.done(t, rt.Shape{Kind: rt.ShapeScalar, Type: name, K: k}), "", true
+	case *types.Array:
+		return b.composite(t, rt.Shape{Kind: rt.ShapeArray, Type: name, Len: int(u.Len())}, u.Elem(), part)
+	case *types.Slice:
+		return b.composite(t, rt.Shape{Kind: rt.ShapeSlice, Type: name}, u.Elem(), part)
+	case *types.Pointer:
+		i := b.begin(t, rt.Shape{Kind: rt.ShapePointer, Type: name})
+		b.ptrs++
+		e, why, ok := part(u.Elem())
+		b.ptrs--
+		if !ok {
+			return 0, why, false
+		}
+		b.l.Shapes[i].Elem = e
+		b.open.Delete(t)
+		return i, "", true
+	case *types.Struct:
+		i := b.begin(t, rt.Shape{Kind: rt.ShapeStruct, Type: name})
+		var fields []rt.Field
+		for j := 0; j < u.NumFields(); j++ {
+			f := u.Field(j)
+			if f.Name() == "_" {
+				continue
+			}
+			if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != b.pkg.Path() {
+				return 0, fmt.Sprintf("unexported field %s cannot be set from package %s", f.Name(), b.pkg.Name()), false
+			}
+			fs, why, ok := part(f.Type())
+			if !ok {
+				return 0, why, false
+			}
+			fields = append(fields, rt.Field{Name: f.Name(), Index: j, Shape: fs})
+		}
+		b.l.Shapes[i].Fields = fields
+		b.open.Delete(t)
+		return i, "", true
+	case *types.TypeParam:
+		return 0, "type parameter", false
+	case *types.Interface:
+		return 0, "interface types other than error, context.Context and io.Writer need generated mocks", false
+	}
+	return 0, "", false
+}
+
+// composite builds the shape s of t whose element type is elem.
+func (b *layoutBuilder) composite(t types.Type, s rt.Shape, elem types.Type, part func(types.Type) (int, string, bool)) (int, string, bool) {
+	i := b.begin(t, s)
+	e, why, ok := part(elem)
+	if !ok {
+		return 0, why, false
+	}
+	b.l.Shapes[i].Elem = e
+	b.open.Delete(t)
+	return i, "", true
+}
+
+// begin reserves the shape of t, so that a pointer inside t leads back to
+// it; it is in progress (open) until its parts are built.
+func (b *layoutBuilder) begin(t types.Type, s rt.Shape) int {
+	i := b.add(s)
+	b.open.Set(t, b.ptrs)
+	b.index.Set(t, i)
+	return i
+}
+
+func (b *layoutBuilder) done(t types.Type, s rt.Shape) int {
+	i := b.add(s)
+	b.index.Set(t, i)
+	return i
+}
+
+// isNamed reports whether t is the named type pkg.name ("" for the
+// universe, e.g. error).
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Name() != name || n.TypeArgs().Len() > 0 {
+		return false
+	}
+	if n.Obj().Pkg() == nil {
+		return pkg == ""
+	}
+	return n.Obj().Pkg().Path() == pkg
+}
+
+// basicKind is the leaf kind of a basic type, KInvalid if it cannot be an
+// input (floats, complex numbers, unsafe.Pointer, untyped kinds).
+func basicKind(b *types.Basic) rt.Kind {
+	switch b.Kind() {
+	case types.Bool:
+		return rt.KBool
+	case types.Int:
+		return rt.KInt
+	case types.Int8:
+		return rt.KInt8
+	case types.Int16:
+		return rt.KInt16
+	case types.Int32:
+		return rt.KInt32
+	case types.Int64:
+		return rt.KInt64
+	case types.Uint:
+		return rt.KUint
+	case types.Uint8:
+		return rt.KUint8
+	case types.Uint16:
+		return rt.KUint16
+	case types.Uint32:
+		return rt.KUint32
+	case types.Uint64:
+		return rt.KUint64
+	case types.Uintptr:
+		return rt.KUintptr
+	case types.String:
+		return rt.KString
+	}
+	return rt.KInvalid
+}

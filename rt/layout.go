@@ -1,0 +1,374 @@
+package rt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The input model.
+//
+// A target's inputs are described once, by the coordinator, as a Layout:
+// a table of shapes that follows the Go types of the parameters (a table,
+// so that recursive types such as a list node pointing to its own type
+// stay finite). The coordinator builds it from go/types when it loads the
+// package (internal/load) and sends it to the worker in the Setup message;
+// the worker checks it against the reflect types of the target and builds
+// argument values from it; exploration and the solver see it flattened
+// into Leaves; emit walks it to write the rows' values as Go literals.
+// Nothing else derives a layout from a type.
+//
+// Flattening (Layout.Leaves) visits the parameters in order and each
+// shape as follows:
+//
+//   - ShapeScalar (bool, integer kinds, string): one leaf; strings are at
+//     most MaxLen bytes long;
+//   - ShapeArray: the leaves of its Len elements;
+//   - ShapeSlice: a length leaf (kind KInt, IsLen, 0 <= len <= MaxLen),
+//     then the leaves of MaxLen elements, of which the first len are used;
+//     a length of 0 is the nil slice;
+//   - ShapeStruct: the leaves of its fields in order, blank fields left out;
+//   - ShapePointer: a choice leaf (kind KBool, Choice: true means a fresh
+//     object, false nil), then the leaves of the pointee — unless the
+//     pointee's shape already occurs Depth times among the pointees on the
+//     way from the parameter: then the pointer is nil and has no leaves;
+//   - ShapeError (the error interface): a choice leaf (nil or not), then a
+//     string leaf, the message of errors.New;
+//   - ShapeContext (context.Context): no leaves, context.Background();
+//   - ShapeWriter (io.Writer): no leaves, a fresh bytes.Buffer.
+//
+// The worker records every choice leaf as a branch of the run (site 0,
+// see InputSite), so the search explores both answers like any other
+// branch, and the path condition says which one a row took. A slice whose
+// elements hold choices also records, before each element it builds,
+// the branch "i < len": which choices a run makes then follows from the
+// branches before them, as the search requires of every run (else a new
+// length would shift the choices of the elements and look like a
+// divergence).
+
+// InputSite is the branch site of the choices made when the worker builds
+// the inputs (a pointer nil or not). No instrumented branch has it.
+const InputSite = 0
+
+// A Layout describes the inputs of one target.
+type Layout struct {
+	Params []Param // the parameters after the *testing.T, in order
+	Shapes []Shape // referenced by index from Params and from each other
+	MaxLen int     // bound on the length of strings and slices
+	// Depth bounds the unfolding of recursive types: how many times a
+	// shape may be the pointee of pointers on the way from a parameter.
+	Depth int
+}
+
+// A Param is one parameter of a target.
+type Param struct {
+	Name  string // as declared ("" or "_" for unnamed ones)
+	Shape int
+}
+
+// ShapeKind says how a value is built.
+type ShapeKind uint8
+
+const (
+	ShapeInvalid ShapeKind = iota
+	ShapeScalar
+	ShapeArray
+	ShapeSlice
+	ShapeStruct
+	ShapePointer
+	ShapeError
+	ShapeContext
+	ShapeWriter
+)
+
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer"}
+
+func (k ShapeKind) String() string {
+	if int(k) < len(shapeKindNames) {
+		return shapeKindNames[k]
+	}
+	return "ShapeKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// A Shape is one node of a layout.
+type Shape struct {
+	Kind   ShapeKind
+	Type   string  // the Go type, for messages
+	K      Kind    // ShapeScalar: the leaf's kind
+	Len    int     // ShapeArray: the number of elements
+	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape
+	Fields []Field // ShapeStruct: the fields that get values, in order
+}
+
+// A Field is a struct field that gets a value.
+type Field struct {
+	Name  string
+	Index int // the field's index in the struct type (blank fields count)
+	Shape int
+}
+
+// StepKind is one kind of step of a leaf's access path.
+type StepKind uint8
+
+const (
+	StepField   StepKind = iota + 1 // .Name of a struct
+	StepIndex                       // [N] of an array or slice
+	StepLen                         // the length of a slice
+	StepDeref                       // the pointee of a pointer
+	StepChoice                      // whether a pointer or error is non-nil
+	StepMessage                     // the message of an error
+)
+
+// A Step is one step of a leaf's access path from its parameter.
+type Step struct {
+	Kind StepKind
+	N    int    // StepIndex
+	Name string // StepField
+}
+
+// Leaf is one scalar of a target's input vector (see Layout for the
+// flattening rule).
+type Leaf struct {
+	Param  int    // the parameter the leaf belongs to
+	Steps  []Step // the access path from the parameter
+	Path   string // the path written as Go, e.g. "a[2].x", "len(xs)", "p != nil"
+	K      Kind
+	IsLen  bool // a slice length
+	Choice bool // a construction choice: non-nil (true) or nil (false)
+	Max    int  // for lengths and strings: the largest allowed length
+}
+
+// MaxLeaves bounds the number of leaves of a layout; recursive types are
+// unfolded less deep to stay under it.
+const MaxLeaves = 4096
+
+// Check reports whether the layout is well formed: shape indices in
+// range, and each kind with the parts it needs.
+func (l *Layout) Check() error {
+	valid := func(i int) bool { return i >= 0 && i < len(l.Shapes) }
+	for _, p := range l.Params {
+		if !valid(p.Shape) {
+			return fmt.Errorf("layout: parameter %s has shape %d of %d", p.Name, p.Shape, len(l.Shapes))
+		}
+	}
+	for i, s := range l.Shapes {
+		switch s.Kind {
+		case ShapeScalar:
+			if s.K == KInvalid {
+				return fmt.Errorf("layout: shape %d (%s) has no kind", i, s.Type)
+			}
+		case ShapeArray, ShapeSlice, ShapePointer:
+			if !valid(s.Elem) || s.Kind == ShapeArray && s.Len < 0 {
+				return fmt.Errorf("layout: shape %d (%s) has a bad element", i, s.Type)
+			}
+		case ShapeStruct:
+			for _, f := range s.Fields {
+				if !valid(f.Shape) {
+					return fmt.Errorf("layout: field %s of shape %d (%s) has a bad shape", f.Name, i, s.Type)
+				}
+			}
+		case ShapeError, ShapeContext, ShapeWriter:
+		default:
+			return fmt.Errorf("layout: shape %d (%s) has kind %s", i, s.Type, s.Kind)
+		}
+	}
+	if l.MaxLen < 0 || l.Depth < 0 {
+		return fmt.Errorf("layout: negative bound")
+	}
+	return nil
+}
+
+// Choices reports for each shape whether values of it contain choice
+// leaves (pointers, errors).
+func (l *Layout) Choices() []bool {
+	has := make([]bool, len(l.Shapes))
+	for changed := true; changed; {
+		changed = false
+		for i, s := range l.Shapes {
+			if has[i] {
+				continue
+			}
+			switch s.Kind {
+			case ShapePointer, ShapeError:
+				has[i] = true
+			case ShapeArray, ShapeSlice:
+				has[i] = has[s.Elem]
+			case ShapeStruct:
+				for _, f := range s.Fields {
+					has[i] = has[i] || has[f.Shape]
+				}
+			}
+			changed = changed || has[i]
+		}
+	}
+	return has
+}
+
+// Unfolding counts the pointees on the way from a parameter, for the
+// Depth rule. Every walk of a layout uses it, so that all agree on which
+// pointers have leaves.
+type Unfolding map[int]int
+
+// enter reports whether a pointer to shape elem may be non-nil here, and
+// if so counts it until leave.
+func (u Unfolding) Enter(elem, depth int) bool {
+	if u[elem] >= depth {
+		return false
+	}
+	u[elem]++
+	return true
+}
+
+func (u Unfolding) Leave(elem int) { u[elem]-- }
+
+// flattener walks a layout and collects its leaves.
+type flattener struct {
+	l      *Layout
+	u      Unfolding
+	param  int
+	steps  []Step
+	leaves []Leaf
+	limit  int // stop collecting after this many leaves (0: no limit)
+}
+
+// Leaves flattens the layout into the leaves of the input vector.
+func (l *Layout) Leaves() ([]Leaf, error) {
+	if err := l.Check(); err != nil {
+		return nil, err
+	}
+	f := &flattener{l: l, u: Unfolding{}, limit: MaxLeaves + 1}
+	for i, p := range l.Params {
+		f.param = i
+		f.steps = f.steps[:0]
+		f.shape(p.Shape)
+	}
+	if len(f.leaves) > MaxLeaves {
+		return nil, fmt.Errorf("more than %d input leaves (lower -max-len)", MaxLeaves)
+	}
+	names := l.paramNames()
+	for i := range f.leaves {
+		f.leaves[i].Path = PathString(names[f.leaves[i].Param], f.leaves[i].Steps)
+	}
+	return f.leaves, nil
+}
+
+// CountLeaves is the number of leaves of the layout, or limit+1 if there
+// are more than limit.
+func (l *Layout) CountLeaves(limit int) int {
+	f := &flattener{l: l, u: Unfolding{}, limit: limit + 1}
+	for i, p := range l.Params {
+		f.param = i
+		f.shape(p.Shape)
+	}
+	return len(f.leaves)
+}
+
+func (l *Layout) paramNames() []string {
+	names := make([]string, len(l.Params))
+	for i, p := range l.Params {
+		names[i] = p.Name
+		if p.Name == "" || p.Name == "_" {
+			names[i] = "p" + strconv.Itoa(i)
+		}
+	}
+	return names
+}
+
+func (f *flattener) leaf(l Leaf, last ...Step) {
+	if f.limit > 0 && len(f.leaves) >= f.limit {
+		return
+	}
+	l.Param = f.param
+	l.Steps = append(append([]Step(nil), f.steps...), last...)
+	f.leaves = append(f.leaves, l)
+}
+
+func (f *flattener) push(s Step) { f.steps = append(f.steps, s) }
+func (f *flattener) pop()        { f.steps = f.steps[:len(f.steps)-1] }
+
+func (f *flattener) shape(i int) {
+	if f.limit > 0 && len(f.leaves) >= f.limit {
+		return
+	}
+	s := &f.l.Shapes[i]
+	switch s.Kind {
+	case ShapeScalar:
+		l := Leaf{K: s.K}
+		if s.K == KString {
+			l.Max = f.l.MaxLen
+		}
+		f.leaf(l)
+	case ShapeArray:
+		for j := 0; j < s.Len; j++ {
+			f.push(Step{Kind: StepIndex, N: j})
+			f.shape(s.Elem)
+			f.pop()
+		}
+	case ShapeSlice:
+		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
+		for j := 0; j < f.l.MaxLen; j++ {
+			f.push(Step{Kind: StepIndex, N: j})
+			f.shape(s.Elem)
+			f.pop()
+		}
+	case ShapeStruct:
+		for _, fd := range s.Fields {
+			f.push(Step{Kind: StepField, Name: fd.Name})
+			f.shape(fd.Shape)
+			f.pop()
+		}
+	case ShapePointer:
+		if !f.u.Enter(s.Elem, f.l.Depth) {
+			return
+		}
+		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
+		f.push(Step{Kind: StepDeref})
+		f.shape(s.Elem)
+		f.pop()
+		f.u.Leave(s.Elem)
+	case ShapeError:
+		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
+		f.leaf(Leaf{K: KString, Max: f.l.MaxLen}, Step{Kind: StepMessage})
+	}
+}
+
+// PathString writes the access path steps from the parameter named root
+// as Go: "p.next.val" (fields through pointers), "*p", "len(xs)",
+// "xs[1]", "p != nil", "err.Error()".
+func PathString(root string, steps []Step) string {
+	x := root
+	deref := 0 // pending dereferences
+	flush := func(paren bool) {
+		if deref == 0 {
+			return
+		}
+		x = strings.Repeat("*", deref) + x
+		if paren {
+			x = "(" + x + ")"
+		}
+		deref = 0
+	}
+	for _, s := range steps {
+		switch s.Kind {
+		case StepField:
+			deref = 0 // Go selects fields through pointers
+			x += "." + s.Name
+		case StepIndex:
+			flush(true)
+			x += "[" + strconv.Itoa(s.N) + "]"
+		case StepDeref:
+			deref++
+		case StepLen:
+			flush(false)
+			x = "len(" + x + ")"
+		case StepChoice:
+			flush(false)
+			x += " != nil"
+		case StepMessage:
+			flush(true)
+			x += ".Error()"
+		}
+	}
+	flush(false)
+	return x
+}

@@ -1,0 +1,3 @@
+module example.com/richinputs
+
+go 1.22

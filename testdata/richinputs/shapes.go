@@ -1,0 +1,65 @@
+// Package shapes has functions whose inputs are pointers, recursive
+// types and standard interfaces: the input model's test bed.
+package shapes
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Point is a point of the plane.
+type Point struct{ X, Y int }
+
+// Quadrant returns the quadrant (1 to 4) of p, 0 for nil or a point on
+// an axis.
+func Quadrant(p *Point) int {
+	switch {
+	case p == nil || p.X == 0 || p.Y == 0:
+		return 0
+	case p.X > 0 && p.Y > 0:
+		return 1
+	case p.X < 0 && p.Y > 0:
+		return 2
+	case p.X < 0:
+		return 3
+	}
+	return 4
+}
+
+// Node is a node of a singly linked list.
+type Node struct {
+	Val  int
+	Next *Node
+}
+
+// Sum adds the values of the list.
+func Sum(n *Node) int {
+	s := 0
+	for ; n != nil; n = n.Next {
+		s += n.Val
+	}
+	return s
+}
+
+// Len is the length of the list.
+func Len(n *Node) int {
+	k := 0
+	for ; n != nil; n = n.Next {
+		k++
+	}
+	return k
+}
+
+// Report writes x to w unless ctx is done, and says what happened with
+// err.
+func Report(ctx context.Context, w io.Writer, err error, x int) string {
+	if ctx.Err() != nil {
+		return "canceled"
+	}
+	fmt.Fprint(w, x)
+	if err != nil {
+		return "failed: " + err.Error()
+	}
+	return "ok"
+}

@@ -1,0 +1,42 @@
+package shapes
+
+import (
+	"context"
+	"io"
+	"testing"
+)
+
+func PutQuadrant(t *testing.T, p *Point) {
+	if Quadrant(p) == 3 && p.X == -7 {
+		t.Fatalf("third quadrant at x = -7: %+v", *p)
+	}
+}
+
+func PutSum(t *testing.T, n *Node) {
+	if Len(n) == 3 && Sum(n) == 10 {
+		t.Fatal("three nodes that sum to 10")
+	}
+}
+
+func PutX(t *testing.T, p *Point) {
+	if p.X > 100 { // panics on a nil p
+		t.Fatal("far right")
+	}
+}
+
+func PutReport(t *testing.T, ctx context.Context, w io.Writer, err error, x int) {
+	if Report(ctx, w, err, x) == "failed: " && x == 5 {
+		t.Fatal("an error without a message at 5")
+	}
+}
+
+// PutNodes passes on every input: its rows are regression tests.
+func PutNodes(t *testing.T, ns []*Node) {
+	total := 0
+	for _, n := range ns {
+		total += Len(n)
+	}
+	if total < 0 {
+		t.Fatal("negative length")
+	}
+}
