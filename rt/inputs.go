@@ -292,3 +292,130 @@ func (b *builder) fillAt(v reflect.Value, shape int) {
 		St(v.UnsafeAddr(), s, fp)
 	}
 }
+
+// unbuilder turns result values back into the flat form of their layout
+// (the inverse of builder): the worker reports an automatic target's
+// results this way, and emit writes them as the rows' expected values.
+type unbuilder struct {
+	l    *Layout
+	u    Unfolding
+	vals []Value
+	ok   bool // every value fit its shape
+}
+
+// outputs flattens the results of a call after the layout's Results, or
+// returns nil if one does not fit (a slice longer than the length bound,
+// a list deeper than the unfolding bound, a dynamic error type that is
+// nil as a pointer).
+func outputs(l *Layout, results []reflect.Value) []Value {
+	if len(l.Results) == 0 || len(l.Results) != len(results) {
+		return nil
+	}
+	ub := &unbuilder{l: l, u: Unfolding{}, vals: []Value{}, ok: true}
+	for i, r := range l.Results {
+		ub.value(results[i], r.Shape)
+	}
+	if !ub.ok {
+		return nil
+	}
+	return ub.vals
+}
+
+func (ub *unbuilder) value(v reflect.Value, shape int) {
+	sh := &ub.l.Shapes[shape]
+	switch sh.Kind {
+	case ShapeScalar:
+		switch {
+		case sh.K == KBool:
+			ub.vals = append(ub.vals, Value{Bits: B(v.Bool())})
+		case sh.K == KString:
+			ub.vals = append(ub.vals, Value{Str: v.String()})
+		case sh.K.Signed():
+			ub.vals = append(ub.vals, Value{Bits: mask(sh.K, uint64(v.Int()))})
+		default:
+			ub.vals = append(ub.vals, Value{Bits: v.Uint()})
+		}
+	case ShapeArray:
+		for i := 0; i < sh.Len; i++ {
+			ub.value(v.Index(i), sh.Elem)
+		}
+	case ShapeSlice:
+		n := v.Len()
+		if n > ub.l.MaxLen || n == 0 && !v.IsNil() {
+			ub.ok = false // too long, or empty but not nil: not what the layout builds
+			n = 0
+		}
+		ub.vals = append(ub.vals, Value{Bits: uint64(n)})
+		for i := 0; i < ub.l.MaxLen; i++ {
+			if i < n {
+				ub.value(v.Index(i), sh.Elem)
+			} else {
+				ub.zeros(sh.Elem)
+			}
+		}
+	case ShapeStruct:
+		for _, f := range sh.Fields {
+			ub.value(v.Field(f.Index), f.Shape)
+		}
+	case ShapePointer:
+		if !ub.u.Enter(sh.Elem, ub.l.Depth) {
+			if !v.IsNil() {
+				ub.ok = false
+			}
+			return
+		}
+		defer ub.u.Leave(sh.Elem)
+		ub.vals = append(ub.vals, Value{Bits: B(!v.IsNil())})
+		if v.IsNil() {
+			ub.zeros(sh.Elem)
+		} else {
+			ub.value(v.Elem(), sh.Elem)
+		}
+	case ShapeError:
+		if v.IsNil() {
+			ub.vals = append(ub.vals, Value{}, Value{})
+			return
+		}
+		e := v.Interface().(error)
+		if ev := reflect.ValueOf(e); ev.Kind() == reflect.Pointer && ev.IsNil() {
+			ub.ok = false // a typed nil: its message may panic
+			ub.vals = append(ub.vals, Value{}, Value{})
+			return
+		}
+		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
+	case ShapeContext, ShapeWriter:
+		ub.ok = false // results of these types are not compared
+	}
+}
+
+// zeros appends the zero values of the leaves of shape, for a part of the
+// layout the value does not have (elements past a slice's length, the
+// pointee of a nil pointer).
+func (ub *unbuilder) zeros(shape int) {
+	sh := &ub.l.Shapes[shape]
+	switch sh.Kind {
+	case ShapeScalar:
+		ub.vals = append(ub.vals, Value{})
+	case ShapeArray:
+		for i := 0; i < sh.Len; i++ {
+			ub.zeros(sh.Elem)
+		}
+	case ShapeSlice:
+		ub.vals = append(ub.vals, Value{})
+		for i := 0; i < ub.l.MaxLen; i++ {
+			ub.zeros(sh.Elem)
+		}
+	case ShapeStruct:
+		for _, f := range sh.Fields {
+			ub.zeros(f.Shape)
+		}
+	case ShapePointer:
+		if ub.u.Enter(sh.Elem, ub.l.Depth) {
+			ub.vals = append(ub.vals, Value{})
+			ub.zeros(sh.Elem)
+			ub.u.Leave(sh.Elem)
+		}
+	case ShapeError:
+		ub.vals = append(ub.vals, Value{}, Value{})
+	}
+}

@@ -53,8 +53,14 @@ const InputSite = 0
 // A Layout describes the inputs of one target.
 type Layout struct {
 	Params []Param // the parameters after the *testing.T, in order
-	Shapes []Shape // referenced by index from Params and from each other
-	MaxLen int     // bound on the length of strings and slices
+	// Results are the results of an automatic target (a function or
+	// method of the package called directly) whose values the worker
+	// reports, in the same flattened form as inputs (see Result.Outputs).
+	// A result that cannot be described has no entry: Results is empty
+	// then, and nothing is reported.
+	Results []Param
+	Shapes  []Shape // referenced by index from Params and from each other
+	MaxLen  int     // bound on the length of strings and slices
 	// Depth bounds the unfolding of recursive types: how many times a
 	// shape may be the pointee of pointers on the way from a parameter.
 	Depth int
@@ -146,7 +152,7 @@ const MaxLeaves = 4096
 // range, and each kind with the parts it needs.
 func (l *Layout) Check() error {
 	valid := func(i int) bool { return i >= 0 && i < len(l.Shapes) }
-	for _, p := range l.Params {
+	for _, p := range append(l.Params[:len(l.Params):len(l.Params)], l.Results...) {
 		if !valid(p.Shape) {
 			return fmt.Errorf("layout: parameter %s has shape %d of %d", p.Name, p.Shape, len(l.Shapes))
 		}
@@ -250,6 +256,14 @@ func (l *Layout) Leaves() ([]Leaf, error) {
 		f.leaves[i].Path = PathString(names[f.leaves[i].Param], f.leaves[i].Steps)
 	}
 	return f.leaves, nil
+}
+
+// OutputLeaves flattens the results of the layout, as Leaves flattens
+// the parameters.
+func (l *Layout) OutputLeaves() ([]Leaf, error) {
+	r := *l
+	r.Params, r.Results = l.Results, nil
+	return r.Leaves()
 }
 
 // CountLeaves is the number of leaves of the layout, or limit+1 if there

@@ -124,7 +124,12 @@ type Result struct {
 	Events      []Event
 	Nodes       []Node // the run's expression arena; index 0 is unused
 	Concretized []Concretization
-	Truncated   bool  // the branch bound was hit
-	Goroutines  bool  // the run started goroutines: symbolic tracking stopped there
-	Nanos       int64 // time spent in the target itself (not in the worker's harness)
+	Truncated   bool // the branch bound was hit
+	Goroutines  bool // the run started goroutines: symbolic tracking stopped there
+	// Outputs are the results an automatic target returned, one value
+	// per leaf of Layout.OutputLeaves, when the run returned and every
+	// result fit its layout (a recursive value deeper than the unfolding
+	// bound does not); nil otherwise.
+	Outputs []Value
+	Nanos   int64 // time spent in the target itself (not in the worker's harness)
 }

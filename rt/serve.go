@@ -115,6 +115,7 @@ type target struct {
 	layout  *Layout
 	choices []bool
 	leaves  []Leaf
+	auto    bool // an automatic target: no *testing.T, results reported
 }
 
 func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
@@ -150,16 +151,27 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 		ft := fv.Type()
 		layout, ok := setup.Layouts[name]
 		switch {
-		case ft.Kind() != reflect.Func || ft.NumIn() == 0 || ft.In(0) != reflect.TypeOf((*testing.T)(nil)):
-			info.Err = "not a function taking *testing.T first"
+		case ft.Kind() != reflect.Func || ft.IsVariadic():
+			info.Err = "not a function with fixed parameters"
 		case !ok:
 			info.Err = "no input layout"
 		default:
 			tg := &target{fn: fv, layout: &layout}
-			for i := 1; i < ft.NumIn(); i++ {
+			// A PUT takes *testing.T first; any other function is an
+			// automatic target, called with all its parameters built.
+			first := 0
+			if ft.NumIn() > 0 && ft.In(0) == reflect.TypeOf((*testing.T)(nil)) {
+				first = 1
+			} else {
+				tg.auto = true
+			}
+			for i := first; i < ft.NumIn(); i++ {
 				tg.params = append(tg.params, ft.In(i))
 			}
 			err := checkLayout(tg.layout, tg.params)
+			if err == nil && len(layout.Results) > 0 {
+				err = checkResults(tg.layout, ft)
+			}
 			if err == nil {
 				tg.leaves, err = tg.layout.Leaves()
 				tg.choices = tg.layout.Choices()
@@ -224,8 +236,11 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		b := newBuilder(tg.layout, tg.choices, req.Inputs)
 		on.Store(true)
 		args := make([]reflect.Value, 0, len(tg.params)+1)
-		shadows := make([]Arg, 1, len(tg.params)+1) // the *testing.T carries no shadow
-		args = append(args, reflect.ValueOf(st))
+		shadows := make([]Arg, 0, len(tg.params)+1)
+		if !tg.auto {
+			args = append(args, reflect.ValueOf(st))
+			shadows = append(shadows, Arg{}) // the *testing.T carries no shadow
+		}
 		for i, p := range tg.params {
 			v, a := b.arg(i, p)
 			args = append(args, v)
@@ -234,8 +249,12 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		Call(0, shadows...)
 		start := time.Now()
 		defer func() { res.Nanos = time.Since(start).Nanoseconds() }()
-		tg.fn.Call(args)
+		results := tg.fn.Call(args)
 		finished = true
+		if tg.auto {
+			on.Store(false) // reading the results must not record anything
+			res.Outputs = outputs(tg.layout, results)
+		}
 	})
 	on.Store(false)
 	w.fill(res)
@@ -332,4 +351,19 @@ func note(s string) {
 		cur.messages = append(cur.messages, s)
 		unlock()
 	}
+}
+
+// checkResults reports whether the results of layout l fit the results of
+// the function type ft.
+func checkResults(l *Layout, ft reflect.Type) error {
+	if len(l.Results) != ft.NumOut() {
+		return fmt.Errorf("layout has %d results, the function %d", len(l.Results), ft.NumOut())
+	}
+	seen := map[fit]bool{}
+	for i, r := range l.Results {
+		if err := fits(l, r.Shape, ft.Out(i), seen); err != nil {
+			return fmt.Errorf("result %d: %w", i+1, err)
+		}
+	}
+	return nil
 }

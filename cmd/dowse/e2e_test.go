@@ -606,3 +606,64 @@ func TestRichInputs(t *testing.T) {
 	}
 	generatedTestsPass(t, dir)
 }
+
+// TestAutomaticTargets explores testdata/auto, a package without any test:
+// every exported function and method is a target (kinds func and method
+// in the JSON), the panics found are reported with their inputs (nil
+// receivers, an empty range), and the generated regression tests pass
+// under plain go test and assert the results the functions returned.
+func TestAutomaticTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, readTree(t, filepath.Join("..", "..", "testdata", "auto")), "-json", "-max-len", "3", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (panics found)\n%s\n%s", code, stdout, stderr)
+	}
+	type result struct {
+		Target   string `json:"target"`
+		Kind     string `json:"kind"`
+		Failures []struct {
+			Input string `json:"input"`
+		} `json:"failures"`
+	}
+	var got []result
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for {
+		var s result
+		if dec.Decode(&s) != nil {
+			break
+		}
+		got = append(got, s)
+	}
+	want := []struct{ target, kind, failure string }{
+		{"New", "func", ""},
+		{"Stack.Push", "method", "s != nil=false"},
+		{"Stack.Pop", "method", "s != nil=false"},
+		{"Stack.Len", "method", ""},
+		{"Clamp", "func", "lo="},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d targets, want %d\n%s", len(got), len(want), stdout)
+	}
+	for i, w := range want {
+		g := got[i]
+		found := len(g.Failures) == 1 && strings.Contains(g.Failures[0].Input, w.failure)
+		if w.failure == "" {
+			found = len(g.Failures) == 0
+		}
+		if g.Target != w.target || g.Kind != w.kind || !found {
+			t.Errorf("target %d: %s (%s) with failures %+v; want %s (%s) failing on %q", i, g.Target, g.Kind, g.Failures, w.target, w.kind, w.failure)
+		}
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "stack", "stack_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, assert := range []string{"got, err := New(tt.max)", "err := tt.s.Push(tt.x)", `wantErr: "stack: full"`, `wantErr: "stack: empty"`, "got := Clamp(tt.x, tt.lo, tt.hi)"} {
+		if !strings.Contains(string(gen), assert) {
+			t.Errorf("the generated file has no %q\n%s", assert, gen)
+		}
+	}
+	generatedTestsPass(t, dir)
+}

@@ -55,6 +55,7 @@ type genConfig struct {
 	corpus           bool // seed fuzz targets from testdata/fuzz and the fuzz cache
 	keepWork         bool
 	maxLen           int
+	auto             bool
 	maxMemory        int64 // bytes of heap per worker process; 0: no bound
 	workers          int
 	runTimeout       time.Duration
@@ -105,6 +106,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.Int64Var(&cfg.explore.Seed, "seed", 1, "seed of the random choices (random search)")
 	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (default: rows that reach every branch outcome, and every failure)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
+	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
 	fs.Usage = func() {
@@ -198,7 +200,7 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 		buildFlags = []string{"-tags=" + g.cfg.tags}
 	}
 	g.logf("loading %s", strings.Join(patterns, " "))
-	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: buildFlags, Deps: g.cfg.instrumentModule}, patterns...)
+	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: buildFlags, Deps: g.cfg.instrumentModule, Auto: g.cfg.auto}, patterns...)
 	if err != nil {
 		if load.IsCompileError(err) {
 			fmt.Fprintf(g.stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
@@ -357,7 +359,7 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 	if t.Kind == load.KindFuzz && g.cfg.corpus {
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
 	}
-	target := explore.Target{Name: t.Name, Seeds: seeds}
+	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto()}
 	solver, closeSolver := newSolver(g.cfg.explore.SolverTimeout)
 	defer closeSolver()
 	return explore.Explore(ctx, g.cfg.explore, target, pool, solver)
@@ -402,7 +404,7 @@ func (g *generator) goCache() string {
 func emitRows(rep *explore.Report, root string) []emit.Row {
 	var rows []emit.Row
 	for _, r := range rep.Rows {
-		rows = append(rows, emit.Row{Inputs: r.Inputs, Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition})
+		rows = append(rows, emit.Row{Inputs: r.Inputs, Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition, Outputs: r.Outputs})
 	}
 	for _, f := range rep.Failures {
 		if f.Row < 0 {
@@ -473,9 +475,19 @@ func (g *generator) writeFile(p *load.Package, external bool, name string, targe
 	if external {
 		variant = p.XTest
 	}
+	if variant == nil {
+		variant = p.Plain // automatic targets of a package without tests
+	}
 	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
 	for _, t := range targets {
 		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout}
+		if t.Kind.Auto() {
+			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
+			et.Call = t.Expr
+			if et.Method {
+				et.Call = t.Expr[strings.LastIndex(t.Expr, ".")+1:]
+			}
+		}
 		if r := byResult[t]; r.rep != nil {
 			r.rows = emitRows(r.rep, p.Module.Dir)
 			et.Rows = r.rows
@@ -560,7 +572,7 @@ func failureTestName(t *load.Target) string {
 	if t.Kind == load.KindFuzz {
 		return "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
 	}
-	return "TestDowse" + t.Name + "Failures"
+	return "TestDowse" + strings.ReplaceAll(t.Name, ".", "_") + "Failures"
 }
 
 // targetFiles picks the files of one target out of the files written for

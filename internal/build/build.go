@@ -168,7 +168,7 @@ func (b *Binary) Worker(t *load.Target) (cmd Command, ok bool) {
 	}
 	env := []string{rt.EnvWorker + "=1"}
 	switch t.Kind {
-	case load.KindPUT:
+	case load.KindPUT, load.KindFunc, load.KindMethod:
 		test, ok := b.Harness[t.Name]
 		if !ok {
 			return Command{}, false

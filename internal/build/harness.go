@@ -29,16 +29,24 @@ type harness struct {
 func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]string) ([]harness, error) {
 	var out []harness
 	for _, external := range []bool{false, true} {
-		var puts []string
+		var puts, exprs []string
 		for _, t := range targets {
-			if t.Kind == load.KindPUT && t.Err == nil && t.External == external {
+			if (t.Kind == load.KindPUT || t.Kind.Auto()) && t.Err == nil && t.External == external {
 				puts = append(puts, t.Name)
+				expr := t.Name
+				if t.Kind.Auto() {
+					expr = t.Expr
+				}
+				exprs = append(exprs, expr)
 			}
 		}
 		if len(puts) == 0 {
 			continue
 		}
 		v := p.Test
+		if v == nil && !external {
+			v = p.Plain // automatic targets of a package without tests
+		}
 		base, test := "zz_dowse_worker", "TestDowseWorker"
 		if external {
 			v = p.XTest
@@ -52,7 +60,7 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 			return nil, err
 		}
 		h := harness{path: file, test: freeName(v.Types, test), puts: puts}
-		h.src, err = harnessSource(v, h.test, puts)
+		h.src, err = harnessSource(v, h.test, puts, exprs)
 		if err != nil {
 			return nil, err
 		}
@@ -95,10 +103,11 @@ func freeName(pkg *types.Package, name string) string {
 }
 
 // harnessSource writes the harness of variant v: a test function that
-// hands the PUTs to rt.Serve. Import names avoid the package's own
+// hands the targets to rt.Serve: PUTs by name, automatic targets by the
+// expressions of their functions (exprs[i] for puts[i]). Import names avoid the package's own
 // declarations (which share the file's scope) and builtin names are
 // avoided in favour of spelled-out types.
-func harnessSource(v *packages.Package, test string, puts []string) ([]byte, error) {
+func harnessSource(v *packages.Package, test string, puts, exprs []string) ([]byte, error) {
 	rtName := freeName(v.Types, "dowsert")
 	testingName := freeName(v.Types, "dowsetesting")
 	var b bytes.Buffer
@@ -108,8 +117,8 @@ func harnessSource(v *packages.Package, test string, puts []string) ([]byte, err
 	fmt.Fprintf(&b, "// %s serves the package's parameterized unit tests to the dowse coordinator.\n", test)
 	fmt.Fprintf(&b, "func %s(t *%s.T) {\n", test, testingName)
 	fmt.Fprintf(&b, "\t%s.Serve(t, map[string]interface{}{\n", rtName)
-	for _, name := range puts {
-		fmt.Fprintf(&b, "\t\t%q: %s,\n", name, name)
+	for i, name := range puts {
+		fmt.Fprintf(&b, "\t\t%q: %s,\n", name, exprs[i])
 	}
 	fmt.Fprintf(&b, "\t})\n}\n")
 	src, err := format.Source(b.Bytes())

@@ -49,7 +49,13 @@ type Target struct {
 	Params   []*types.Var // the parameters after *testing.T (for fuzz targets: of the fuzz function)
 	Variadic bool         // the last parameter is variadic (...T, its type in Params is []T)
 	Layout   *rt.Layout   // the model of the inputs, bounds set as for exploration
-	Rows     []Row        // distinct feasible paths, in discovery order
+	// Auto marks an automatic target: a function or method of the package
+	// called directly, whose rows assert the results it returned.
+	Auto    bool
+	Call    string       // automatic targets: the function ("Sum"), or the method's name ("Push") called on the first parameter
+	Method  bool         // automatic targets: Call is a method of the first parameter
+	Results []*types.Var // automatic targets: the results (compared if Layout.Results describes them)
+	Rows    []Row        // distinct feasible paths, in discovery order
 }
 
 // A Row is one explored path: the inputs that take it and how the run
@@ -60,6 +66,9 @@ type Row struct {
 	Messages      []string // failure messages, the panic value
 	PanicAt       string   // "file:line" of a panic
 	PathCondition string   // human-readable, may be long
+	// Outputs are an automatic target's results on this row, flattened
+	// after Layout.Results; nil if they were not reported.
+	Outputs []rt.Value
 }
 
 // Options tune the output. The zero value is ready to use.

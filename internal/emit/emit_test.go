@@ -19,13 +19,15 @@ func TestGeneratedName(t *testing.T) {
 		{"io_arm64_test.go", "io_dowse_arm64_test.go"},
 		{"linux_test.go", "linux_dowse_test.go"},
 		{"x_test_test.go", "x_test_dowse_test.go"},
+		{"stack.go", "stack_dowse_auto_test.go"},
+		{"io_linux.go", "io_dowse_auto_linux_test.go"},
 	} {
 		got, err := generatedName(tc.in)
 		if err != nil || got != tc.want {
 			t.Errorf("generatedName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"put.go", "dir/put_test.go", ""} {
+	for _, bad := range []string{"put.txt", "dir/put_test.go", ""} {
 		if _, err := generatedName(bad); err == nil {
 			t.Errorf("generatedName(%q) succeeded", bad)
 		}

@@ -19,11 +19,20 @@ import (
 // _GOOS_GOARCH suffix, so the file keeps the source's implicit build
 // constraint: put_test.go → put_dowse_test.go, io_linux_test.go →
 // io_dowse_linux_test.go.
+//
+// The automatic targets of a source file that is not a test are generated
+// into <name>_dowse_auto_test.go: shapes.go → shapes_dowse_auto_test.go.
 func generatedName(source string) (string, error) {
-	if filepath.Base(source) != source || !strings.HasSuffix(source, "_test.go") {
-		return "", fmt.Errorf("source file %q is not the base name of a _test.go file", source)
+	if filepath.Base(source) != source || !strings.HasSuffix(source, ".go") {
+		return "", fmt.Errorf("source file %q is not the base name of a Go file", source)
 	}
-	parts := strings.Split(strings.TrimSuffix(source, "_test.go"), "_")
+	mark := []string{"dowse"}
+	stem := strings.TrimSuffix(source, "_test.go")
+	if !strings.HasSuffix(source, "_test.go") {
+		stem = strings.TrimSuffix(source, ".go")
+		mark = []string{"dowse", "auto"}
+	}
+	parts := strings.Split(stem, "_")
 	// As in go/build, the first element never is a constraint.
 	k := 0
 	n := len(parts)
@@ -34,7 +43,7 @@ func generatedName(source string) (string, error) {
 		k = 1
 	}
 	out := append([]string{}, parts[:n-k]...)
-	out = append(out, "dowse")
+	out = append(out, mark...)
 	out = append(out, parts[n-k:]...)
 	return strings.Join(out, "_") + "_test.go", nil
 }

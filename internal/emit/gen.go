@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/types"
+	"maps"
 	"path"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ type plan struct {
 type rowPlan struct {
 	row  *Row
 	vals []*value
+	outs []*value // automatic targets: the results to assert, nil if not compared
 }
 
 // failing reports whether a row's status is a found bug.
@@ -151,7 +153,9 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 			}
 			continue
 		}
-		if len(p.pass) > 0 {
+		if len(p.pass) > 0 && p.t.Auto {
+			w.autoTable(p)
+		} else if len(p.pass) > 0 {
 			w.passTable(p)
 		}
 		if len(p.fail) > 0 {
@@ -177,12 +181,24 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 	if err := checkTypes(t.Params, self, pkgs); err != nil {
 		return nil, nil, err
 	}
+	compare := t.Auto
+	if t.Auto && len(t.Results) > 0 {
+		// Results the file cannot write are not compared.
+		rp := map[string]*types.Package{}
+		if checkTypes(t.Results, self, rp) == nil {
+			delete(rp, "errors") // error results are compared by message
+			maps.Copy(pkgs, rp)
+		} else {
+			compare = false
+		}
+	}
 	if t.Fuzz {
 		if err := checkFuzzParams(t.Params); err != nil {
 			return nil, nil, err
 		}
 	}
-	p := &plan{t: t, testName: "TestDowse" + t.Name, failName: "TestDowse" + t.Name + "Failures"}
+	ident := strings.ReplaceAll(t.Name, ".", "_") // Type.Method
+	p := &plan{t: t, testName: "TestDowse" + ident, failName: "TestDowse" + ident + "Failures"}
 	if scope.Lookup(t.Name+"Failures") != nil {
 		p.failName = "TestDowseFailures" + t.Name
 	}
@@ -211,14 +227,36 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		if err != nil {
 			return nil, nil, fmt.Errorf("row %d: %w", i, err)
 		}
-		rp := rowPlan{row, vals}
+		rp := rowPlan{row: row, vals: vals}
+		if compare && row.Outputs != nil && row.Status == rt.StatusPass {
+			if rp.outs, err = decodeOutputs(t, row.Outputs); err != nil {
+				return nil, nil, fmt.Errorf("row %d: results: %w", i, err)
+			}
+		}
 		if failing(row.Status) {
 			p.fail = append(p.fail, rp)
 		} else {
 			p.pass = append(p.pass, rp)
 		}
 	}
+	if p.compared() {
+		for _, r := range t.Results {
+			if !namedAs(r.Type(), "", "error") {
+				pkgs["reflect"] = types.NewPackage("reflect", "reflect")
+			}
+		}
+	}
 	return p, pkgs, nil
+}
+
+// compared reports whether some passing row of p asserts results.
+func (p *plan) compared() bool {
+	for _, rp := range p.pass {
+		if rp.outs != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // addCorpus adds the corpus files of rows for fuzz function fn. The
@@ -275,12 +313,25 @@ func (w *writer) rowFields(p *plan, rp rowPlan) string {
 // call renders the call of the target on tt's fields.
 func (w *writer) call(p *plan) string {
 	args := []string{"t"}
-	for i, f := range p.fields {
+	fields := p.fields
+	if p.t.Auto {
+		args = nil
+		if p.t.Method {
+			fields = fields[1:]
+		}
+	}
+	for i, f := range fields {
 		a := "tt." + f
 		if p.t.Variadic && i == len(p.fields)-1 {
 			a += "..."
 		}
 		args = append(args, a)
+	}
+	if p.t.Auto {
+		if p.t.Method {
+			return "tt." + p.fields[0] + "." + p.t.Call + "(" + strings.Join(args, ", ") + ")"
+		}
+		return p.t.Call + "(" + strings.Join(args, ", ") + ")"
 	}
 	return p.t.Name + "(" + strings.Join(args, ", ") + ")"
 }
@@ -467,3 +518,120 @@ func wrap(s string, width int) []string {
 // rowWidth is the width beyond which a table row is written with one
 // field per line.
 const rowWidth = 120
+
+// autoTable writes the regression test of an automatic target: each row
+// calls the function on one input per path dowse explored and compares
+// the results with those it returned then (errors by message, "" for
+// none; other results with reflect.DeepEqual).
+func (w *writer) autoTable(p *plan) {
+	testing := w.imports.names["testing"]
+	what := "checks the results it returned then"
+	if !p.compared() {
+		what = "checks that it returns"
+	}
+	w.doc(fmt.Sprintf("%s calls %s on one input per path that dowse explored and %s.", p.testName, p.t.Name, what))
+	w.pf("func %s(t *%s.T) {\n", p.testName, testing)
+	results := p.t.Results
+	if !p.compared() {
+		results = nil
+	}
+	wants := make([]string, len(results))
+	gots := make([]string, len(results))
+	isErr := make([]bool, len(results))
+	count := map[bool]int{} // results that are errors, and others
+	for i, r := range results {
+		isErr[i] = namedAs(r.Type(), "", "error")
+		count[isErr[i]]++
+	}
+	var extra []string
+	for i, r := range results {
+		want, got, typ := "want", "got", w.r.typeString(r.Type())
+		if isErr[i] {
+			want, got, typ = "wantErr", "err", "string"
+		}
+		if count[isErr[i]] > 1 {
+			want, got = want+strconv.Itoa(i+1), got+strconv.Itoa(i+1)
+		}
+		wants[i], gots[i] = want, got
+		extra = append(extra, want+" "+typ)
+	}
+	unchecked := false
+	for _, rp := range p.pass {
+		if rp.outs == nil && len(results) > 0 {
+			unchecked = true
+		}
+	}
+	if unchecked {
+		extra = append(extra, "unchecked bool // results not compared")
+	}
+	w.tableHead(p, strings.Join(extra, "\n\t\t"))
+	names := uniqueNames{}
+	seen := map[string]bool{}
+	for _, rp := range p.pass {
+		fields := w.rowFields(p, rp)
+		if seen[fields] {
+			continue
+		}
+		seen[fields] = true
+		name := names.make(w.r.caseName(p.fields, rp.vals, w.opts.maxName()))
+		var parts []string
+		for i, v := range rp.vals {
+			parts = append(parts, p.fields[i]+": "+w.r.lit(v, false))
+		}
+		switch {
+		case rp.outs != nil && len(results) > 0:
+			for i, o := range rp.outs {
+				if isErr[i] {
+					parts = append(parts, wants[i]+": "+quoteString(o.str))
+				} else {
+					parts = append(parts, wants[i]+": "+w.r.lit(o, false))
+				}
+			}
+		case unchecked:
+			parts = append(parts, "unchecked: true")
+		}
+		line := "{name: " + quoteString(name)
+		if len(parts) > 0 {
+			line += ", " + strings.Join(parts, ", ")
+		}
+		line += "},"
+		if len(line) <= rowWidth && !strings.Contains(line, "\n") {
+			w.pf("\t\t%s\n", line)
+			continue
+		}
+		w.pf("\t\t{\n\t\t\tname: %s,\n", quoteString(name))
+		for _, part := range parts {
+			w.pf("\t\t\t%s,\n", part)
+		}
+		w.pf("\t\t},\n")
+	}
+	w.pf("\t}\n")
+	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
+	call := w.call(p)
+	if len(results) == 0 {
+		w.pf("\t\t\t%s\n\t\t})\n\t}\n}\n", call)
+		return
+	}
+	w.pf("\t\t\t%s := %s\n", strings.Join(gots, ", "), call)
+	indent := "\t\t\t"
+	if unchecked {
+		w.pf("\t\t\tif tt.unchecked {\n\t\t\t\treturn\n\t\t\t}\n")
+	}
+	shown := strings.Replace(call, "tt.", "", -1)
+	for i := range results {
+		if isErr[i] {
+			w.pf("%sif (%s != nil) != (tt.%s != \"\") || %s != nil && %s.Error() != tt.%s {\n", indent, gots[i], wants[i], gots[i], gots[i], wants[i])
+			w.pf("%s\tt.Errorf(\"%s: error %%v, want %%q\", %s, tt.%s)\n%s}\n", indent, escape(shown), gots[i], wants[i], indent)
+			continue
+		}
+		w.pf("%sif !%s.DeepEqual(%s, tt.%s) {\n", indent, w.imports.names["reflect"], gots[i], wants[i])
+		w.pf("%s\tt.Errorf(\"%s = %%#v, want %%#v\", %s, tt.%s)\n%s}\n", indent, escape(shown), gots[i], wants[i], indent)
+	}
+	w.pf("\t\t})\n\t}\n}\n")
+}
+
+// escape makes s safe inside a Go string literal that is a format.
+func escape(s string) string {
+	q := strconv.Quote(s)
+	return strings.ReplaceAll(q[1:len(q)-1], "%", "%%")
+}

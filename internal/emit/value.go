@@ -288,3 +288,25 @@ func (v *value) signed() bool { return v.kind.Signed() }
 
 // int64 returns a signed integer value.
 func (v *value) int64() int64 { return signExtend(v.bits, v.kind.Bits()) }
+
+// decodeOutputs rebuilds the results of an automatic target from one
+// row's outputs. It returns nil (nothing to compare) when the results have
+// no layout, or when an error result is non-nil with an empty message (a
+// comparison of messages could not tell it from nil).
+func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
+	if t.Layout == nil || len(t.Layout.Results) == 0 || len(t.Layout.Results) != len(t.Results) {
+		return nil, nil
+	}
+	view := *t.Layout
+	view.Params, view.Results = t.Layout.Results, nil
+	outs, err := decodeRow(t.Results, &view, outputs)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range outs {
+		if o.shape == rt.ShapeError && !o.isNil && o.str == "" {
+			return nil, nil
+		}
+	}
+	return outs, nil
+}

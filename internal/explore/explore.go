@@ -46,6 +46,14 @@ type Config struct {
 // Target is what Explore explores.
 type Target struct {
 	Name string
+	// Regression marks a target whose rows are regression tests (an
+	// automatic target: its results are asserted). Its search starts from
+	// distinctive values instead of zeros (DistinctInputs), so that values
+	// no branch constrains stay distinctive in the rows and a changed
+	// computation changes the results; and every distinct passing path
+	// keeps its row, since paths that reach no new branch outcome still
+	// return different results.
+	Regression bool
 	// Seeds are initial inputs besides the zero input, as Go values of the
 	// parameters (int64, uint64, bool, string, []byte); see SeedInputs.
 	Seeds [][]any
@@ -145,7 +153,8 @@ type Row struct {
 	Messages      []string
 	PanicAt       string
 	PathCondition string
-	Outcomes      []Branch // the branch outcomes the run reached, in order, repeated ones included
+	Outcomes      []Branch   // the branch outcomes the run reached, in order, repeated ones included
+	Outputs       []rt.Value // an automatic target's results (rt.Result.Outputs)
 }
 
 // Failure is a run that did not pass: t.Error/t.Fatal, a panic, os.Exit,
@@ -291,6 +300,9 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		seeds = append(slices.Clip(seeds), sd.Seeds()...)
 	}
 	zero := zeroInputs(leaves)
+	if target.Regression {
+		zero = DistinctInputs(leaves)
+	}
 	batch := []child{{inputs: zero, flip: -1}}
 	for _, s := range SeedInputs(leaves, seeds) {
 		if !slices.Equal(s, zero) {
@@ -523,7 +535,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 		row = len(e.rep.Rows)
 		e.rep.Rows = append(e.rep.Rows, Row{
 			Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages,
-			PanicAt: res.PanicAt, PathCondition: cond, Outcomes: outcomes(res),
+			PanicAt: res.PanicAt, PathCondition: cond, Outcomes: outcomes(res), Outputs: res.Outputs,
 		})
 	}
 	switch res.Status {
@@ -705,7 +717,7 @@ func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 // finish fills in the verdict.
 func (e *explorer) finish() {
 	rep := e.rep
-	if !e.cfg.RowPerPath {
+	if !e.cfg.RowPerPath && !e.target.Regression {
 		coverRows(rep)
 	}
 	// A path that ends in t.Skip is kept as a row (which skips when run)
@@ -750,6 +762,35 @@ func (e *explorer) finish() {
 	default:
 		rep.StopReason = rep.Incomplete[0]
 	}
+}
+
+// DistinctInputs is an input vector of small, distinct, non-zero values:
+// leaf i gets i+2 (integers, masked to their width), strings a short
+// distinct word, lengths 1, choices "non-nil", bools alternate. A
+// regression row whose values come from it tells more computations apart
+// than one of zeros, where x+y, x*y and x-y all agree.
+func DistinctInputs(leaves []rt.Leaf) []rt.Value {
+	in := make([]rt.Value, len(leaves))
+	for i, l := range leaves {
+		switch {
+		case l.Choice:
+			in[i].Bits = 1
+		case l.IsLen:
+			in[i].Bits = uint64(min(1, l.Max))
+		case l.K == rt.KBool:
+			in[i].Bits = uint64(i % 2)
+		case l.K == rt.KString:
+			w := string(rune('a'+i%26)) + string(rune('a'+(i/26)%26))
+			in[i].Str = w[:min(len(w), l.Max)]
+		default:
+			v := uint64(i + 2)
+			if b := l.K.Bits(); b < 64 {
+				v &= 1<<uint(b) - 1
+			}
+			in[i].Bits = v
+		}
+	}
+	return in
 }
 
 // zeroInputs is the input vector of zero values.

@@ -45,6 +45,10 @@ type Config struct {
 	// (packages.NeedDeps), as instrumenting the module's other packages
 	// needs; it is much slower.
 	Deps bool
+	// Auto adds automatic targets (every exported function and method)
+	// to packages that have PUTs or fuzz targets; a package without any
+	// gets them anyway.
+	Auto bool
 }
 
 // Package is one package named by the patterns, with its test variants.
@@ -72,16 +76,27 @@ func (p *Package) Variant(t *Target) *packages.Package {
 type Kind int
 
 const (
-	KindPUT  Kind = iota // func PutXxx(t *testing.T, params...)
-	KindFuzz             // func FuzzXxx(f *testing.F) { f.Fuzz(func(t *testing.T, params...) {...}) }
+	KindPUT    Kind = iota // func PutXxx(t *testing.T, params...)
+	KindFuzz               // func FuzzXxx(f *testing.F) { f.Fuzz(func(t *testing.T, params...) {...}) }
+	KindFunc               // an exported function, explored automatically
+	KindMethod             // an exported method of an exported type, explored automatically
 )
 
 func (k Kind) String() string {
-	if k == KindFuzz {
+	switch k {
+	case KindFuzz:
 		return "fuzz"
+	case KindFunc:
+		return "func"
+	case KindMethod:
+		return "method"
 	}
 	return "put"
 }
+
+// Auto reports whether k is an automatic target (a function or method
+// called directly, its results reported).
+func (k Kind) Auto() bool { return k == KindFunc || k == KindMethod }
 
 // Target is one function dowse explores.
 type Target struct {
@@ -94,7 +109,11 @@ type Target struct {
 	// or the declaration of a named function (then FuncDecl is set).
 	Func     *ast.FuncLit
 	FuncDecl *ast.FuncDecl
-	Params   []*types.Var // the inputs: the parameters after *testing.T
+	Params   []*types.Var // the inputs: the parameters after *testing.T (automatic targets: the receiver, then the parameters)
+	Results  []*types.Var // automatic targets: the results
+	// Expr is, for an automatic target, the Go expression of the function
+	// in its package: "Sum", "Point.Area", "(*List).Push".
+	Expr string
 	// Layout is the model of the inputs (see rt.Layout), without its
 	// bounds (SetBounds sets them); nil if Err is set.
 	Layout *rt.Layout
@@ -234,6 +253,15 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 		}
 		if p.XTest != nil {
 			p.Targets = append(p.Targets, findTargets(p.XTest, fset, true)...)
+		}
+		if len(p.Targets) == 0 || cfg.Auto {
+			v := p.Test
+			if v == nil {
+				v = p.Plain
+			}
+			if v != nil {
+				p.Targets = append(p.Targets, findAutoTargets(v, fset)...)
+			}
 		}
 		pkgs = append(pkgs, p)
 	}

@@ -29,7 +29,7 @@ type Handler interface {
 type Target struct {
 	Package  string `json:"package"`
 	Target   string `json:"target"`
-	Kind     string `json:"kind"`     // "put" or "fuzz"
+	Kind     string `json:"kind"`     // "put", "fuzz", or for automatic targets "func" or "method"
 	Position string `json:"position"` // file:line of the declaration
 	// Error says why the target was not explored (an unsupported
 	// parameter type, a failed build); the counts are then zero.

@@ -1,0 +1,129 @@
+package load
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Automatic targets are the exported functions and methods of a package,
+// explored directly (no PUT needed): their parameters (and the receiver,
+// built field by field) are the inputs, and the worker reports their
+// results, which the generated tests then assert. They are read from the
+// package's own (non-test) files, in the order of declaration.
+
+// findAutoTargets returns the automatic targets of v, the package (with
+// its in-package tests, if it has any) whose internal test file will
+// serve and check them.
+func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
+	if v.Types == nil || v.Name == "main" {
+		return nil
+	}
+	var targets []*Target
+	for _, f := range v.Syntax {
+		if strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !fd.Name.IsExported() {
+				continue
+			}
+			fn, ok := v.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if t := autoTarget(fn, fd, v.Types); t != nil {
+				t.Pos = fset.Position(fd.Name.Pos())
+				t.Decl = fd
+				targets = append(targets, t)
+			}
+		}
+	}
+	return targets
+}
+
+// autoTarget describes the target for fn, or returns nil for a method of
+// an unexported type (reached through exported functions instead).
+func autoTarget(fn *types.Func, fd *ast.FuncDecl, pkg *types.Package) *Target {
+	sig := fn.Type().(*types.Signature)
+	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
+	var params []*types.Var
+	if recv := sig.Recv(); recv != nil {
+		rtyp := recv.Type()
+		ptr, isPtr := types.Unalias(rtyp).(*types.Pointer)
+		if isPtr {
+			rtyp = ptr.Elem()
+		}
+		named, ok := types.Unalias(rtyp).(*types.Named)
+		if !ok || !named.Obj().Exported() {
+			return nil
+		}
+		t.Kind = KindMethod
+		t.Name = named.Obj().Name() + "." + fn.Name()
+		t.Expr = named.Obj().Name() + "." + fn.Name()
+		if isPtr {
+			t.Expr = "(*" + named.Obj().Name() + ")." + fn.Name()
+		}
+		if named.TypeParams().Len() > 0 {
+			t.Err = fmt.Errorf("%s: methods of generic types are not explored automatically", t.Name)
+			return t
+		}
+		name := recv.Name()
+		if name == "" || name == "_" {
+			name = "recv"
+		}
+		params = append(params, types.NewParam(recv.Pos(), pkg, name, recv.Type()))
+	}
+	if sig.TypeParams().Len() > 0 {
+		t.Err = fmt.Errorf("%s: generic functions are not explored automatically", t.Name)
+		return t
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		params = append(params, sig.Params().At(i))
+	}
+	t.Params = params
+	if sig.Variadic() {
+		last := params[len(params)-1]
+		t.Err = &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
+		return t
+	}
+	layout, err := LayoutOf(t.Name, params, pkg)
+	if err != nil {
+		t.Err = err
+		return t
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		t.Results = append(t.Results, sig.Results().At(i))
+	}
+	resultsLayout(layout, t.Results, pkg)
+	t.Layout = layout
+	return t
+}
+
+// resultsLayout adds the results to l if every one of them has a layout
+// (see rt.Layout.Results); otherwise results are not reported and the
+// generated tests do not compare them.
+func resultsLayout(l *rt.Layout, results []*types.Var, pkg *types.Package) {
+	if len(results) == 0 {
+		return
+	}
+	b := &layoutBuilder{pkg: pkg, l: l}
+	n := len(l.Shapes)
+	var rs []rt.Param
+	for _, r := range results {
+		shape, _, ok := b.shape(r.Type())
+		if !ok || l.Shapes[shape].Kind == rt.ShapeContext || l.Shapes[shape].Kind == rt.ShapeWriter {
+			l.Shapes = l.Shapes[:n]
+			return
+		}
+		rs = append(rs, rt.Param{Name: r.Name(), Shape: shape})
+	}
+	l.Results = rs
+}

@@ -1,0 +1,3 @@
+module example.com/auto
+
+go 1.22
