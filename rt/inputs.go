@@ -303,17 +303,21 @@ type unbuilder struct {
 	ok   bool // every value fit its shape
 }
 
-// outputs flattens the results of a call after the layout's Results, or
+// outputs flattens the results of a call after the layout's Results, and
+// the arguments it lists in After as they are after the call, or
 // returns nil if one does not fit (a slice longer than the length bound,
 // a list deeper than the unfolding bound, a dynamic error type that is
 // nil as a pointer).
-func outputs(l *Layout, results []reflect.Value) []Value {
-	if len(l.Results) == 0 || len(l.Results) != len(results) {
+func outputs(l *Layout, results, args []reflect.Value) []Value {
+	if len(l.Results) != len(results) || len(l.Results)+len(l.After) == 0 {
 		return nil
 	}
 	ub := &unbuilder{l: l, u: Unfolding{}, vals: []Value{}, ok: true}
 	for i, r := range l.Results {
 		ub.value(results[i], r.Shape)
+	}
+	for _, i := range l.After {
+		ub.value(args[i], l.Params[i].Shape)
 	}
 	if !ub.ok {
 		return nil
@@ -341,11 +345,15 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		}
 	case ShapeSlice:
 		n := v.Len()
-		if n > ub.l.MaxLen || n == 0 && !v.IsNil() {
-			ub.ok = false // too long, or empty but not nil: not what the layout builds
+		if n > ub.l.MaxLen {
+			ub.ok = false // too long for the layout
 			n = 0
 		}
-		ub.vals = append(ub.vals, Value{Bits: uint64(n)})
+		length := uint64(n)
+		if n == 0 && !v.IsNil() {
+			length = EmptySlice
+		}
+		ub.vals = append(ub.vals, Value{Bits: length})
 		for i := 0; i < ub.l.MaxLen; i++ {
 			if i < n {
 				ub.value(v.Index(i), sh.Elem)
@@ -387,6 +395,11 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		ub.ok = false // results of these types are not compared
 	}
 }
+
+// EmptySlice is the length an output reports for a slice that is empty
+// but not nil (an input of length 0 is nil; reflect.DeepEqual tells them
+// apart).
+const EmptySlice = ^uint64(0)
 
 // zeros appends the zero values of the leaves of shape, for a part of the
 // layout the value does not have (elements past a slice's length, the

@@ -59,6 +59,11 @@ type Layout struct {
 	// A result that cannot be described has no entry: Results is empty
 	// then, and nothing is reported.
 	Results []Param
+	// After lists the parameters (by index) whose values after the call
+	// an automatic target reports too, after its results: pointers and
+	// slices, through which a function or method changes its inputs (a
+	// pointer receiver's state after Push).
+	After []int
 	Shapes  []Shape // referenced by index from Params and from each other
 	MaxLen  int     // bound on the length of strings and slices
 	// Depth bounds the unfolding of recursive types: how many times a
@@ -152,6 +157,11 @@ const MaxLeaves = 4096
 // range, and each kind with the parts it needs.
 func (l *Layout) Check() error {
 	valid := func(i int) bool { return i >= 0 && i < len(l.Shapes) }
+	for _, i := range l.After {
+		if i < 0 || i >= len(l.Params) {
+			return fmt.Errorf("layout: reported parameter %d of %d", i, len(l.Params))
+		}
+	}
 	for _, p := range append(l.Params[:len(l.Params):len(l.Params)], l.Results...) {
 		if !valid(p.Shape) {
 			return fmt.Errorf("layout: parameter %s has shape %d of %d", p.Name, p.Shape, len(l.Shapes))
@@ -262,8 +272,18 @@ func (l *Layout) Leaves() ([]Leaf, error) {
 // the parameters.
 func (l *Layout) OutputLeaves() ([]Leaf, error) {
 	r := *l
-	r.Params, r.Results = l.Results, nil
+	r.Params, r.Results, r.After = l.Outputs(), nil, nil
 	return r.Leaves()
+}
+
+// Outputs are what an automatic target reports, in order: its results,
+// then the parameters listed in After, as they are after the call.
+func (l *Layout) Outputs() []Param {
+	out := append([]Param(nil), l.Results...)
+	for _, i := range l.After {
+		out = append(out, l.Params[i])
+	}
+	return out
 }
 
 // CountLeaves is the number of leaves of the layout, or limit+1 if there

@@ -169,7 +169,7 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 				tg.params = append(tg.params, ft.In(i))
 			}
 			err := checkLayout(tg.layout, tg.params)
-			if err == nil && len(layout.Results) > 0 {
+			if err == nil && len(layout.Results)+len(layout.After) > 0 {
 				err = checkResults(tg.layout, ft)
 			}
 			if err == nil {
@@ -253,7 +253,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		finished = true
 		if tg.auto {
 			on.Store(false) // reading the results must not record anything
-			res.Outputs = outputs(tg.layout, results)
+			res.Outputs = outputs(tg.layout, results, args)
 		}
 	})
 	on.Store(false)

@@ -611,7 +611,8 @@ func TestRichInputs(t *testing.T) {
 // every exported function and method is a target (kinds func and method
 // in the JSON), the panics found are reported with their inputs (nil
 // receivers, an empty range), and the generated regression tests pass
-// under plain go test and assert the results the functions returned.
+// under plain go test and assert the results the functions returned and
+// the state pointer receivers were left in.
 func TestAutomaticTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
@@ -660,7 +661,12 @@ func TestAutomaticTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, assert := range []string{"got, err := New(tt.max)", "err := tt.s.Push(tt.x)", `wantErr: "stack: full"`, `wantErr: "stack: empty"`, "got := Clamp(tt.x, tt.lo, tt.hi)"} {
+	for _, assert := range []string{
+		"got, err := New(tt.max)", "err := tt.s.Push(tt.x)", `wantErr: "stack: full"`, `wantErr: "stack: empty"`,
+		"got := Clamp(tt.x, tt.lo, tt.hi)",
+		"if !reflect.DeepEqual(tt.s, tt.wantS) {", // the receiver's state after Push and Pop
+		"items: []int{}",                          // emptied by Pop: not nil
+	} {
 		if !strings.Contains(string(gen), assert) {
 			t.Errorf("the generated file has no %q\n%s", assert, gen)
 		}

@@ -245,6 +245,9 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 				pkgs["reflect"] = types.NewPackage("reflect", "reflect")
 			}
 		}
+		if t.Layout != nil && len(t.Layout.After) > 0 {
+			pkgs["reflect"] = types.NewPackage("reflect", "reflect")
+		}
 	}
 	return p, pkgs, nil
 }
@@ -532,7 +535,10 @@ func (w *writer) autoTable(p *plan) {
 	w.doc(fmt.Sprintf("%s calls %s on one input per path that dowse explored and %s.", p.testName, p.t.Name, what))
 	w.pf("func %s(t *%s.T) {\n", p.testName, testing)
 	results := p.t.Results
-	if !p.compared() {
+	var after []int // parameters compared after the call
+	if p.compared() && p.t.Layout != nil {
+		after = p.t.Layout.After
+	} else {
 		results = nil
 	}
 	wants := make([]string, len(results))
@@ -555,9 +561,15 @@ func (w *writer) autoTable(p *plan) {
 		wants[i], gots[i] = want, got
 		extra = append(extra, want+" "+typ)
 	}
+	afterWants := make([]string, len(after))
+	for k, i := range after {
+		f := p.fields[i]
+		afterWants[k] = "want" + strings.ToUpper(f[:1]) + f[1:]
+		extra = append(extra, afterWants[k]+" "+w.r.typeString(p.t.Params[i].Type())+" // after the call")
+	}
 	unchecked := false
 	for _, rp := range p.pass {
-		if rp.outs == nil && len(results) > 0 {
+		if rp.outs == nil && len(results)+len(after) > 0 {
 			unchecked = true
 		}
 	}
@@ -579,11 +591,14 @@ func (w *writer) autoTable(p *plan) {
 			parts = append(parts, p.fields[i]+": "+w.r.lit(v, false))
 		}
 		switch {
-		case rp.outs != nil && len(results) > 0:
+		case rp.outs != nil && len(results)+len(after) > 0:
 			for i, o := range rp.outs {
-				if isErr[i] {
+				switch {
+				case i >= len(results):
+					parts = append(parts, afterWants[i-len(results)]+": "+w.r.lit(o, false))
+				case isErr[i]:
 					parts = append(parts, wants[i]+": "+quoteString(o.str))
-				} else {
+				default:
 					parts = append(parts, wants[i]+": "+w.r.lit(o, false))
 				}
 			}
@@ -608,11 +623,15 @@ func (w *writer) autoTable(p *plan) {
 	w.pf("\t}\n")
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
 	call := w.call(p)
-	if len(results) == 0 {
+	if len(results)+len(after) == 0 {
 		w.pf("\t\t\t%s\n\t\t})\n\t}\n}\n", call)
 		return
 	}
-	w.pf("\t\t\t%s := %s\n", strings.Join(gots, ", "), call)
+	if len(results) == 0 {
+		w.pf("\t\t\t%s\n", call)
+	} else {
+		w.pf("\t\t\t%s := %s\n", strings.Join(gots, ", "), call)
+	}
 	indent := "\t\t\t"
 	if unchecked {
 		w.pf("\t\t\tif tt.unchecked {\n\t\t\t\treturn\n\t\t\t}\n")
@@ -626,6 +645,11 @@ func (w *writer) autoTable(p *plan) {
 		}
 		w.pf("%sif !%s.DeepEqual(%s, tt.%s) {\n", indent, w.imports.names["reflect"], gots[i], wants[i])
 		w.pf("%s\tt.Errorf(\"%s = %%#v, want %%#v\", %s, tt.%s)\n%s}\n", indent, escape(shown), gots[i], wants[i], indent)
+	}
+	for k, i := range after {
+		f := p.fields[i]
+		w.pf("%sif !%s.DeepEqual(tt.%s, tt.%s) {\n", indent, w.imports.names["reflect"], f, afterWants[k])
+		w.pf("%s\tt.Errorf(\"after %s: %s = %%#v, want %%#v\", tt.%s, tt.%s)\n%s}\n", indent, escape(shown), f, f, afterWants[k], indent)
 	}
 	w.pf("\t\t})\n\t}\n}\n")
 }

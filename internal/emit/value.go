@@ -32,6 +32,9 @@ type decoder struct {
 	inputs []rt.Value
 	i      int
 	u      rt.Unfolding
+	// outputs allows the lengths of outputs: rt.EmptySlice for a slice
+	// that is empty but not nil.
+	outputs bool
 }
 
 func (d *decoder) next(want string) (rt.Value, error) {
@@ -44,6 +47,12 @@ func (d *decoder) next(want string) (rt.Value, error) {
 
 // decodeRow rebuilds the values of params from one row's inputs.
 func decodeRow(params []*types.Var, l *rt.Layout, inputs []rt.Value) ([]*value, error) {
+	return decodeValues(params, l, inputs, false)
+}
+
+// decodeValues is decodeRow, for outputs (of an automatic target) if
+// outputs is set.
+func decodeValues(params []*types.Var, l *rt.Layout, inputs []rt.Value, outputs bool) ([]*value, error) {
 	if l == nil || len(l.Params) != len(params) {
 		return nil, fmt.Errorf("no input layout for the %d parameters", len(params))
 	}
@@ -53,7 +62,7 @@ func decodeRow(params []*types.Var, l *rt.Layout, inputs []rt.Value) ([]*value, 
 	if n := l.CountLeaves(rt.MaxLeaves); n != len(inputs) {
 		return nil, fmt.Errorf("row has %d inputs for %d leaves", len(inputs), n)
 	}
-	d := &decoder{l: l, inputs: inputs, u: rt.Unfolding{}}
+	d := &decoder{l: l, inputs: inputs, u: rt.Unfolding{}, outputs: outputs}
 	vals := make([]*value, len(params))
 	for i, p := range params {
 		v, err := d.decode(l.Params[i].Shape, p.Type(), paramLabel(p, i))
@@ -121,10 +130,14 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, err
 		}
 		n := signExtend(in.Bits, 64)
+		empty := d.outputs && in.Bits == rt.EmptySlice
+		if empty {
+			n = 0
+		}
 		if n < 0 || n > int64(d.l.MaxLen) {
 			return nil, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, d.l.MaxLen)
 		}
-		v.isNil = n == 0
+		v.isNil = n == 0 && !empty
 		for i := 0; i < d.l.MaxLen; i++ {
 			e, err := d.decode(sh.Elem, s.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
@@ -289,17 +302,23 @@ func (v *value) signed() bool { return v.kind.Signed() }
 // int64 returns a signed integer value.
 func (v *value) int64() int64 { return signExtend(v.bits, v.kind.Bits()) }
 
-// decodeOutputs rebuilds the results of an automatic target from one
-// row's outputs. It returns nil (nothing to compare) when the results have
+// decodeOutputs rebuilds the results of an automatic target, and the
+// parameters it reports after the call (Layout.After), from one row's
+// outputs. It returns nil (nothing to compare) when the results have
 // no layout, or when an error result is non-nil with an empty message (a
 // comparison of messages could not tell it from nil).
 func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
-	if t.Layout == nil || len(t.Layout.Results) == 0 || len(t.Layout.Results) != len(t.Results) {
+	l := t.Layout
+	if l == nil || len(l.Results) != len(t.Results) || len(l.Results)+len(l.After) == 0 {
 		return nil, nil
 	}
-	view := *t.Layout
-	view.Params, view.Results = t.Layout.Results, nil
-	outs, err := decodeRow(t.Results, &view, outputs)
+	view := *l
+	view.Params, view.Results, view.After = l.Outputs(), nil, nil
+	vars := append([]*types.Var(nil), t.Results...)
+	for _, i := range l.After {
+		vars = append(vars, t.Params[i])
+	}
+	outs, err := decodeValues(vars, &view, outputs, true)
 	if err != nil {
 		return nil, err
 	}

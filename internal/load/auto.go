@@ -102,17 +102,25 @@ func autoTarget(fn *types.Func, fd *ast.FuncDecl, pkg *types.Package) *Target {
 	for i := 0; i < sig.Results().Len(); i++ {
 		t.Results = append(t.Results, sig.Results().At(i))
 	}
-	resultsLayout(layout, t.Results, pkg)
+	if resultsLayout(layout, t.Results, pkg) {
+		for i, p := range params {
+			switch types.Unalias(p.Type()).Underlying().(type) {
+			case *types.Pointer, *types.Slice:
+				layout.After = append(layout.After, i)
+			}
+		}
+	}
 	t.Layout = layout
 	return t
 }
 
 // resultsLayout adds the results to l if every one of them has a layout
-// (see rt.Layout.Results); otherwise results are not reported and the
-// generated tests do not compare them.
-func resultsLayout(l *rt.Layout, results []*types.Var, pkg *types.Package) {
+// (see rt.Layout.Results) and reports whether they are described;
+// otherwise results are not reported and the generated tests do not
+// compare them.
+func resultsLayout(l *rt.Layout, results []*types.Var, pkg *types.Package) bool {
 	if len(results) == 0 {
-		return
+		return true
 	}
 	b := &layoutBuilder{pkg: pkg, l: l}
 	n := len(l.Shapes)
@@ -121,9 +129,10 @@ func resultsLayout(l *rt.Layout, results []*types.Var, pkg *types.Package) {
 		shape, _, ok := b.shape(r.Type())
 		if !ok || l.Shapes[shape].Kind == rt.ShapeContext || l.Shapes[shape].Kind == rt.ShapeWriter {
 			l.Shapes = l.Shapes[:n]
-			return
+			return false
 		}
 		rs = append(rs, rt.Param{Name: r.Name(), Shape: shape})
 	}
 	l.Results = rs
+	return true
 }
