@@ -63,9 +63,9 @@ type Layout struct {
 	// an automatic target reports too, after its results: pointers and
 	// slices, through which a function or method changes its inputs (a
 	// pointer receiver's state after Push).
-	After []int
-	Shapes  []Shape // referenced by index from Params and from each other
-	MaxLen  int     // bound on the length of strings and slices
+	After  []int
+	Shapes []Shape // referenced by index from Params and from each other
+	MaxLen int     // bound on the length of strings and slices
 	// Depth bounds the unfolding of recursive types: how many times a
 	// shape may be the pointee of pointers on the way from a parameter.
 	Depth int
