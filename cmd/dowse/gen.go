@@ -333,7 +333,11 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 			sum.Error = r.err.Error()
 			g.errors++
 		} else {
-			g.findings += len(sum.Failures)
+			for _, f := range sum.Failures {
+				if !f.NilInput {
+					g.findings++
+				}
+			}
 		}
 		if err := g.out.Target(sum); err != nil {
 			return err

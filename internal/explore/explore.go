@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dowse-go/dowse/internal/sym"
@@ -169,6 +170,13 @@ type Failure struct {
 	Input         string // Inputs rendered
 	PathCondition string
 	Output        string // the worker's output, for runs that ended the worker
+	// Similar counts the other failing paths of a regression target with
+	// the same status, message and panic site (left out of Failures).
+	Similar int
+	// NilInput marks a nil pointer dereference on an input where a
+	// parameter itself (a receiver, an argument) is nil: what Go code
+	// commonly does not guard against, reported apart from other failures.
+	NilInput bool
 }
 
 // Unsolved is a branch outcome the solver could not decide.
@@ -717,8 +725,15 @@ func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 // finish fills in the verdict.
 func (e *explorer) finish() {
 	rep := e.rep
-	if !e.cfg.RowPerPath && !e.target.Regression {
-		coverRows(rep)
+	if e.target.Regression {
+		groupFailures(rep, e.leaves)
+	}
+	if !e.cfg.RowPerPath {
+		limit := 0
+		if e.target.Regression {
+			limit = MaxRegressionRows
+		}
+		coverRows(rep, limit)
 	}
 	// A path that ends in t.Skip is kept as a row (which skips when run)
 	// only if it reaches a branch outcome no other row reaches: code that
@@ -910,7 +925,11 @@ func moreInputs(a, b *sym.Expr) bool {
 // outcomes first, earliest on ties, so the choice is deterministic). Rows
 // that fail or panic are all kept. Failure.Row indices follow the rows
 // they name.
-func coverRows(rep *Report) {
+//
+// With limit > 0 (regression targets), further passing rows are kept in
+// the order found until limit passing rows are kept: paths that reach no
+// new outcome still return different results.
+func coverRows(rep *Report, limit int) {
 	// Failing rows live in a table that skips by default, so they do not
 	// count: the passing rows alone reach what all passing rows reach.
 	reached := map[Branch]bool{}
@@ -946,6 +965,21 @@ func coverRows(rep *Report) {
 	}
 	if len(rep.Rows) > 0 && !slices.Contains(keep, true) {
 		keep[0] = true // a target without branches still gets its row
+	}
+	kept := 0
+	for i, r := range rep.Rows {
+		if keep[i] && r.Status == rt.StatusPass {
+			kept++
+		}
+	}
+	for i, r := range rep.Rows {
+		if kept >= limit {
+			break
+		}
+		if !keep[i] && r.Status == rt.StatusPass {
+			keep[i] = true
+			kept++
+		}
 	}
 	index := make([]int, len(rep.Rows))
 	var rows []Row
@@ -1043,4 +1077,64 @@ func (e *explorer) checkBounds(ctx context.Context) {
 			e.rep.BoundLimited = append(e.rep.BoundLimited, BoundLimited{Site: c.site, Taken: c.taken, Lengths: lengths})
 		}
 	}
+}
+
+// MaxRegressionRows bounds the passing rows kept for a regression target
+// (beyond those needed to reach every branch outcome).
+const MaxRegressionRows = 32
+
+// groupFailures keeps one failure of a regression target per status,
+// message and panic site (Failure.Similar counts the others, whose rows
+// are dropped), and marks nil pointer dereferences on a nil parameter.
+func groupFailures(rep *Report, leaves []rt.Leaf) {
+	type key struct {
+		status       rt.Status
+		msg, panicAt string
+	}
+	first := map[key]int{}
+	drop := map[int]bool{} // rows
+	var kept []Failure
+	for _, f := range rep.Failures {
+		k := key{f.Status, strings.Join(f.Messages, "\n"), f.PanicAt}
+		if i, ok := first[k]; ok {
+			kept[i].Similar++
+			if f.Row >= 0 {
+				drop[f.Row] = true
+			}
+			continue
+		}
+		first[k] = len(kept)
+		f.NilInput = f.Status == rt.StatusPanic && strings.Contains(k.msg, "nil pointer dereference") && nilParam(leaves, f.Inputs)
+		kept = append(kept, f)
+	}
+	rep.Failures = kept
+	if len(drop) == 0 {
+		return
+	}
+	index := make([]int, len(rep.Rows))
+	var rows []Row
+	for i, r := range rep.Rows {
+		index[i] = -1
+		if !drop[i] {
+			index[i] = len(rows)
+			rows = append(rows, r)
+		}
+	}
+	rep.Rows = rows
+	for i := range rep.Failures {
+		if f := &rep.Failures[i]; f.Row >= 0 {
+			f.Row = index[f.Row]
+		}
+	}
+}
+
+// nilParam reports whether a parameter itself is nil in the input vector
+// in (its choice leaf, the first step of its path, is false).
+func nilParam(leaves []rt.Leaf, in []rt.Value) bool {
+	for i, l := range leaves {
+		if l.Choice && len(l.Steps) == 1 && i < len(in) && in[i].Bits&1 == 0 {
+			return true
+		}
+	}
+	return false
 }

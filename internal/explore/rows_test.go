@@ -20,7 +20,7 @@ func TestCoverRows(t *testing.T) {
 		},
 		Failures: []Failure{{Row: 2, Run: 3}, {Row: 5, Run: 6}, {Row: -1, Run: 7}},
 	}
-	coverRows(rep)
+	coverRows(rep, 0)
 	var runs []int
 	for _, r := range rep.Rows {
 		runs = append(runs, r.Run)
@@ -42,8 +42,57 @@ func TestCoverRows(t *testing.T) {
 
 	// A target without branches keeps its one passing row.
 	one := &Report{Rows: []Row{{Run: 1, Status: rt.StatusPass}, {Run: 2, Status: rt.StatusPass}}}
-	coverRows(one)
+	coverRows(one, 0)
 	if len(one.Rows) != 1 || one.Rows[0].Run != 1 {
 		t.Errorf("rows %+v, want the first", one.Rows)
+	}
+}
+
+// Regression targets keep passing rows beyond the cover up to a limit, one
+// failure per status, message and panic site, and mark nil dereferences
+// on a nil parameter.
+func TestRegressionRows(t *testing.T) {
+	b := func(site uint32, taken bool) Branch { return Branch{site, taken} }
+	capped := &Report{Rows: []Row{
+		{Run: 1, Status: rt.StatusPass, Outcomes: []Branch{b(1, true)}},
+		{Run: 2, Status: rt.StatusPass, Outcomes: []Branch{b(1, true)}},
+		{Run: 3, Status: rt.StatusPass, Outcomes: []Branch{b(1, true)}},
+		{Run: 4, Status: rt.StatusPass, Outcomes: []Branch{b(1, false)}},
+	}}
+	coverRows(capped, 3)
+	var runs []int
+	for _, r := range capped.Rows {
+		runs = append(runs, r.Run)
+	}
+	if want := []int{1, 2, 4}; !reflect.DeepEqual(runs, want) {
+		t.Errorf("rows of runs %v, want the cover (1, 4) and then run 2", runs)
+	}
+
+	leaves := []rt.Leaf{
+		{Param: 0, Steps: []rt.Step{{Kind: rt.StepChoice}}, K: rt.KBool, Choice: true},
+		{Param: 0, Steps: []rt.Step{{Kind: rt.StepDeref}, {Kind: rt.StepField, Name: "next"}, {Kind: rt.StepChoice}}, K: rt.KBool, Choice: true},
+	}
+	nilDeref := []string{"runtime error: invalid memory address or nil pointer dereference"}
+	rep := &Report{
+		Rows: []Row{
+			{Run: 1, Status: rt.StatusPanic}, {Run: 2, Status: rt.StatusPanic}, {Run: 3, Status: rt.StatusPanic}, {Run: 4, Status: rt.StatusPass},
+		},
+		Failures: []Failure{
+			{Row: 0, Run: 1, Status: rt.StatusPanic, Messages: nilDeref, PanicAt: "a.go:1", Inputs: []rt.Value{{Bits: 0}, {}}},
+			{Row: 1, Run: 2, Status: rt.StatusPanic, Messages: nilDeref, PanicAt: "a.go:2", Inputs: []rt.Value{{Bits: 1}, {Bits: 0}}},
+			{Row: 2, Run: 3, Status: rt.StatusPanic, Messages: nilDeref, PanicAt: "a.go:2", Inputs: []rt.Value{{Bits: 1}, {Bits: 1}}},
+		},
+	}
+	groupFailures(rep, leaves)
+	if len(rep.Failures) != 2 || rep.Failures[1].Similar != 1 || len(rep.Rows) != 3 {
+		t.Fatalf("failures %+v, rows %+v; want two groups, the second with one similar path dropped", rep.Failures, rep.Rows)
+	}
+	if !rep.Failures[0].NilInput || rep.Failures[1].NilInput {
+		t.Errorf("nil input: %v, %v; want only the nil parameter's dereference marked", rep.Failures[0].NilInput, rep.Failures[1].NilInput)
+	}
+	for _, f := range rep.Failures {
+		if rep.Rows[f.Row].Run != f.Run {
+			t.Errorf("failure of run %d names row %d (run %d)", f.Run, f.Row, rep.Rows[f.Row].Run)
+		}
 	}
 }

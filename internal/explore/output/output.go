@@ -73,6 +73,12 @@ type Failure struct {
 	PathCondition string `json:"path_condition,omitempty"`
 	Test          string `json:"test,omitempty"`   // the generated test that reproduces it
 	Output        string `json:"output,omitempty"` // the worker's output, for a run that ended it
+	// Similar counts other failing paths with the same status, message
+	// and panic site (automatic targets list one of each).
+	Similar int `json:"similar,omitempty"`
+	// NilInput marks a nil pointer dereference on a nil parameter or
+	// receiver (automatic targets): listed apart, not counted as a finding.
+	NilInput bool `json:"nil_input,omitempty"`
 }
 
 // BoundLimited is a branch outcome infeasible within -max-len and
@@ -165,6 +171,8 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			PathCondition: f.PathCondition,
 			Test:          opts.FailureTest,
 			Output:        f.Output,
+			Similar:       f.Similar,
+			NilInput:      f.NilInput,
 		})
 	}
 	for _, l := range rep.BoundLimited {

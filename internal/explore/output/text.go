@@ -71,12 +71,30 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	fmt.Fprintf(&b, "  time %.2fs, solver %.2fs (%.0f%%), %d queries, %d cache hits\n",
 		t.ElapsedSeconds, t.SolverSeconds, share, t.SolverQueries, t.CacheHits)
-	h.failures += len(t.Failures)
-	for i, f := range t.Failures {
-		if i == textFailures && !h.verbose {
-			fmt.Fprintf(&b, "  ... and %d more failures (-v lists them)\n", len(t.Failures)-i)
+	for _, f := range t.Failures {
+		if !f.NilInput {
+			h.failures++
+		}
+	}
+	var nilInputs []string
+	real := 0
+	for _, f := range t.Failures {
+		if f.NilInput {
+			nilInputs = append(nilInputs, f.Input+" (at "+f.PanicAt+")")
+		} else {
+			real++
+		}
+	}
+	shown := 0
+	for _, f := range t.Failures {
+		if f.NilInput {
+			continue
+		}
+		if shown == textFailures && !h.verbose {
+			fmt.Fprintf(&b, "  ... and %d more failures (-v lists them)\n", real-shown)
 			break
 		}
+		shown++
 		msg := f.Message
 		if msg == "" {
 			msg = "(no message)"
@@ -86,6 +104,9 @@ func (h *TextHandler) Target(t *Target) error {
 			fmt.Fprintf(&b, "    at %s\n", f.PanicAt)
 		}
 		fmt.Fprintf(&b, "    input: %s\n", f.Input)
+		if f.Similar > 0 {
+			fmt.Fprintf(&b, "    and %d more paths that end the same way\n", f.Similar)
+		}
 		if f.PathCondition != "" {
 			fmt.Fprintf(&b, "    path: %s\n", h.cut(f.PathCondition))
 		}
@@ -95,6 +116,9 @@ func (h *TextHandler) Target(t *Target) error {
 		if f.Test != "" {
 			fmt.Fprintf(&b, "    test: %s\n", f.Test)
 		}
+	}
+	if len(nilInputs) > 0 {
+		fmt.Fprintf(&b, "  nil inputs: a nil pointer dereference on %s\n", strings.Join(nilInputs, "; "))
 	}
 	if n := len(t.BoundLimited); n > 0 {
 		l := t.BoundLimited[0]
