@@ -12,16 +12,16 @@ import (
 // checkLayout reports whether layout l describes parameters of the types
 // params: the worker refuses a layout that does not fit the function it
 // would call with the values built from it.
-func checkLayout(l *Layout, params []reflect.Type) error {
+func checkLayout(l *Layout, params []reflect.Type, funcs map[string]reflect.Value) error {
 	if err := l.Check(); err != nil {
 		return err
 	}
 	if len(l.Params) != len(params) {
 		return fmt.Errorf("layout has %d parameters, the function %d", len(l.Params), len(params))
 	}
-	seen := map[fit]bool{}
+	c := &checker{l: l, funcs: funcs, seen: map[fit]bool{}}
 	for i, p := range l.Params {
-		if err := fits(l, p.Shape, params[i], seen); err != nil {
+		if err := c.fits(p.Shape, params[i]); err != nil {
 			return fmt.Errorf("parameter %d (%s): %w", i+1, p.Name, err)
 		}
 	}
@@ -39,12 +39,20 @@ var (
 	writerType  = reflect.TypeFor[interface{ Write([]byte) (int, error) }]()
 )
 
-// fits checks shape i of l against type t.
-func fits(l *Layout, i int, t reflect.Type, seen map[fit]bool) error {
-	if seen[fit{i, t}] {
+// checker checks shapes of a layout against types.
+type checker struct {
+	l     *Layout
+	funcs map[string]reflect.Value // the functions Builds call, by Func.Expr
+	seen  map[fit]bool
+}
+
+// fits checks shape i of the layout against type t.
+func (c *checker) fits(i int, t reflect.Type) error {
+	l := c.l
+	if c.seen[fit{i, t}] {
 		return nil
 	}
-	seen[fit{i, t}] = true
+	c.seen[fit{i, t}] = true
 	s := &l.Shapes[i]
 	bad := func() error { return fmt.Errorf("shape %s (%s) does not fit type %s", s.Kind, s.Type, t) }
 	switch s.Kind {
@@ -56,17 +64,17 @@ func fits(l *Layout, i int, t reflect.Type, seen map[fit]bool) error {
 		if t.Kind() != reflect.Array || t.Len() != s.Len {
 			return bad()
 		}
-		return fits(l, s.Elem, t.Elem(), seen)
+		return c.fits(s.Elem, t.Elem())
 	case ShapeSlice:
 		if t.Kind() != reflect.Slice {
 			return bad()
 		}
-		return fits(l, s.Elem, t.Elem(), seen)
+		return c.fits(s.Elem, t.Elem())
 	case ShapePointer:
 		if t.Kind() != reflect.Pointer {
 			return bad()
 		}
-		return fits(l, s.Elem, t.Elem(), seen)
+		return c.fits(s.Elem, t.Elem())
 	case ShapeStruct:
 		if t.Kind() != reflect.Struct {
 			return bad()
@@ -75,7 +83,7 @@ func fits(l *Layout, i int, t reflect.Type, seen map[fit]bool) error {
 			if f.Index < 0 || f.Index >= t.NumField() || t.Field(f.Index).Name != f.Name {
 				return fmt.Errorf("%s has no field %s at index %d", t, f.Name, f.Index)
 			}
-			if err := fits(l, f.Shape, t.Field(f.Index).Type, seen); err != nil {
+			if err := c.fits(f.Shape, t.Field(f.Index).Type); err != nil {
 				return err
 			}
 		}
@@ -91,8 +99,62 @@ func fits(l *Layout, i int, t reflect.Type, seen map[fit]bool) error {
 		if t.Kind() != reflect.Interface || !reflect.TypeFor[*bytes.Buffer]().Implements(t) || !t.Implements(writerType) {
 			return bad()
 		}
+	case ShapeBuilt:
+		return c.fitsBuild(s.Build, t)
 	default:
 		return bad()
+	}
+	return nil
+}
+
+// fitsBuild checks that the functions of bd exist and build a value of
+// type t: the constructor returns it, the methods take a pointer to it
+// (or it, if t is a pointer).
+func (c *checker) fitsBuild(bd *Build, t reflect.Type) error {
+	if bd.Ctor.Expr != "" {
+		ctor, ok := c.funcs[bd.Ctor.Expr]
+		if !ok {
+			return fmt.Errorf("the worker has no function %s", bd.Ctor.Expr)
+		}
+		ct := ctor.Type()
+		if bd.Ctor.Result >= ct.NumOut() || ct.Out(bd.Ctor.Result) != t {
+			return fmt.Errorf("%s does not return %s", bd.Ctor.Expr, t)
+		}
+		if err := c.fitsParams(bd.Ctor, ct, 0); err != nil {
+			return err
+		}
+	}
+	recv := t
+	if t.Kind() != reflect.Pointer {
+		recv = reflect.PointerTo(t)
+	}
+	for _, m := range bd.Methods {
+		fv, ok := c.funcs[m.Expr]
+		if !ok {
+			return fmt.Errorf("the worker has no function %s", m.Expr)
+		}
+		if ft := fv.Type(); ft.NumIn() == 0 || ft.In(0) != recv {
+			return fmt.Errorf("%s is not a method of %s", m.Expr, recv)
+		} else if err := c.fitsParams(m, ft, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fitsParams checks fn's parameter shapes against ft's parameters from
+// index first on, and its error result.
+func (c *checker) fitsParams(fn Func, ft reflect.Type, first int) error {
+	if ft.IsVariadic() || ft.NumIn()-first != len(fn.Params) {
+		return fmt.Errorf("%s does not take %d parameters", fn.Expr, len(fn.Params))
+	}
+	for k, p := range fn.Params {
+		if err := c.fits(p, ft.In(first+k)); err != nil {
+			return fmt.Errorf("%s: %w", fn.Expr, err)
+		}
+	}
+	if fn.Err && (ft.NumOut() == 0 || ft.Out(ft.NumOut()-1) != errorType) {
+		return fmt.Errorf("%s does not return an error last", fn.Expr)
 	}
 	return nil
 }
@@ -135,20 +197,28 @@ func kindOf(t reflect.Type) Kind {
 type builder struct {
 	l       *Layout
 	choices []bool // per shape: values hold choices (Layout.Choices)
+	funcs   map[string]reflect.Value
 	vals    []Value
 	next    int
 	u       Unfolding
+	// rejected says why a built value could not be made (its constructor
+	// or a method failed): the run is skipped.
+	rejected string
 }
 
-func newBuilder(l *Layout, choices []bool, vals []Value) *builder {
-	return &builder{l: l, choices: choices, vals: vals, u: Unfolding{}}
+func newBuilder(l *Layout, choices []bool, funcs map[string]reflect.Value, vals []Value) *builder {
+	return &builder{l: l, choices: choices, funcs: funcs, vals: vals, u: Unfolding{}}
 }
 
 // arg builds parameter i, of type t, and returns it with the Arg that
 // carries its shadow into the target's prologue.
 func (b *builder) arg(i int, t reflect.Type) (reflect.Value, Arg) {
+	return b.argOf(t, b.l.Params[i].Shape)
+}
+
+// argOf builds a value of type t and shape, to be passed to a function.
+func (b *builder) argOf(t reflect.Type, shape int) (reflect.Value, Arg) {
 	v := reflect.New(t).Elem()
-	shape := b.l.Params[i].Shape
 	s, fp := b.fill(v, shape)
 	switch t.Kind() {
 	case reflect.Array, reflect.Struct:
@@ -250,8 +320,99 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		v.Set(reflect.ValueOf(context.Background()))
 	case ShapeWriter:
 		v.Set(reflect.ValueOf(new(bytes.Buffer)))
+	case ShapeBuilt:
+		b.build(v, sh.Build)
 	}
 	return 0, 0
+}
+
+// build makes v by calling bd's constructor and the methods the choice
+// leaves pick, recording the choices as branches ("no more calls" first,
+// then each method in turn, as a switch would).
+func (b *builder) build(v reflect.Value, bd *Build) {
+	ok := true
+	switch {
+	case bd.Ctor.Expr != "":
+		var out []reflect.Value
+		if out, ok = b.call(bd.Ctor, nil); ok {
+			v.Set(out[bd.Ctor.Result])
+		}
+	case v.Kind() == reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem())) // a pointer to the zero value
+	}
+	recv := v
+	if v.Kind() != reflect.Pointer {
+		recv = v.Addr()
+	}
+	for c := 0; c < bd.Steps; c++ {
+		x, s := b.take()
+		pick := int(x.Bits)
+		if pick < 0 || pick > len(bd.Methods) {
+			pick = 0
+		}
+		for j := 0; j <= len(bd.Methods) && j <= pick; j++ {
+			record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j))})
+		}
+		for j, m := range bd.Methods {
+			if j+1 == pick && ok && b.rejected == "" {
+				_, ok = b.call(m, &recv)
+			} else {
+				b.skipArgs(m)
+			}
+		}
+		if pick == 0 {
+			for c++; c < bd.Steps; c++ {
+				b.next++
+				for _, m := range bd.Methods {
+					b.skipArgs(m)
+				}
+			}
+		}
+	}
+}
+
+// call calls fn (on *recv, for a method) with arguments built from the
+// next leaves, and returns its results; ok is false, and b.rejected says
+// why, if it panicked or returned a non-nil error.
+func (b *builder) call(fn Func, recv *reflect.Value) (out []reflect.Value, ok bool) {
+	fv := b.funcs[fn.Expr]
+	ft := fv.Type()
+	var args []reflect.Value
+	var shadows []Arg
+	first := 0
+	if recv != nil {
+		args, shadows, first = append(args, *recv), append(shadows, Arg{}), 1
+	}
+	for k, p := range fn.Params {
+		v, a := b.argOf(ft.In(first+k), p)
+		args, shadows = append(args, v), append(shadows, a)
+	}
+	if b.rejected != "" {
+		return nil, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			b.rejected = fmt.Sprintf("%s panicked: %v", fn.Expr, r)
+			untaken(&cur.pending)
+			out, ok = nil, false
+		}
+	}()
+	Call(0, shadows...)
+	out = fv.Call(args)
+	if fn.Err {
+		if err := out[len(out)-1]; !err.IsNil() {
+			b.rejected = fmt.Sprintf("%s returned an error: %v", fn.Expr, err.Interface())
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// skipArgs passes over the leaves of fn's parameters.
+func (b *builder) skipArgs(fn Func) {
+	for _, p := range fn.Params {
+		b.skip(p)
+	}
 }
 
 // skip passes over the leaves of shape without building a value (the
@@ -282,6 +443,15 @@ func (b *builder) skip(shape int) {
 		}
 	case ShapeError:
 		b.next += 2
+	case ShapeBuilt:
+		bd := sh.Build
+		b.skipArgs(bd.Ctor)
+		for c := 0; c < bd.Steps; c++ {
+			b.next++
+			for _, m := range bd.Methods {
+				b.skipArgs(m)
+			}
+		}
 	}
 }
 
@@ -316,8 +486,8 @@ func outputs(l *Layout, results, args []reflect.Value) []Value {
 	for i, r := range l.Results {
 		ub.value(results[i], r.Shape)
 	}
-	for _, i := range l.After {
-		ub.value(args[i], l.Params[i].Shape)
+	for k, i := range l.After {
+		ub.value(args[i], l.AfterShapes[k])
 	}
 	if !ub.ok {
 		return nil
@@ -391,7 +561,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 			return
 		}
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
-	case ShapeContext, ShapeWriter:
+	case ShapeContext, ShapeWriter, ShapeBuilt:
 		ub.ok = false // results of these types are not compared
 	}
 }

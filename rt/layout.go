@@ -35,7 +35,12 @@ import (
 //   - ShapeError (the error interface): a choice leaf (nil or not), then a
 //     string leaf, the message of errors.New;
 //   - ShapeContext (context.Context): no leaves, context.Background();
-//   - ShapeWriter (io.Writer): no leaves, a fresh bytes.Buffer.
+//   - ShapeWriter (io.Writer): no leaves, a fresh bytes.Buffer;
+//   - ShapeBuilt (a value of the package's type made by calls, see Build):
+//     the leaves of the constructor's parameters, then for each of
+//     Build.Steps calls a choice of method (kind KInt, IsLen, 0 for "no
+//     more calls", j for Methods[j-1]) followed by the leaves of every
+//     method's parameters (only the chosen one's are used).
 //
 // The worker records every choice leaf as a branch of the run (site 0,
 // see InputSite), so the search explores both answers like any other
@@ -63,9 +68,13 @@ type Layout struct {
 	// an automatic target reports too, after its results: pointers and
 	// slices, through which a function or method changes its inputs (a
 	// pointer receiver's state after Push).
-	After  []int
-	Shapes []Shape // referenced by index from Params and from each other
-	MaxLen int     // bound on the length of strings and slices
+	After []int
+	// AfterShapes are the shapes After's parameters are reported in: their
+	// own, or for a built one (ShapeBuilt) a field-by-field shape of its
+	// type.
+	AfterShapes []int
+	Shapes      []Shape // referenced by index from Params and from each other
+	MaxLen      int     // bound on the length of strings and slices
 	// Depth bounds the unfolding of recursive types: how many times a
 	// shape may be the pointee of pointers on the way from a parameter.
 	Depth int
@@ -90,9 +99,10 @@ const (
 	ShapeError
 	ShapeContext
 	ShapeWriter
+	ShapeBuilt
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -109,6 +119,31 @@ type Shape struct {
 	Len    int     // ShapeArray: the number of elements
 	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape
 	Fields []Field // ShapeStruct: the fields that get values, in order
+	Build  *Build  // ShapeBuilt: how the value is made
+}
+
+// Build says how a ShapeBuilt value is made: by calling Ctor (a
+// constructor of the package; with an empty Expr, the zero value, for a
+// type whose zero value is ready to use), then up to Steps methods of the result,
+// each chosen among Methods by a leaf. A constructor or method that
+// panics or returns a non-nil error rejects the input (the run is
+// skipped, as a PUT's t.Skip would). Constructors come first because
+// they establish the invariants that the package's code relies on and
+// that a value built field by field may break.
+type Build struct {
+	Ctor    Func
+	Methods []Func
+	Steps   int
+}
+
+// Func is a function a Build calls.
+type Func struct {
+	Expr       string   // the function in its package, the key the worker finds it under: "New", "(*Table).Set"
+	Name       string   // what emit calls: "New", or the method's name "Set"
+	ParamNames []string // for paths and messages
+	Params     []int    // the shapes of its parameters (a method's: after the receiver)
+	Err        bool     // its last result is an error
+	Result     int      // which result is the value (constructors)
 }
 
 // A Field is a struct field that gets a value.
@@ -128,6 +163,8 @@ const (
 	StepDeref                       // the pointee of a pointer
 	StepChoice                      // whether a pointer or error is non-nil
 	StepMessage                     // the message of an error
+	StepArg                         // argument N of the constructor (Name) or of a call's method (Name)
+	StepCall                        // call N of a built value: its method choice, or (followed by StepArg) an argument
 )
 
 // A Step is one step of a leaf's access path from its parameter.
@@ -157,8 +194,11 @@ const MaxLeaves = 4096
 // range, and each kind with the parts it needs.
 func (l *Layout) Check() error {
 	valid := func(i int) bool { return i >= 0 && i < len(l.Shapes) }
-	for _, i := range l.After {
-		if i < 0 || i >= len(l.Params) {
+	if len(l.AfterShapes) != len(l.After) {
+		return fmt.Errorf("layout: %d shapes for %d reported parameters", len(l.AfterShapes), len(l.After))
+	}
+	for k, i := range l.After {
+		if i < 0 || i >= len(l.Params) || !valid(l.AfterShapes[k]) {
 			return fmt.Errorf("layout: reported parameter %d of %d", i, len(l.Params))
 		}
 	}
@@ -184,6 +224,17 @@ func (l *Layout) Check() error {
 				}
 			}
 		case ShapeError, ShapeContext, ShapeWriter:
+		case ShapeBuilt:
+			if s.Build == nil {
+				return fmt.Errorf("layout: shape %d (%s) is built without a Build", i, s.Type)
+			}
+			for _, fn := range append([]Func{s.Build.Ctor}, s.Build.Methods...) {
+				for _, p := range fn.Params {
+					if !valid(p) {
+						return fmt.Errorf("layout: %s of shape %d (%s) has a bad parameter", fn.Expr, i, s.Type)
+					}
+				}
+			}
 		default:
 			return fmt.Errorf("layout: shape %d (%s) has kind %s", i, s.Type, s.Kind)
 		}
@@ -205,7 +256,7 @@ func (l *Layout) Choices() []bool {
 				continue
 			}
 			switch s.Kind {
-			case ShapePointer, ShapeError:
+			case ShapePointer, ShapeError, ShapeBuilt:
 				has[i] = true
 			case ShapeArray, ShapeSlice:
 				has[i] = has[s.Elem]
@@ -272,7 +323,7 @@ func (l *Layout) Leaves() ([]Leaf, error) {
 // the parameters.
 func (l *Layout) OutputLeaves() ([]Leaf, error) {
 	r := *l
-	r.Params, r.Results, r.After = l.Outputs(), nil, nil
+	r.Params, r.Results, r.After, r.AfterShapes = l.Outputs(), nil, nil, nil
 	return r.Leaves()
 }
 
@@ -280,8 +331,8 @@ func (l *Layout) OutputLeaves() ([]Leaf, error) {
 // then the parameters listed in After, as they are after the call.
 func (l *Layout) Outputs() []Param {
 	out := append([]Param(nil), l.Results...)
-	for _, i := range l.After {
-		out = append(out, l.Params[i])
+	for k, i := range l.After {
+		out = append(out, Param{Name: l.Params[i].Name, Shape: l.AfterShapes[k]})
 	}
 	return out
 }
@@ -363,6 +414,30 @@ func (f *flattener) shape(i int) {
 	case ShapeError:
 		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
 		f.leaf(Leaf{K: KString, Max: f.l.MaxLen}, Step{Kind: StepMessage})
+	case ShapeBuilt:
+		bd := s.Build
+		f.args(bd.Ctor)
+		for c := 0; c < bd.Steps; c++ {
+			f.push(Step{Kind: StepCall, N: c})
+			f.leaf(Leaf{K: KInt, IsLen: true, Max: len(bd.Methods)})
+			for _, m := range bd.Methods {
+				f.args(m)
+			}
+			f.pop()
+		}
+	}
+}
+
+// args collects the leaves of fn's parameters.
+func (f *flattener) args(fn Func) {
+	for k, p := range fn.Params {
+		name := ""
+		if k < len(fn.ParamNames) {
+			name = fn.ParamNames[k]
+		}
+		f.push(Step{Kind: StepArg, N: k, Name: fn.Name + "(" + name + ")"})
+		f.shape(p)
+		f.pop()
 	}
 }
 
@@ -401,6 +476,12 @@ func PathString(root string, steps []Step) string {
 		case StepMessage:
 			flush(true)
 			x += ".Error()"
+		case StepArg:
+			flush(true)
+			x += "." + s.Name
+		case StepCall:
+			flush(true)
+			x += ".call[" + strconv.Itoa(s.N) + "]"
 		}
 	}
 	flush(false)

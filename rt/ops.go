@@ -25,21 +25,26 @@ func record(e Event) {
 	}
 	if cur.maxEvents > 0 && len(cur.events) >= cur.maxEvents {
 		unlock()
-		// The branch bound: stop the run (loop unfolding bound). The run's
-		// test stops the way t.FailNow stops it, which the testing package
-		// expects of a test goroutine that exits early.
-		cur.truncated = true
-		on.Store(false)
-		if cur.t != nil {
-			cur.t.FailNow()
-		}
-		runtime.Goexit()
+		// The branch bound: stop the run (loop unfolding bound).
+		stopRun()
 	}
 	cur.events = append(cur.events, e)
 	if traceAll {
 		trimTrace()
 	}
 	unlock()
+}
+
+// stopRun stops the run at a bound (branches, allocation): its test stops
+// the way t.FailNow stops it, which the testing package expects of a test
+// goroutine that exits early.
+func stopRun() {
+	cur.truncated = true
+	on.Store(false)
+	if cur.t != nil {
+		cur.t.FailNow()
+	}
+	runtime.Goexit()
 }
 
 // Bin is the shadow of the integer operation a op b of kind k (arithmetic
@@ -217,15 +222,37 @@ func SliceLen(site uint32, lo S, lov uint64, hi S, hiv uint64, cv uint64) S {
 // MakeLen is the shadow of the length of make([]T, n) for n of kind k: it
 // records the implicit branch n >= 0 at site (a negative length panics)
 // and returns n as an int.
+//
+// It also bounds what an input can make the program allocate: the
+// branch n <= MaxAlloc is recorded too, and a run that would allocate more
+// elements is stopped before it does (StatusBound, Result.AllocBound): an
+// input that asks for 2^41 buckets would otherwise end the worker with an
+// out-of-memory error that no recover can catch.
 func MakeLen(site uint32, k Kind, n S, nv uint64) S {
 	if n == 0 || !on.Load() {
 		return 0
 	}
 	if k.Signed() {
 		Imp(site, int64(nv) >= 0, Cmp(OpGe, k, n, nv, 0, 0))
+		if int64(nv) < 0 {
+			return Conv(KInt, k, n)
+		}
+	}
+	within := nv <= MaxAlloc
+	Imp(site, within, Cmp(OpLe, k, n, nv, 0, MaxAlloc))
+	if !within && lock() {
+		cur.allocBound = true
+		unlock()
+		stopRun()
 	}
 	return Conv(KInt, k, n)
 }
+
+// MaxAlloc bounds the length of a make with a symbolic length (see
+// MakeLen), in elements: beyond what unit-test inputs need, and small
+// enough that runs stay fast (a constructor asked for a million buckets
+// spends its run clearing them).
+const MaxAlloc = 1 << 16
 
 // StoreIndex records the bounds check of a store x[i] = v at site whose
 // index i may be symbolic; where the value lands depends on i, which dowse

@@ -124,7 +124,8 @@ type Result struct {
 	Events      []Event
 	Nodes       []Node // the run's expression arena; index 0 is unused
 	Concretized []Concretization
-	Truncated   bool // the branch bound was hit
+	Truncated   bool // the branch bound was hit, or the allocation bound (AllocBound)
+	AllocBound  bool // the run stopped before a make longer than MaxAlloc
 	Goroutines  bool // the run started goroutines: symbolic tracking stopped there
 	// Outputs are the results an automatic target returned, one value
 	// per leaf of Layout.OutputLeaves, when the run returned and every

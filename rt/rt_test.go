@@ -1,7 +1,9 @@
 package rt
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -158,10 +160,10 @@ func TestLayoutLeavesAndBuild(t *testing.T) {
 	}
 	params := []reflect.Type{reflect.TypeOf(P{}), reflect.TypeOf(0), reflect.TypeOf(&node{}), reflect.TypeFor[error]()}
 	l := testLayout(2, 2)
-	if err := checkLayout(l, params); err != nil {
+	if err := checkLayout(l, params, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkLayout(l, []reflect.Type{params[0], params[1], params[0], params[3]}); err == nil {
+	if err := checkLayout(l, []reflect.Type{params[0], params[1], params[0], params[3]}, nil); err == nil {
 		t.Fatal("a layout with a pointer shape fits a struct type")
 	}
 	leaves, err := l.Leaves()
@@ -190,7 +192,7 @@ func TestLayoutLeavesAndBuild(t *testing.T) {
 	for i, l := range leaves {
 		cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
 	}
-	b := newBuilder(l, l.Choices(), vals)
+	b := newBuilder(l, l.Choices(), nil, vals)
 	pv, parg := b.arg(0, params[0])
 	xv, xarg := b.arg(1, params[1])
 	nv, _ := b.arg(2, params[2])
@@ -230,5 +232,82 @@ func TestLayoutLeavesAndBuild(t *testing.T) {
 	}
 	if !reflect.DeepEqual(choices, []bool{true, false, true}) {
 		t.Fatalf("choices recorded = %v, want n non-nil, n.next nil, err non-nil", choices)
+	}
+}
+
+type counter struct{ n, max int }
+
+func newCounter(max int) (*counter, error) {
+	if max < 0 {
+		return nil, errors.New("negative max")
+	}
+	return &counter{max: max}, nil
+}
+
+func (c *counter) add(k int) { c.n += k }
+
+// A built input: the constructor, then the calls the choice leaves pick,
+// recorded as branches; a constructor's error rejects the input.
+func TestBuiltInput(t *testing.T) {
+	l := &Layout{
+		Params: []Param{{"c", 0}},
+		Shapes: []Shape{
+			{Kind: ShapeBuilt, Type: "*counter", Build: &Build{
+				Ctor:    Func{Expr: "newCounter", Name: "newCounter", ParamNames: []string{"max"}, Params: []int{1}, Err: true},
+				Methods: []Func{{Expr: "(*counter).add", Name: "add", ParamNames: []string{"k"}, Params: []int{1}}},
+				Steps:   2,
+			}},
+			{Kind: ShapeScalar, Type: "int", K: KInt},
+		},
+		MaxLen: 2, Depth: 1,
+	}
+	funcs := map[string]reflect.Value{"newCounter": reflect.ValueOf(newCounter), "(*counter).add": reflect.ValueOf((*counter).add)}
+	params := []reflect.Type{reflect.TypeOf(&counter{})}
+	if err := checkLayout(l, params, funcs); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkLayout(l, params, nil); err == nil {
+		t.Fatal("a build whose functions the worker lacks fits")
+	}
+	leaves, err := l.Leaves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, l := range leaves {
+		paths = append(paths, l.Path)
+	}
+	want := []string{"c.newCounter(max)", "c.call[0]", "c.call[0].add(k)", "c.call[1]", "c.call[1].add(k)"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Fatalf("leaves = %q, want %q", paths, want)
+	}
+	build := func(vals []Value) (*counter, *builder) {
+		begin(t)
+		for i, l := range leaves {
+			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
+		}
+		b := newBuilder(l, l.Choices(), funcs, vals)
+		v, _ := b.arg(0, params[0])
+		if b.next != len(leaves) {
+			t.Fatalf("built from %d of %d leaves", b.next, len(leaves))
+		}
+		c, _ := v.Interface().(*counter)
+		return c, b
+	}
+	c, b := build([]Value{{Bits: 3}, {Bits: 1}, {Bits: 4}, {Bits: 0}, {Bits: 9}})
+	if b.rejected != "" || c == nil || *c != (counter{n: 4, max: 3}) {
+		t.Fatalf("built %+v (rejected %q), want newCounter(3) then add(4)", c, b.rejected)
+	}
+	var taken []bool
+	for _, e := range cur.events {
+		if e.Site == InputSite {
+			taken = append(taken, e.Taken)
+		}
+	}
+	if !reflect.DeepEqual(taken, []bool{false, true, true}) {
+		t.Errorf("choices recorded %v, want call 0: not none, add; call 1: none", taken)
+	}
+	if _, b := build([]Value{{Bits: uint64(1<<64 - 1)}, {}, {}, {}, {}}); !strings.Contains(b.rejected, "negative max") {
+		t.Errorf("rejected = %q, want the constructor's error", b.rejected)
 	}
 }

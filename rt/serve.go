@@ -18,7 +18,8 @@ type worker struct {
 	enc    *gob.Encoder
 	out    *os.File
 	maxLen int
-	seq    uint64 // request being served
+	seq    uint64                   // request being served
+	funcs  map[string]reflect.Value // the functions that build inputs
 }
 
 var theWorker *worker
@@ -34,6 +35,11 @@ func Serve(t *testing.T, targets map[string]any) {
 		keep := map[string]any{}
 		for _, name := range strings.Split(want, ",") {
 			if f, ok := targets[name]; ok {
+				keep[name] = f
+			}
+		}
+		for name, f := range targets {
+			if strings.HasPrefix(name, "@") { // functions that build inputs
 				keep[name] = f
 			}
 		}
@@ -141,9 +147,17 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 	byName := map[string]*target{}
 	var hello Hello
 	keys := make([]string, 0, len(targets))
-	for k := range targets {
+	// Entries named "@expr" are the functions that build inputs (Build):
+	// constructors and methods, by their expression in the package.
+	funcs := map[string]reflect.Value{}
+	for k, f := range targets {
+		if expr, ok := strings.CutPrefix(k, "@"); ok {
+			funcs[expr] = reflect.ValueOf(f)
+			continue
+		}
 		keys = append(keys, k)
 	}
+	w.funcs = funcs
 	sort.Strings(keys)
 	for _, name := range keys {
 		info := TargetInfo{Name: name}
@@ -168,9 +182,9 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 			for i := first; i < ft.NumIn(); i++ {
 				tg.params = append(tg.params, ft.In(i))
 			}
-			err := checkLayout(tg.layout, tg.params)
+			err := checkLayout(tg.layout, tg.params, funcs)
 			if err == nil && len(layout.Results)+len(layout.After) > 0 {
-				err = checkResults(tg.layout, ft)
+				err = checkResults(tg.layout, ft, funcs)
 			}
 			if err == nil {
 				tg.leaves, err = tg.layout.Leaves()
@@ -233,7 +247,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		for i, l := range tg.leaves {
 			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
 		}
-		b := newBuilder(tg.layout, tg.choices, req.Inputs)
+		b := newBuilder(tg.layout, tg.choices, w.funcs, req.Inputs)
 		on.Store(true)
 		args := make([]reflect.Value, 0, len(tg.params)+1)
 		shadows := make([]Arg, 0, len(tg.params)+1)
@@ -245,6 +259,10 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			v, a := b.arg(i, p)
 			args = append(args, v)
 			shadows = append(shadows, a)
+		}
+		if b.rejected != "" {
+			// A built input could not be made: no input of the target.
+			st.Skip("dowse: building the input: " + b.rejected)
 		}
 		Call(0, shadows...)
 		start := time.Now()
@@ -282,6 +300,7 @@ func (w *worker) fill(res *Result) {
 	res.Concretized = append([]Concretization(nil), cur.conc...)
 	res.Messages = append(append([]string(nil), cur.messages...), res.Messages...)
 	res.Truncated = cur.truncated
+	res.AllocBound = cur.allocBound
 	res.Goroutines = cur.goroutine || concurrent.Load()
 	if res.PanicAt == "" && cur.recoveredAt != "" {
 		res.PanicAt = cur.recoveredAt
@@ -355,13 +374,13 @@ func note(s string) {
 
 // checkResults reports whether the results of layout l fit the results of
 // the function type ft.
-func checkResults(l *Layout, ft reflect.Type) error {
+func checkResults(l *Layout, ft reflect.Type, funcs map[string]reflect.Value) error {
 	if len(l.Results) != ft.NumOut() {
 		return fmt.Errorf("layout has %d results, the function %d", len(l.Results), ft.NumOut())
 	}
-	seen := map[fit]bool{}
+	c := &checker{l: l, funcs: funcs, seen: map[fit]bool{}}
 	for i, r := range l.Results {
-		if err := fits(l, r.Shape, ft.Out(i), seen); err != nil {
+		if err := c.fits(r.Shape, ft.Out(i)); err != nil {
 			return fmt.Errorf("result %d: %w", i+1, err)
 		}
 	}

@@ -73,6 +73,7 @@ type run struct {
 	ret         frame
 	maxEvents   int
 	truncated   bool
+	allocBound  bool // the run stopped before a make beyond MaxAlloc
 	goroutine   bool
 	messages    []string
 	inputs      []S
@@ -106,6 +107,7 @@ func resetRun(maxEvents int) {
 	cur.ret = frame{}
 	cur.maxEvents = maxEvents
 	cur.truncated = false
+	cur.allocBound = false
 	cur.goroutine = false
 	concurrent.Store(false)
 	cur.messages = cur.messages[:0]

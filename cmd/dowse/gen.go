@@ -487,7 +487,7 @@ func (g *generator) writeFile(p *load.Package, external bool, name string, targe
 		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout}
 		if t.Kind.Auto() {
 			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
-			et.Call = t.Expr
+			et.Call, et.Funcs = t.Expr, t.Funcs
 			if et.Method {
 				et.Call = t.Expr[strings.LastIndex(t.Expr, ".")+1:]
 			}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"go/format"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"golang.org/x/tools/go/packages"
@@ -30,6 +32,7 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 	var out []harness
 	for _, external := range []bool{false, true} {
 		var puts, exprs []string
+		funcs := map[string]bool{}
 		for _, t := range targets {
 			if (t.Kind == load.KindPUT || t.Kind.Auto()) && t.Err == nil && t.External == external {
 				puts = append(puts, t.Name)
@@ -38,7 +41,14 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 					expr = t.Expr
 				}
 				exprs = append(exprs, expr)
+				for f := range t.Funcs {
+					funcs[f] = true
+				}
 			}
+		}
+		// The functions that build inputs (rt.Build) are served as "@expr".
+		for _, f := range slices.Sorted(maps.Keys(funcs)) {
+			puts, exprs = append(puts, "@"+f), append(exprs, f)
 		}
 		if len(puts) == 0 {
 			continue

@@ -55,7 +55,10 @@ type Target struct {
 	Call    string       // automatic targets: the function ("Sum"), or the method's name ("Push") called on the first parameter
 	Method  bool         // automatic targets: Call is a method of the first parameter
 	Results []*types.Var // automatic targets: the results (compared if Layout.Results describes them)
-	Rows    []Row        // distinct feasible paths, in discovery order
+	// Funcs are the functions that built values of the layout call
+	// (rt.Build: constructors and methods), by expression.
+	Funcs map[string]*types.Func
+	Rows  []Row // distinct feasible paths, in discovery order
 }
 
 // A Row is one explored path: the inputs that take it and how the run

@@ -178,8 +178,18 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 // planTarget checks a target and decodes its rows.
 func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan, map[string]*types.Package, error) {
 	pkgs := map[string]*types.Package{}
-	if err := checkTypes(t.Params, self, pkgs); err != nil {
+	if err := checkParams(t, self, pkgs); err != nil {
 		return nil, nil, err
+	}
+	for _, fn := range t.Funcs {
+		sig := fn.Type().(*types.Signature)
+		var params []*types.Var
+		for i := 0; i < sig.Params().Len(); i++ {
+			params = append(params, sig.Params().At(i))
+		}
+		if err := checkTypes(params, self, pkgs); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", fn.Name(), err)
+		}
 	}
 	compare := t.Auto
 	if t.Auto && len(t.Results) > 0 {
@@ -223,7 +233,10 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 			g.omitted = append(g.omitted, Omission{t.Name, i, fmt.Sprintf("run ended with status %s: its outcome is unknown", row.Status)})
 			continue
 		}
-		vals, err := decodeRow(t.Params, t.Layout, row.Inputs)
+		if t.Auto && row.Status == rt.StatusSkip {
+			continue // an input whose construction failed: no call to test
+		}
+		vals, err := decodeValues(t.Params, t.Layout, t.Funcs, row.Inputs, false)
 		if err != nil {
 			return nil, nil, fmt.Errorf("row %d: %w", i, err)
 		}

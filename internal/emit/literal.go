@@ -51,6 +51,8 @@ func (r *renderer) lit(v *value, elided bool) string {
 		return r.pkg("context") + ".Background()"
 	case rt.ShapeWriter:
 		return "new(" + r.pkg("bytes") + ".Buffer)"
+	case rt.ShapeBuilt:
+		return r.built(v)
 	}
 	switch u := types.Unalias(v.t).Underlying().(type) {
 	case *types.Slice:
@@ -104,6 +106,72 @@ func (r *renderer) pointer(v *value, elided bool) string {
 	}
 	typ := r.typeString(e.t)
 	return "func() *" + typ + " { var v " + typ + " = " + s + "; return &v }()"
+}
+
+// built renders a value made by calls as a function literal that makes
+// it, called in place:
+//
+//	func() *Table {
+//		built, err := New(4)
+//		if err != nil {
+//			panic(err)
+//		}
+//		built.Set(5, 6)
+//		return built
+//	}()
+//
+// Rows exist only for inputs whose constructor and calls succeeded when
+// dowse ran them, so the panic reports a changed constructor.
+func (r *renderer) built(v *value) string {
+	b := v.built
+	var s strings.Builder
+	fmt.Fprintf(&s, "func() %s {\n", r.typeString(v.t))
+	if b.ctor == nil { // the zero value
+		if p, ok := types.Unalias(v.t).(*types.Pointer); ok {
+			fmt.Fprintf(&s, "built := new(%s)\n", r.typeString(p.Elem()))
+		} else {
+			fmt.Fprintf(&s, "var built %s\n", r.typeString(v.t))
+		}
+		for _, c := range b.calls {
+			fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.argList(c.args))
+		}
+		s.WriteString("return built\n}()")
+		return s.String()
+	}
+	sig := b.ctor.Type().(*types.Signature)
+	lhs := make([]string, sig.Results().Len())
+	for i := range lhs {
+		lhs[i] = "_"
+	}
+	lhs[b.fn.Result] = "built"
+	if b.fn.Err {
+		lhs[len(lhs)-1] = "err"
+	}
+	fmt.Fprintf(&s, "%s := %s(%s)\n", strings.Join(lhs, ", "), r.funcName(b.ctor), r.argList(b.args))
+	if b.fn.Err {
+		s.WriteString("if err != nil {\npanic(err)\n}\n")
+	}
+	for _, c := range b.calls {
+		fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.argList(c.args))
+	}
+	s.WriteString("return built\n}()")
+	return s.String()
+}
+
+// funcName is fn's name as the generated file refers to it.
+func (r *renderer) funcName(fn *types.Func) string {
+	if fn.Pkg() == nil || fn.Pkg().Path() == r.self {
+		return fn.Name()
+	}
+	return r.imports.qualifier(fn.Pkg()) + "." + fn.Name()
+}
+
+func (r *renderer) argList(args []*value) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = r.lit(a, false)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // pkg is the name under which the generated file imports the standard

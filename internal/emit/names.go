@@ -71,6 +71,24 @@ func (r *renderer) nameFrag(v *value) string {
 		return "ctx"
 	case rt.ShapeWriter:
 		return "buf"
+	case rt.ShapeBuilt:
+		b := v.built
+		parts := []string{"zero"}
+		if b.ctor != nil {
+			parts[0] = b.ctor.Name()
+		}
+		for _, a := range b.args {
+			parts = append(parts, r.nameFrag(a))
+		}
+		s := strings.Join(parts, "_")
+		for _, c := range b.calls {
+			parts = []string{c.m.Name()}
+			for _, a := range c.args {
+				parts = append(parts, r.nameFrag(a))
+			}
+			s += "." + strings.Join(parts, "_")
+		}
+		return s
 	}
 	switch u := types.Unalias(v.t).Underlying().(type) {
 	case *types.Slice:

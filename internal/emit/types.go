@@ -6,6 +6,8 @@ import (
 	"path"
 	"sort"
 	"strconv"
+
+	"github.com/dowse-go/dowse/rt"
 )
 
 // checkTypes checks that every type reachable from the parameters can be
@@ -14,6 +16,31 @@ import (
 func checkTypes(params []*types.Var, self string, pkgs map[string]*types.Package) error {
 	c := &typeChecker{self: self, pkgs: pkgs, seen: map[types.Type]bool{}}
 	for i, p := range params {
+		if err := c.walk(p.Type()); err != nil {
+			return fmt.Errorf("%s: %w", paramLabel(p, i), err)
+		}
+	}
+	return nil
+}
+
+// checkParams is checkTypes for t's parameters, except that of a value
+// built by calls (rt.ShapeBuilt) only the type's name must be writable:
+// its fields are never written.
+func checkParams(t *Target, self string, pkgs map[string]*types.Package) error {
+	c := &typeChecker{self: self, pkgs: pkgs, seen: map[types.Type]bool{}}
+	for i, p := range t.Params {
+		typ := types.Unalias(p.Type())
+		if t.Layout != nil && i < len(t.Layout.Params) && t.Layout.Shapes[t.Layout.Params[i].Shape].Kind == rt.ShapeBuilt {
+			if ptr, ok := typ.(*types.Pointer); ok {
+				typ = types.Unalias(ptr.Elem())
+			}
+			if n, ok := typ.(*types.Named); ok {
+				if err := c.accessible(n.Obj()); err != nil {
+					return fmt.Errorf("%s: %w", paramLabel(p, i), err)
+				}
+				continue
+			}
+		}
 		if err := c.walk(p.Type()); err != nil {
 			return fmt.Errorf("%s: %w", paramLabel(p, i), err)
 		}

@@ -19,6 +19,20 @@ type value struct {
 	isNil  bool         // a slice of length 0, a nil pointer or error
 	fields []field      // structs, blank fields left out
 	elem   *value       // a non-nil pointer: the pointee
+	built  *built       // a value made by calls (rt.ShapeBuilt)
+}
+
+// built is a value made by its constructor and method calls.
+type built struct {
+	ctor  *types.Func
+	fn    rt.Func
+	args  []*value
+	calls []call
+}
+
+type call struct {
+	m    *types.Func
+	args []*value
 }
 
 type field struct {
@@ -29,6 +43,7 @@ type field struct {
 // decoder walks a target's layout and one row's inputs in step.
 type decoder struct {
 	l      *rt.Layout
+	funcs  map[string]*types.Func // the functions of built values
 	inputs []rt.Value
 	i      int
 	u      rt.Unfolding
@@ -47,12 +62,12 @@ func (d *decoder) next(want string) (rt.Value, error) {
 
 // decodeRow rebuilds the values of params from one row's inputs.
 func decodeRow(params []*types.Var, l *rt.Layout, inputs []rt.Value) ([]*value, error) {
-	return decodeValues(params, l, inputs, false)
+	return decodeValues(params, l, nil, inputs, false)
 }
 
 // decodeValues is decodeRow, for outputs (of an automatic target) if
 // outputs is set.
-func decodeValues(params []*types.Var, l *rt.Layout, inputs []rt.Value, outputs bool) ([]*value, error) {
+func decodeValues(params []*types.Var, l *rt.Layout, funcs map[string]*types.Func, inputs []rt.Value, outputs bool) ([]*value, error) {
 	if l == nil || len(l.Params) != len(params) {
 		return nil, fmt.Errorf("no input layout for the %d parameters", len(params))
 	}
@@ -62,7 +77,7 @@ func decodeValues(params []*types.Var, l *rt.Layout, inputs []rt.Value, outputs 
 	if n := l.CountLeaves(rt.MaxLeaves); n != len(inputs) {
 		return nil, fmt.Errorf("row has %d inputs for %d leaves", len(inputs), n)
 	}
-	d := &decoder{l: l, inputs: inputs, u: rt.Unfolding{}, outputs: outputs}
+	d := &decoder{l: l, funcs: funcs, inputs: inputs, u: rt.Unfolding{}, outputs: outputs}
 	vals := make([]*value, len(params))
 	for i, p := range params {
 		v, err := d.decode(l.Params[i].Shape, p.Type(), paramLabel(p, i))
@@ -197,6 +212,12 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if _, ok := u.(*types.Interface); !ok {
 			return nil, mismatch()
 		}
+	case rt.ShapeBuilt:
+		b, err := d.build(sh.Build, path)
+		if err != nil {
+			return nil, err
+		}
+		v.built = b
 	default:
 		return nil, mismatch()
 	}
@@ -273,7 +294,7 @@ func (v *value) isZero() bool {
 		return v.bits == 0 && v.str == ""
 	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError:
 		return v.isNil
-	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter:
+	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeBuilt:
 		return false // a value is built
 	case v.fields != nil:
 		for _, f := range v.fields {
@@ -313,12 +334,12 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 		return nil, nil
 	}
 	view := *l
-	view.Params, view.Results, view.After = l.Outputs(), nil, nil
+	view.Params, view.Results, view.After, view.AfterShapes = l.Outputs(), nil, nil, nil
 	vars := append([]*types.Var(nil), t.Results...)
 	for _, i := range l.After {
 		vars = append(vars, t.Params[i])
 	}
-	outs, err := decodeValues(vars, &view, outputs, true)
+	outs, err := decodeValues(vars, &view, t.Funcs, outputs, true)
 	if err != nil {
 		return nil, err
 	}
@@ -328,4 +349,64 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 		}
 	}
 	return outs, nil
+}
+
+// build decodes a built value: the constructor's arguments, then the
+// calls the choice leaves pick (the arguments of the methods not picked
+// are read and dropped).
+func (d *decoder) build(bd *rt.Build, path string) (*built, error) {
+	ctor := d.funcs[bd.Ctor.Expr]
+	b := &built{ctor: ctor, fn: bd.Ctor}
+	if bd.Ctor.Expr != "" { // else the zero value
+		if ctor == nil {
+			return nil, fmt.Errorf("%s: no function %s", path, bd.Ctor.Expr)
+		}
+		var err error
+		if b.args, err = d.args(bd.Ctor, ctor, path); err != nil {
+			return nil, err
+		}
+	}
+	done := false
+	for c := 0; c < bd.Steps; c++ {
+		in, err := d.next(fmt.Sprintf("%s.call[%d]", path, c))
+		if err != nil {
+			return nil, err
+		}
+		pick := int(in.Bits)
+		if pick < 0 || pick > len(bd.Methods) {
+			pick = 0
+		}
+		done = done || pick == 0
+		for j, m := range bd.Methods {
+			fn := d.funcs[m.Expr]
+			if fn == nil {
+				return nil, fmt.Errorf("%s: no function %s", path, m.Expr)
+			}
+			args, err := d.args(m, fn, fmt.Sprintf("%s.call[%d]", path, c))
+			if err != nil {
+				return nil, err
+			}
+			if !done && j+1 == pick {
+				b.calls = append(b.calls, call{fn, args})
+			}
+		}
+	}
+	return b, nil
+}
+
+// args decodes the arguments of fn (described by f).
+func (d *decoder) args(f rt.Func, fn *types.Func, path string) ([]*value, error) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != len(f.Params) {
+		return nil, fmt.Errorf("%s: %s takes %d parameters, not %d", path, fn.Name(), sig.Params().Len(), len(f.Params))
+	}
+	var out []*value
+	for k, p := range f.Params {
+		v, err := d.decode(p, sig.Params().At(k).Type(), path+"."+fn.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -67,6 +67,7 @@ const (
 	ReasonMaxTime       = "max-time"
 	ReasonCanceled      = "canceled"
 	ReasonMaxBranches   = "max-branches"
+	ReasonAllocBound    = "alloc-bound" // an input asked for a make longer than rt.MaxAlloc
 	ReasonSolverTimeout = "solver-timeout"
 	ReasonSolverUnknown = "solver-unknown"
 	ReasonNoSolver      = "no-solver"
@@ -83,7 +84,7 @@ const (
 const StopExhausted = "all paths explored"
 
 var reasonOrder = []string{
-	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
+	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches, ReasonAllocBound,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
 	ReasonWorkerExit, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
 }
@@ -457,7 +458,10 @@ func (e *explorer) record(c child, o RunOutcome) {
 	if res.Goroutines {
 		e.hit[ReasonGoroutines] = true
 	}
-	if res.Truncated || res.Status == rt.StatusBound {
+	switch {
+	case res.AllocBound:
+		e.hit[ReasonAllocBound] = true
+	case res.Truncated || res.Status == rt.StatusBound:
 		e.hit[ReasonMaxBranches] = true
 	}
 

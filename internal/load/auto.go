@@ -94,11 +94,12 @@ func autoTarget(fn *types.Func, fd *ast.FuncDecl, pkg *types.Package) *Target {
 		t.Err = &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
 		return t
 	}
-	layout, err := LayoutOf(t.Name, params, pkg)
+	layout, funcs, err := layoutFor(t.Name, params, pkg, true)
 	if err != nil {
 		t.Err = err
 		return t
 	}
+	t.Funcs = funcs
 	for i := 0; i < sig.Results().Len(); i++ {
 		t.Results = append(t.Results, sig.Results().At(i))
 	}
@@ -106,7 +107,19 @@ func autoTarget(fn *types.Func, fd *ast.FuncDecl, pkg *types.Package) *Target {
 		for i, p := range params {
 			switch types.Unalias(p.Type()).Underlying().(type) {
 			case *types.Pointer, *types.Slice:
+				shape := layout.Params[i].Shape
+				if layout.Shapes[shape].Kind == rt.ShapeBuilt {
+					// Reported field by field, if its type can be.
+					b := &layoutBuilder{pkg: pkg, l: layout}
+					n := len(layout.Shapes)
+					var ok bool
+					if shape, _, ok = b.shape(p.Type()); !ok {
+						layout.Shapes = layout.Shapes[:n]
+						continue
+					}
+				}
 				layout.After = append(layout.After, i)
+				layout.AfterShapes = append(layout.AfterShapes, shape)
 			}
 		}
 	}

@@ -18,13 +18,35 @@ type layoutBuilder struct {
 	index typeutil.Map // type → shape index
 	open  typeutil.Map // type → pointer depth when its shape was begun (in progress)
 	ptrs  int          // pointers on the way to the shape being built
+	// ctors builds values of the package's types with constructors and
+	// methods where it can (see build.go); funcs collects the functions
+	// such builds call, by expression; building holds the types whose
+	// build is being described (their constructors' parameters of the
+	// same type are built field by field).
+	ctors    bool
+	funcs    map[string]*types.Func
+	building map[*types.TypeName]bool
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
 // declared in pkg, or why one of them cannot be built: its Why names the
 // part of the type that is not allowed ("" when the type itself is not).
 func LayoutOf(target string, params []*types.Var, pkg *types.Package) (*rt.Layout, error) {
-	b := &layoutBuilder{pkg: pkg, l: &rt.Layout{}}
+	l, _, err := layoutFor(target, params, pkg, false)
+	return l, err
+}
+
+// layoutFor is LayoutOf; with ctors, values of the package's types are
+// built by their constructors where they have one, and funcs are the
+// functions those builds call, by expression.
+func layoutFor(target string, params []*types.Var, pkg *types.Package, ctors bool) (*rt.Layout, map[string]*types.Func, error) {
+	b := &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}}
+	l, err := b.params(target, params)
+	return l, b.funcs, err
+}
+
+func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, error) {
+	pkg := b.pkg
 	for i, p := range params {
 		shape, why, ok := b.shape(p.Type())
 		if !ok {
@@ -40,6 +62,11 @@ func LayoutOf(target string, params []*types.Var, pkg *types.Package) (*rt.Layou
 // least 1).
 func SetBounds(l *rt.Layout, maxLen int) {
 	l.MaxLen = maxLen
+	for _, s := range l.Shapes {
+		if s.Build != nil {
+			s.Build.Steps = min(maxCalls, maxLen)
+		}
+	}
 	for l.Depth = max(1, maxLen); l.Depth > 1; l.Depth-- {
 		if l.CountLeaves(rt.MaxLeaves) <= rt.MaxLeaves {
 			break
@@ -61,6 +88,12 @@ func (b *layoutBuilder) shape(t types.Type) (index int, why string, ok bool) {
 	}
 	if i, done := b.index.At(t).(int); done {
 		return i, "", true // built, or reserved and reached again through a pointer
+	}
+	if b.ctors {
+		if i, ok := b.builtShape(t); ok {
+			b.index.Set(t, i)
+			return i, "", true
+		}
 	}
 	name := typeString(t, b.pkg)
 	switch {

@@ -111,6 +111,9 @@ type Target struct {
 	FuncDecl *ast.FuncDecl
 	Params   []*types.Var // the inputs: the parameters after *testing.T (automatic targets: the receiver, then the parameters)
 	Results  []*types.Var // automatic targets: the results
+	// Funcs are the functions the layout's built values call (constructors
+	// and methods, rt.Build), by expression.
+	Funcs map[string]*types.Func
 	// Expr is, for an automatic target, the Go expression of the function
 	// in its package: "Sum", "Point.Area", "(*List).Push".
 	Expr string

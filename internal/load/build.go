@@ -1,0 +1,184 @@
+package load
+
+import (
+	"go/types"
+	"sort"
+	"strings"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Values of the package's own types can be built by calls (rt.Build): a
+// constructor, then a few calls of the type's methods. Automatic targets
+// build their receivers and parameters of such types this way, so that
+// the values are ones the package itself makes; field-by-field
+// construction stays the fallback for types without a constructor.
+
+// maxCalls bounds the method calls after the constructor (SetBounds lowers
+// it to -max-len); maxMutators bounds the methods offered at each call.
+const (
+	maxCalls    = 3
+	maxMutators = 8
+)
+
+// builtShape returns the shape of t built by calls, if t is a named type
+// of the target's package, or a pointer to one, with a constructor whose
+// parameters can be built, or without one, a struct with unexported
+// fields and methods that change it (built from its zero value).
+func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
+	named, _ := types.Unalias(t).(*types.Named)
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		named, _ = types.Unalias(p.Elem()).(*types.Named)
+	}
+	if named == nil || named.Obj().Pkg() != b.pkg || named.TypeParams().Len() > 0 || b.building[named.Obj()] {
+		return 0, false
+	}
+	if _, isIface := named.Underlying().(*types.Interface); isIface {
+		return 0, false
+	}
+	ctor := b.constructor(named, t)
+	if ctor == nil && !(hasUnexported(named) && len(mutators(named)) > 0) {
+		return 0, false
+	}
+	b.building[named.Obj()] = true
+	defer delete(b.building, named.Obj())
+	n := len(b.l.Shapes)
+	bd := &rt.Build{Steps: maxCalls}
+	if ctor != nil {
+		var ok bool
+		if bd.Ctor, ok = b.fn(ctor, false); !ok {
+			b.l.Shapes = b.l.Shapes[:n]
+			return 0, false
+		}
+		sig := ctor.Type().(*types.Signature)
+		for i := 0; i < sig.Results().Len(); i++ {
+			if types.Identical(sig.Results().At(i).Type(), t) {
+				bd.Ctor.Result = i
+				break
+			}
+		}
+	}
+	for _, m := range mutators(named) {
+		if len(bd.Methods) == maxMutators {
+			break
+		}
+		k := len(b.l.Shapes)
+		if f, ok := b.fn(m, true); ok {
+			bd.Methods = append(bd.Methods, f)
+		} else {
+			b.l.Shapes = b.l.Shapes[:k]
+		}
+	}
+	return b.add(rt.Shape{Kind: rt.ShapeBuilt, Type: typeString(t, b.pkg), Build: bd}), true
+}
+
+// hasUnexported reports whether n is a struct with unexported fields: a
+// type whose state its methods keep, which a value built field by field
+// could break. Without a constructor, such a type is built from its zero
+// value (Go's "the zero value is ready to use") by its methods.
+func hasUnexported(n *types.Named) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if !st.Field(i).Exported() {
+			return true
+		}
+	}
+	return false
+}
+
+// constructor returns the function of the package that makes values of
+// type t (T or *T for the named type n): not generic, not variadic,
+// returning t first and at most an error besides. "New"+T comes first,
+// then "New", then other functions named New..., then the rest, exported
+// ones before unexported ones, each group in name order.
+func (b *layoutBuilder) constructor(n *types.Named, t types.Type) *types.Func {
+	var found []*types.Func
+	scope := b.pkg.Scope()
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.TypeParams().Len() > 0 || sig.Variadic() {
+			continue
+		}
+		res := sig.Results()
+		ok = res.Len() == 1 && types.Identical(res.At(0).Type(), t) ||
+			res.Len() == 2 && types.Identical(res.At(0).Type(), t) && isNamed(res.At(1).Type(), "", "error")
+		if ok {
+			found = append(found, fn)
+		}
+	}
+	rank := func(fn *types.Func) int {
+		r := 0
+		switch {
+		case fn.Name() == "New"+n.Obj().Name():
+		case fn.Name() == "New":
+			r = 1
+		case strings.HasPrefix(fn.Name(), "New"):
+			r = 2
+		default:
+			r = 3
+		}
+		if !fn.Exported() {
+			r += 4
+		}
+		return r
+	}
+	sort.SliceStable(found, func(i, j int) bool { return rank(found[i]) < rank(found[j]) })
+	if len(found) == 0 {
+		return nil
+	}
+	return found[0]
+}
+
+// mutators are the exported methods of *n declared with a pointer
+// receiver (those that may change the value), in name order.
+func mutators(n *types.Named) []*types.Func {
+	var out []*types.Func
+	for i := 0; i < n.NumMethods(); i++ {
+		m := n.Method(i)
+		sig := m.Type().(*types.Signature)
+		if !m.Exported() || sig.Variadic() {
+			continue
+		}
+		if _, ptr := types.Unalias(sig.Recv().Type()).(*types.Pointer); ptr {
+			out = append(out, m)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// methodExpr is the method expression of a pointer-receiver method m.
+func methodExpr(m *types.Func) string {
+	recv := types.Unalias(m.Type().(*types.Signature).Recv().Type()).(*types.Pointer)
+	return "(*" + types.Unalias(recv.Elem()).(*types.Named).Obj().Name() + ")." + m.Name()
+}
+
+// fn describes fn for a Build, with the shapes of its parameters.
+func (b *layoutBuilder) fn(fn *types.Func, method bool) (rt.Func, bool) {
+	sig := fn.Type().(*types.Signature)
+	f := rt.Func{Expr: fn.Name(), Name: fn.Name()}
+	if method {
+		f.Expr = methodExpr(fn)
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		shape, _, ok := b.shape(p.Type())
+		if !ok {
+			return rt.Func{}, false
+		}
+		f.Params = append(f.Params, shape)
+		f.ParamNames = append(f.ParamNames, p.Name())
+	}
+	if res := sig.Results(); res.Len() > 0 && isNamed(res.At(res.Len()-1).Type(), "", "error") {
+		f.Err = true
+	}
+	b.funcs[f.Expr] = fn
+	return f, true
+}
