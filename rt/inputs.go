@@ -101,6 +101,15 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		}
 	case ShapeBuilt:
 		return c.fitsBuild(s.Build, t)
+	case ShapeFunc:
+		if t.Kind() != reflect.Func || t.NumOut() != len(s.Outs) {
+			return bad()
+		}
+		for k, o := range s.Outs {
+			if err := c.fits(o, t.Out(k)); err != nil {
+				return err
+			}
+		}
 	default:
 		return bad()
 	}
@@ -322,8 +331,59 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		v.Set(reflect.ValueOf(new(bytes.Buffer)))
 	case ShapeBuilt:
 		b.build(v, sh.Build)
+	case ShapeFunc:
+		if !b.choose() {
+			for c := 0; c < sh.Len; c++ {
+				for _, o := range sh.Outs {
+					b.skip(o)
+				}
+			}
+			return 0, 0
+		}
+		b.stub(v, sh)
 	}
 	return 0, 0
+}
+
+// stub makes v a func whose i-th call returns the i-th scripted results
+// (the last ones after that), with their shadows, ignoring its arguments.
+func (b *builder) stub(v reflect.Value, sh *Shape) {
+	t := v.Type()
+	calls := make([][]reflect.Value, sh.Len)
+	shadows := make([][]Arg, sh.Len)
+	for c := range calls {
+		for k, o := range sh.Outs {
+			p := reflect.New(t.Out(k))
+			s, fp := b.fill(p.Elem(), o)
+			a := Arg{S: s, F: fp}
+			switch t.Out(k).Kind() {
+			case reflect.Array, reflect.Struct:
+				a = Arg{S: Agg, F: uint64(p.Pointer()), N: t.Out(k).Size()} // fill stored its cells
+			}
+			calls[c] = append(calls[c], p.Elem())
+			shadows[c] = append(shadows[c], a)
+		}
+	}
+	n := 0
+	v.Set(reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
+		// The arguments go unused: whatever shadows they had cost nothing.
+		if on.Load() && lock() {
+			cur.pending.valid = false
+			unlock()
+		}
+		out := make([]reflect.Value, t.NumOut())
+		if len(calls) == 0 {
+			for k := range out {
+				out[k] = reflect.Zero(t.Out(k))
+			}
+			return out
+		}
+		i := min(n, len(calls)-1)
+		n++
+		copy(out, calls[i])
+		Ret(0, shadows[i]...)
+		return out
+	}))
 }
 
 // build makes v by calling bd's constructor and the methods the choice
@@ -443,6 +503,13 @@ func (b *builder) skip(shape int) {
 		}
 	case ShapeError:
 		b.next += 2
+	case ShapeFunc:
+		b.next++
+		for c := 0; c < sh.Len; c++ {
+			for _, o := range sh.Outs {
+				b.skip(o)
+			}
+		}
 	case ShapeBuilt:
 		bd := sh.Build
 		b.skipArgs(bd.Ctor)
@@ -486,11 +553,15 @@ func outputs(l *Layout, results, args []reflect.Value) []Value {
 	for i, r := range l.Results {
 		ub.value(results[i], r.Shape)
 	}
+	if !ub.ok {
+		return nil
+	}
+	n := len(ub.vals)
 	for k, i := range l.After {
 		ub.value(args[i], l.AfterShapes[k])
 	}
 	if !ub.ok {
-		return nil
+		return ub.vals[:n:n] // the results alone (see Result.Outputs)
 	}
 	return ub.vals
 }
@@ -561,7 +632,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 			return
 		}
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
-	case ShapeContext, ShapeWriter, ShapeBuilt:
+	case ShapeContext, ShapeWriter, ShapeBuilt, ShapeFunc:
 		ub.ok = false // results of these types are not compared
 	}
 }
@@ -600,5 +671,25 @@ func (ub *unbuilder) zeros(shape int) {
 		}
 	case ShapeError:
 		ub.vals = append(ub.vals, Value{}, Value{})
+	case ShapeFunc:
+		ub.vals = append(ub.vals, Value{})
+		for c := 0; c < sh.Len; c++ {
+			for _, o := range sh.Outs {
+				ub.zeros(o)
+			}
+		}
+	case ShapeBuilt:
+		bd := sh.Build
+		for _, p := range bd.Ctor.Params {
+			ub.zeros(p)
+		}
+		for c := 0; c < bd.Steps; c++ {
+			ub.vals = append(ub.vals, Value{})
+			for _, m := range bd.Methods {
+				for _, p := range m.Params {
+					ub.zeros(p)
+				}
+			}
+		}
 	}
 }

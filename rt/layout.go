@@ -36,6 +36,10 @@ import (
 //     string leaf, the message of errors.New;
 //   - ShapeContext (context.Context): no leaves, context.Background();
 //   - ShapeWriter (io.Writer): no leaves, a fresh bytes.Buffer;
+//   - ShapeFunc (a func value): a choice leaf (nil or a stub), then for
+//     each of Len scripted calls the leaves of its results (Outs): the
+//     stub's i-th call returns the i-th results, later calls the last
+//     ones; its arguments are ignored;
 //   - ShapeBuilt (a value of the package's type made by calls, see Build):
 //     the leaves of the constructor's parameters, then for each of
 //     Build.Steps calls a choice of method (kind KInt, IsLen, 0 for "no
@@ -100,9 +104,10 @@ const (
 	ShapeContext
 	ShapeWriter
 	ShapeBuilt
+	ShapeFunc
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -120,6 +125,7 @@ type Shape struct {
 	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape
 	Fields []Field // ShapeStruct: the fields that get values, in order
 	Build  *Build  // ShapeBuilt: how the value is made
+	Outs   []int   // ShapeFunc: the shapes of the results (Len is the number of scripted calls)
 }
 
 // Build says how a ShapeBuilt value is made: by calling Ctor (a
@@ -224,6 +230,12 @@ func (l *Layout) Check() error {
 				}
 			}
 		case ShapeError, ShapeContext, ShapeWriter:
+		case ShapeFunc:
+			for _, o := range s.Outs {
+				if !valid(o) {
+					return fmt.Errorf("layout: shape %d (%s) has a bad result", i, s.Type)
+				}
+			}
 		case ShapeBuilt:
 			if s.Build == nil {
 				return fmt.Errorf("layout: shape %d (%s) is built without a Build", i, s.Type)
@@ -256,7 +268,7 @@ func (l *Layout) Choices() []bool {
 				continue
 			}
 			switch s.Kind {
-			case ShapePointer, ShapeError, ShapeBuilt:
+			case ShapePointer, ShapeError, ShapeBuilt, ShapeFunc:
 				has[i] = true
 			case ShapeArray, ShapeSlice:
 				has[i] = has[s.Elem]
@@ -414,6 +426,17 @@ func (f *flattener) shape(i int) {
 	case ShapeError:
 		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
 		f.leaf(Leaf{K: KString, Max: f.l.MaxLen}, Step{Kind: StepMessage})
+	case ShapeFunc:
+		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
+		for c := 0; c < s.Len; c++ {
+			f.push(Step{Kind: StepCall, N: c})
+			for k, o := range s.Outs {
+				f.push(Step{Kind: StepArg, N: k, Name: "r" + strconv.Itoa(k)})
+				f.shape(o)
+				f.pop()
+			}
+			f.pop()
+		}
 	case ShapeBuilt:
 		bd := s.Build
 		f.args(bd.Ctor)

@@ -130,7 +130,9 @@ type Result struct {
 	// Outputs are the results an automatic target returned, one value
 	// per leaf of Layout.OutputLeaves, when the run returned and every
 	// result fit its layout (a recursive value deeper than the unfolding
-	// bound does not); nil otherwise.
+	// bound does not); nil otherwise. If a parameter reported after the
+	// call (Layout.After) does not fit its shape, Outputs holds the
+	// results alone.
 	Outputs []Value
 	Nanos   int64 // time spent in the target itself (not in the worker's harness)
 }

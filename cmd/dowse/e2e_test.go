@@ -538,7 +538,8 @@ func PutMethod(t *testing.T, s string) {
 }
 
 // TestRichInputs explores testdata/richinputs, whose PUTs take pointers,
-// a linked list, a slice of lists, an error, a context and a writer: each
+// a linked list, a slice of lists, an error, a context, a writer and func
+// values (stubs whose results are inputs): each
 // failing input must be found (the nil pointer's panic among them), the
 // pointer-only targets explored exhaustively without divergences (the
 // choices of input construction are branches like any other), and the
@@ -580,6 +581,8 @@ func TestRichInputs(t *testing.T) {
 		"PutX":        {[]string{"p != nil=false", "p != nil=true"}, true},
 		"PutReport":   {[]string{"err != nil=true"}, false}, // fmt.Fprint concretizes x
 		"PutNodes":    {nil, true},
+		"PutRetry":    {[]string{"op.call[2].r0 != nil=false"}, true}, // a stub that fails twice, then succeeds
+		"PutCount":    {[]string{"xs[0]=5", "xs[0]=5"}, true},         // either call of the stub may keep
 	}
 	if len(full) != len(want) {
 		t.Fatalf("%d summaries, want %d\n%s", len(full), len(want), stdout)

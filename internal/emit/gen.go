@@ -258,8 +258,10 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 				pkgs["reflect"] = types.NewPackage("reflect", "reflect")
 			}
 		}
-		if t.Layout != nil && len(t.Layout.After) > 0 {
-			pkgs["reflect"] = types.NewPackage("reflect", "reflect")
+		for _, rp := range p.pass {
+			if len(rp.outs) > len(t.Results) { // a state after the call
+				pkgs["reflect"] = types.NewPackage("reflect", "reflect")
+			}
 		}
 	}
 	return p, pkgs, nil
@@ -574,6 +576,21 @@ func (w *writer) autoTable(p *plan) {
 		wants[i], gots[i] = want, got
 		extra = append(extra, want+" "+typ)
 	}
+	// The states after the call are compared in the rows that report
+	// them (a state deeper or longer than the layout's bounds is not).
+	withAfter, withoutAfter := false, false
+	for _, rp := range p.pass {
+		if rp.outs != nil && len(after) > 0 {
+			if len(rp.outs) > len(results) {
+				withAfter = true
+			} else {
+				withoutAfter = true
+			}
+		}
+	}
+	if !withAfter {
+		after = nil
+	}
 	afterWants := make([]string, len(after))
 	for k, i := range after {
 		f := p.fields[i]
@@ -588,6 +605,10 @@ func (w *writer) autoTable(p *plan) {
 	}
 	if unchecked {
 		extra = append(extra, "unchecked bool // results not compared")
+	}
+	afterUnchecked := withAfter && withoutAfter
+	if afterUnchecked {
+		extra = append(extra, "afterUnchecked bool // the state after the call not compared")
 	}
 	w.tableHead(p, strings.Join(extra, "\n\t\t"))
 	names := uniqueNames{}
@@ -608,7 +629,9 @@ func (w *writer) autoTable(p *plan) {
 			for i, o := range rp.outs {
 				switch {
 				case i >= len(results):
-					parts = append(parts, afterWants[i-len(results)]+": "+w.r.lit(o, false))
+					if len(after) > 0 {
+						parts = append(parts, afterWants[i-len(results)]+": "+w.r.lit(o, false))
+					}
 				case isErr[i]:
 					parts = append(parts, wants[i]+": "+quoteString(o.str))
 				default:
@@ -617,6 +640,9 @@ func (w *writer) autoTable(p *plan) {
 			}
 		case unchecked:
 			parts = append(parts, "unchecked: true")
+		}
+		if afterUnchecked && rp.outs != nil && len(rp.outs) == len(results) {
+			parts = append(parts, "afterUnchecked: true")
 		}
 		line := "{name: " + quoteString(name)
 		if len(parts) > 0 {
@@ -658,6 +684,9 @@ func (w *writer) autoTable(p *plan) {
 		}
 		w.pf("%sif !%s.DeepEqual(%s, tt.%s) {\n", indent, w.imports.names["reflect"], gots[i], wants[i])
 		w.pf("%s\tt.Errorf(\"%s = %%#v, want %%#v\", %s, tt.%s)\n%s}\n", indent, escape(shown), gots[i], wants[i], indent)
+	}
+	if afterUnchecked && len(after) > 0 {
+		w.pf("%sif tt.afterUnchecked {\n%s\treturn\n%s}\n", indent, indent, indent)
 	}
 	for k, i := range after {
 		f := p.fields[i]

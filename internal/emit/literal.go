@@ -53,6 +53,11 @@ func (r *renderer) lit(v *value, elided bool) string {
 		return "new(" + r.pkg("bytes") + ".Buffer)"
 	case rt.ShapeBuilt:
 		return r.built(v)
+	case rt.ShapeFunc:
+		if v.isNil {
+			return "nil"
+		}
+		return r.stub(v)
 	}
 	switch u := types.Unalias(v.t).Underlying().(type) {
 	case *types.Slice:
@@ -156,6 +161,65 @@ func (r *renderer) built(v *value) string {
 	}
 	s.WriteString("return built\n}()")
 	return s.String()
+}
+
+// stub renders a func value that returns scripted results, one set per
+// call (the last one again after that), ignoring its arguments:
+//
+//	func() func(int) (int, error) {
+//		results := []struct {
+//			r0 int
+//			r1 error
+//		}{{3, nil}, {5, errors.New("x")}}
+//		calls := 0
+//		return func(int) (int, error) {
+//			r := results[min(calls, len(results)-1)]
+//			...
+//		}
+//	}()
+func (r *renderer) stub(v *value) string {
+	sig := types.Unalias(v.t).Underlying().(*types.Signature)
+	lit := r.typeString(sig) // the literal's type: the signature, unnamed
+	var s strings.Builder
+	fmt.Fprintf(&s, "func() %s {\n", r.typeString(v.t))
+	n := sig.Results().Len()
+	if n == 0 || len(v.calls) == 0 {
+		fmt.Fprintf(&s, "return %s {\n", lit)
+		for k := 0; k < n; k++ {
+			fmt.Fprintf(&s, "var r%d %s\n", k, r.typeString(sig.Results().At(k).Type()))
+		}
+		s.WriteString("return" + results(n, "r%d") + "\n}\n}()")
+		return s.String()
+	}
+	s.WriteString("results := []struct {\n")
+	for k := 0; k < n; k++ {
+		fmt.Fprintf(&s, "r%d %s\n", k, r.typeString(sig.Results().At(k).Type()))
+	}
+	s.WriteString("}{\n")
+	for _, call := range v.calls {
+		parts := make([]string, len(call))
+		for k, o := range call {
+			parts[k] = r.lit(o, false)
+		}
+		fmt.Fprintf(&s, "{%s},\n", strings.Join(parts, ", "))
+	}
+	s.WriteString("}\ncalls := 0\n")
+	fmt.Fprintf(&s, "return %s {\n", lit)
+	s.WriteString("i := calls\nif i >= len(results) {\ni = len(results) - 1\n}\ncalls++\n")
+	s.WriteString("return" + results(n, "results[i].r%d") + "\n}\n}()")
+	return s.String()
+}
+
+// results writes " x0, x1, ..." for n results named by format.
+func results(n int, format string) string {
+	parts := make([]string, n)
+	for k := range parts {
+		parts[k] = fmt.Sprintf(format, k)
+	}
+	if n == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, ", ")
 }
 
 // funcName is fn's name as the generated file refers to it.

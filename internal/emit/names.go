@@ -71,6 +71,11 @@ func (r *renderer) nameFrag(v *value) string {
 		return "ctx"
 	case rt.ShapeWriter:
 		return "buf"
+	case rt.ShapeFunc:
+		if v.isNil {
+			return "nil"
+		}
+		return "stub"
 	case rt.ShapeBuilt:
 		b := v.built
 		parts := []string{"zero"}

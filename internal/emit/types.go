@@ -122,6 +122,19 @@ func (c *typeChecker) structure(t types.Type) error {
 		return c.walk(u.Elem())
 	case *types.Pointer:
 		return c.walk(u.Elem())
+	case *types.Signature:
+		// A stub: its results are values; its parameters are only written.
+		for i := 0; i < u.Results().Len(); i++ {
+			if err := c.walk(u.Results().At(i).Type()); err != nil {
+				return err
+			}
+		}
+		for i := 0; i < u.Params().Len(); i++ {
+			if err := c.writable(u.Params().At(i).Type(), map[types.Type]bool{}); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *types.Interface:
 		// The interfaces whose values dowse builds with a constructor of
 		// the standard library (see rt.Layout).
@@ -263,4 +276,68 @@ func namedAs(t types.Type, pkg, name string) bool {
 		return pkg == ""
 	}
 	return n.Obj().Pkg().Path() == pkg
+}
+
+// writable checks that the file can write type t (no value of it is
+// built): the named types in it are accessible, and their packages are
+// collected.
+func (c *typeChecker) writable(t types.Type, seen map[types.Type]bool) error {
+	if seen[t] {
+		return nil
+	}
+	seen[t] = true
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		if err := c.accessible(t.Obj()); err != nil {
+			return err
+		}
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			if err := c.writable(t.TypeArgs().At(i), seen); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *types.Pointer:
+		return c.writable(t.Elem(), seen)
+	case *types.Slice:
+		return c.writable(t.Elem(), seen)
+	case *types.Array:
+		return c.writable(t.Elem(), seen)
+	case *types.Map:
+		if err := c.writable(t.Key(), seen); err != nil {
+			return err
+		}
+		return c.writable(t.Elem(), seen)
+	case *types.Chan:
+		return c.writable(t.Elem(), seen)
+	case *types.Signature:
+		for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+			for i := 0; i < tup.Len(); i++ {
+				if err := c.writable(tup.At(i).Type(), seen); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			if err := c.writable(t.Field(i).Type(), seen); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *types.Interface:
+		for i := 0; i < t.NumExplicitMethods(); i++ {
+			if err := c.writable(t.ExplicitMethod(i).Type(), seen); err != nil {
+				return err
+			}
+		}
+		for i := 0; i < t.NumEmbeddeds(); i++ {
+			if err := c.writable(t.EmbeddedType(i), seen); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return nil
 }

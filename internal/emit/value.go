@@ -20,6 +20,7 @@ type value struct {
 	fields []field      // structs, blank fields left out
 	elem   *value       // a non-nil pointer: the pointee
 	built  *built       // a value made by calls (rt.ShapeBuilt)
+	calls  [][]*value   // a non-nil func stub: the results of each scripted call
 }
 
 // built is a value made by its constructor and method calls.
@@ -218,6 +219,29 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, err
 		}
 		v.built = b
+	case rt.ShapeFunc:
+		sig, ok := u.(*types.Signature)
+		if !ok || sig.Results().Len() != len(sh.Outs) {
+			return nil, mismatch()
+		}
+		in, err := d.next(path + " != nil")
+		if err != nil {
+			return nil, err
+		}
+		v.isNil = in.Bits&1 == 0
+		for c := 0; c < sh.Len; c++ {
+			var outs []*value
+			for k, o := range sh.Outs {
+				r, err := d.decode(o, sig.Results().At(k).Type(), fmt.Sprintf("%s.call[%d].r%d", path, c, k))
+				if err != nil {
+					return nil, err
+				}
+				outs = append(outs, r)
+			}
+			if !v.isNil {
+				v.calls = append(v.calls, outs)
+			}
+		}
 	default:
 		return nil, mismatch()
 	}
@@ -292,7 +316,7 @@ func (v *value) isZero() bool {
 	switch {
 	case v.kind != rt.KInvalid:
 		return v.bits == 0 && v.str == ""
-	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError:
+	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc:
 		return v.isNil
 	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeBuilt:
 		return false // a value is built
@@ -338,6 +362,14 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 	vars := append([]*types.Var(nil), t.Results...)
 	for _, i := range l.After {
 		vars = append(vars, t.Params[i])
+	}
+	if len(l.After) > 0 {
+		// The results alone: the parameters after the call did not fit.
+		alone := view
+		alone.Params = l.Results
+		if alone.CountLeaves(rt.MaxLeaves) == len(outputs) {
+			view, vars = alone, vars[:len(t.Results)]
+		}
 	}
 	outs, err := decodeValues(vars, &view, t.Funcs, outputs, true)
 	if err != nil {

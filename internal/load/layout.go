@@ -62,9 +62,12 @@ func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, 
 // least 1).
 func SetBounds(l *rt.Layout, maxLen int) {
 	l.MaxLen = maxLen
-	for _, s := range l.Shapes {
+	for i, s := range l.Shapes {
 		if s.Build != nil {
 			s.Build.Steps = min(maxCalls, maxLen)
+		}
+		if s.Kind == rt.ShapeFunc {
+			l.Shapes[i].Len = min(maxCalls, maxLen)
 		}
 	}
 	for l.Depth = max(1, maxLen); l.Depth > 1; l.Depth-- {
@@ -151,6 +154,20 @@ func (b *layoutBuilder) shape(t types.Type) (index int, why string, ok bool) {
 			fields = append(fields, rt.Field{Name: f.Name(), Index: j, Shape: fs})
 		}
 		b.l.Shapes[i].Fields = fields
+		b.open.Delete(t)
+		return i, "", true
+	case *types.Signature:
+		// A stub: its results are inputs, its arguments are ignored.
+		i := b.begin(t, rt.Shape{Kind: rt.ShapeFunc, Type: name})
+		var outs []int
+		for k := 0; k < u.Results().Len(); k++ {
+			o, why, ok := part(u.Results().At(k).Type())
+			if !ok {
+				return 0, why, false
+			}
+			outs = append(outs, o)
+		}
+		b.l.Shapes[i].Outs = outs
 		b.open.Delete(t)
 		return i, "", true
 	case *types.TypeParam:

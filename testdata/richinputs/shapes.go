@@ -4,6 +4,7 @@ package shapes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -62,4 +63,26 @@ func Report(ctx context.Context, w io.Writer, err error, x int) string {
 		return "failed: " + err.Error()
 	}
 	return "ok"
+}
+
+// Retry calls op until it succeeds, at most n times, and returns the
+// number of calls it made.
+func Retry(n int, op func() error) (int, error) {
+	for i := 1; i <= n; i++ {
+		if err := op(); err == nil {
+			return i, nil
+		}
+	}
+	return n, errors.New("gave up")
+}
+
+// Count is the number of elements of xs for which keep holds.
+func Count(xs []int, keep func(int) bool) int {
+	k := 0
+	for _, x := range xs {
+		if keep(x) {
+			k++
+		}
+	}
+	return k
 }

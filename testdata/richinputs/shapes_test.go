@@ -40,3 +40,18 @@ func PutNodes(t *testing.T, ns []*Node) {
 		t.Fatal("negative length")
 	}
 }
+
+func PutRetry(t *testing.T, op func() error) {
+	if op == nil {
+		return
+	}
+	if k, err := Retry(3, op); err == nil && k == 3 {
+		t.Fatal("succeeded on the last try")
+	}
+}
+
+func PutCount(t *testing.T, xs []int, keep func(int) bool) {
+	if keep != nil && len(xs) == 2 && Count(xs, keep) == 1 && xs[0] == 5 {
+		t.Fatal("one of two kept, the first is 5")
+	}
+}
