@@ -95,6 +95,15 @@ func LdIdx(ok bool, addr uintptr, fp uint64) S {
 	return Ld(addr, fp)
 }
 
+// BoundsFirst records the bounds check of x[i] (Bounds) and returns true,
+// so that it can stand first in LdSym's arguments.
+func BoundsFirst(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) bool {
+	if on.Load() && (i != 0 || n != 0) {
+		Bounds(site, ki, i, iv, n, nv)
+	}
+	return true
+}
+
 // Idx records the bounds check of x[i] like Index and returns true, so
 // that it can stand first in LdIdx's arguments.
 func Idx(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) bool {
@@ -135,23 +144,23 @@ func growStack(n int) byte {
 const maxIteElems = 64
 
 // LdSym is the shadow of element x[i] of a slice or array at site whose
-// index i (kind ki, value iv) may be symbolic: base is the address of
-// x[0], size the element size, n and nv the length's shadow and value,
-// ke the element kind (KInvalid for non-integer elements), addr and fp the
-// address and fingerprint of x[i]. The bounds check is recorded; a
-// symbolic index into integer elements selects among them (an if-then-else
-// over the elements), otherwise it is pinned to its value.
-func LdSym(site uint32, ki Kind, i S, iv uint64, n S, nv uint64, base unsafe.Pointer, size uintptr, ke Kind, addr uintptr, fp uint64) S {
+// index i (kind ki, value iv) may be symbolic: nv is the length's value,
+// base the address of x[0], size the element size, ke the element kind
+// (KInvalid for non-integer elements), addr and fp the address and
+// fingerprint of x[i]. ok is the result of BoundsFirst, which stands first
+// in the arguments so that the bounds check is recorded before addr and
+// fp are evaluated (evaluating them panics when i is out of range: a
+// check recorded after that would never be, and the search could not
+// find the inputs in range). A symbolic index into integer elements
+// selects among them (an if-then-else over the elements), otherwise it
+// is pinned to its value.
+func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe.Pointer, size uintptr, ke Kind, addr uintptr, fp uint64) S {
 	if !on.Load() {
 		return 0
 	}
 	if i == 0 {
-		if n != 0 {
-			Bounds(site, ki, i, iv, n, nv)
-		}
 		return Ld(addr, fp)
 	}
-	Bounds(site, ki, i, iv, n, nv)
 	if iv >= nv {
 		return 0 // the access panics
 	}

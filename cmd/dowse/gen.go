@@ -318,7 +318,13 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 	}
 
 	if ctx.Err() == nil {
-		g.emit(p, results, selected)
+		var verify verifier
+		if bin != nil {
+			verify = func(tests []string) (map[string][]string, error) {
+				return work.FailingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
+			}
+		}
+		g.emit(p, results, selected, verify)
 	} else {
 		fmt.Fprintf(g.stderr, "dowse gen: %s: interrupted; no files written\n", p.Path)
 	}
@@ -329,12 +335,16 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 			opts.Sites = bin.Sites
 		}
 		sum := output.NewTarget(p.Path, r.t, r.rep, opts)
-		if r.err != nil {
+		switch {
+		case r.err != nil && r.t.Kind.Auto() && r.t.Err != nil && r.rep == nil:
+			// An exported function with inputs dowse cannot build yet.
+			sum.Skipped = r.err.Error()
+		case r.err != nil:
 			sum.Error = r.err.Error()
 			g.errors++
-		} else {
+		default:
 			for _, f := range sum.Failures {
-				if !f.NilInput {
+				if !f.NilInput && !f.Documented {
 					g.findings++
 				}
 			}
@@ -428,7 +438,7 @@ func slashRel(dir, p string) string {
 // targets. A file is only written if all its targets were selected and
 // explored without an error of the machinery, since the generated file is
 // replaced as a whole.
-func (g *generator) emit(p *load.Package, results []*result, selected map[*load.Target]bool) {
+func (g *generator) emit(p *load.Package, results []*result, selected map[*load.Target]bool, verify verifier) {
 	type fileKey struct {
 		external bool
 		name     string
@@ -446,6 +456,7 @@ func (g *generator) emit(p *load.Package, results []*result, selected map[*load.
 		}
 		files[k] = append(files[k], t)
 	}
+	var autoFiles []*written // files with rows of automatic targets
 	for _, k := range keys {
 		// Targets that -run does not select, or that could not be
 		// explored, keep what an earlier run generated for them.
@@ -461,7 +472,12 @@ func (g *generator) emit(p *load.Package, results []*result, selected map[*load.
 		if !anyRows(regen, byResult) && len(regen) < len(files[k]) {
 			continue // nothing new to write
 		}
-		g.writeFile(p, k.external, k.name, regen, keep, byResult)
+		if w := g.writeFile(p, k.external, k.name, regen, keep, byResult); w != nil && len(w.res.Cases) > 0 {
+			autoFiles = append(autoFiles, w)
+		}
+	}
+	if verify != nil {
+		g.confirmRows(autoFiles, byResult, verify)
 	}
 }
 
@@ -474,7 +490,93 @@ func anyRows(targets []*load.Target, byResult map[*load.Target]*result) bool {
 	return false
 }
 
-func (g *generator) writeFile(p *load.Package, external bool, name string, targets []*load.Target, keep []string, byResult map[*load.Target]*result) {
+// A verifier runs generated test functions and returns the subtests that
+// failed, by test function.
+type verifier func(tests []string) (map[string][]string, error)
+
+// confirmRows runs the rows just written for automatic targets, all the
+// package's generated tests together as plain go test would, and rewrites
+// the files until they pass: a row whose results differ there (package
+// state that other tests change, time, randomness the second run in the
+// worker did not show) first keeps its call but no longer compares
+// results; a row that still fails (it panics, say) is left out. The rows
+// concerned are counted as unstable.
+func (g *generator) confirmRows(files []*written, byResult map[*load.Target]*result, verify verifier) {
+	for round := 0; round < 2; round++ {
+		var tests []string
+		for _, w := range files {
+			for _, c := range w.res.Cases {
+				if !slices.Contains(tests, c.Test) {
+					tests = append(tests, c.Test)
+				}
+			}
+		}
+		if len(tests) == 0 {
+			return
+		}
+		failing, err := verify(tests)
+		if err != nil {
+			fmt.Fprintf(g.stderr, "dowse gen: warning: %v\n", err)
+			return
+		}
+		if len(failing) == 0 {
+			return
+		}
+		for _, w := range files {
+			byName := map[string]*result{}
+			for _, t := range w.targets {
+				byName[t.Name] = byResult[t]
+			}
+			drop := map[*result]map[int]bool{}
+			changed := false
+			for _, c := range w.res.Cases {
+				if !slices.Contains(failing[c.Test], c.Name) {
+					continue
+				}
+				r := byName[c.Target]
+				if row := &r.rows[c.Row]; round == 0 && row.Outputs != nil {
+					row.Outputs = nil
+				} else {
+					if drop[r] == nil {
+						drop[r] = map[int]bool{}
+					}
+					drop[r][c.Row] = true
+				}
+				r.rep.Unstable++
+				changed = true
+			}
+			if !changed {
+				continue
+			}
+			for r, rows := range drop {
+				var kept []emit.Row
+				for i, row := range r.rows {
+					if !rows[i] {
+						kept = append(kept, row)
+					}
+				}
+				r.rows = kept
+			}
+			for i := range w.f.Targets {
+				if r := byName[w.f.Targets[i].Name]; r != nil && r.rep != nil {
+					w.f.Targets[i].Rows = r.rows
+				}
+			}
+			res, err := emit.Write(w.f, emit.Options{})
+			g.finishFile(w.targets, res, err, byResult)
+			w.res = res
+		}
+	}
+}
+
+// written is a generated file, kept for rewriting it.
+type written struct {
+	f       emit.File
+	targets []*load.Target
+	res     emit.Result
+}
+
+func (g *generator) writeFile(p *load.Package, external bool, name string, targets []*load.Target, keep []string, byResult map[*load.Target]*result) *written {
 	variant := p.Test
 	if external {
 		variant = p.XTest
@@ -499,13 +601,22 @@ func (g *generator) writeFile(p *load.Package, external bool, name string, targe
 		f.Targets = append(f.Targets, et)
 	}
 	res, err := emit.Write(f, emit.Options{})
+	if !g.finishFile(targets, res, err, byResult) {
+		return nil
+	}
+	return &written{f: f, targets: targets, res: res}
+}
+
+// finishFile records what writing a file gave each of its targets; it
+// reports false if the file could not be written at all.
+func (g *generator) finishFile(targets []*load.Target, res emit.Result, err error, byResult map[*load.Target]*result) bool {
 	var terrs []*emit.TargetError
 	if err != nil {
 		var other bool
 		if terrs, other = targetErrors(err); other {
 			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
 			g.errors++
-			return
+			return false
 		}
 	}
 	failed := map[string]error{}
@@ -532,6 +643,7 @@ func (g *generator) writeFile(p *load.Package, external bool, name string, targe
 			r.failed = failureTestName(t)
 		}
 	}
+	return true
 }
 
 // targetErrors finds the *emit.TargetError values in err; other reports

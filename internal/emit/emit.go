@@ -104,6 +104,18 @@ type Result struct {
 	Changed []string   // the subset of Files whose content was created or replaced
 	Removed []string   // stale generated files removed
 	Omitted []Omission // rows not emitted, and why
+	// Cases are the passing rows of automatic targets as written: the
+	// test function and subtest name that run each, so that a caller
+	// that runs the file can tell which rows fail.
+	Cases []Case
+}
+
+// A Case is one written row of an automatic target's test.
+type Case struct {
+	Target string
+	Test   string // TestDowseX
+	Name   string // the subtest name
+	Row    int    // index into Target.Rows
 }
 
 // An Omission is a row that was not emitted.
@@ -143,6 +155,7 @@ func Write(f File, opts Options) (Result, error) {
 		return res, fmt.Errorf("emit %s: %w", f.SourceFile, err)
 	}
 	res.Omitted = g.omitted
+	res.Cases = g.cases
 	if err := g.commit(f.Dir, &res); err != nil {
 		return res, fmt.Errorf("emit %s: %w", f.SourceFile, err)
 	}

@@ -20,6 +20,7 @@ type generated struct {
 	goSrc   []byte // its content; nil if the file has no tests (a stale one is removed)
 	corpus  map[string]map[string][]byte
 	omitted []Omission
+	cases   []Case // written rows of automatic targets
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -37,9 +38,10 @@ type plan struct {
 }
 
 type rowPlan struct {
-	row  *Row
-	vals []*value
-	outs []*value // automatic targets: the results to assert, nil if not compared
+	index int // into Target.Rows
+	row   *Row
+	vals  []*value
+	outs  []*value // automatic targets: the results to assert, nil if not compared
 }
 
 // failing reports whether a row's status is a found bug.
@@ -240,7 +242,7 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		if err != nil {
 			return nil, nil, fmt.Errorf("row %d: %w", i, err)
 		}
-		rp := rowPlan{row: row, vals: vals}
+		rp := rowPlan{index: i, row: row, vals: vals}
 		if compare && row.Outputs != nil && row.Status == rt.StatusPass {
 			if rp.outs, err = decodeOutputs(t, row.Outputs); err != nil {
 				return nil, nil, fmt.Errorf("row %d: results: %w", i, err)
@@ -620,6 +622,7 @@ func (w *writer) autoTable(p *plan) {
 		}
 		seen[fields] = true
 		name := names.make(w.r.caseName(p.fields, rp.vals, w.opts.maxName()))
+		w.g.cases = append(w.g.cases, Case{Target: p.t.Name, Test: p.testName, Name: name, Row: rp.index})
 		var parts []string
 		for i, v := range rp.vals {
 			parts = append(parts, p.fields[i]+": "+w.r.lit(v, false))

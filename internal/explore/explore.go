@@ -115,15 +115,18 @@ type Report struct {
 	// bound, concretization, goroutine or divergence got in the way.
 	Exhaustive bool
 
-	Statuses        map[rt.Status]int // runs by how they ended
-	Elapsed         time.Duration
-	SolverTime      time.Duration
-	TargetTime      time.Duration // time the runs spent in the target itself (the rest of a run is harness and IPC)
-	Queries         int           // solver queries
-	Sat, Unsat      int
-	UnknownAnswers  int
-	CacheHits       int
-	Divergences     int
+	Statuses       map[rt.Status]int // runs by how they ended
+	Elapsed        time.Duration
+	SolverTime     time.Duration
+	TargetTime     time.Duration // time the runs spent in the target itself (the rest of a run is harness and IPC)
+	Queries        int           // solver queries
+	Sat, Unsat     int
+	UnknownAnswers int
+	CacheHits      int
+	Divergences    int
+	// Unstable counts the rows of a regression target whose results
+	// differed when run again; their results are not asserted.
+	Unstable        int
 	DivergenceSites []uint32 // distinct sites where the first divergences showed (at most MaxDivergenceSites)
 	Concretizations int      // concretization records over all runs
 	// BoundLimited lists branches that are infeasible within the length
@@ -343,7 +346,45 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	}
 	e.checkBounds(ctx)
 	e.finish()
+	if e.target.Regression {
+		if err := e.confirm(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return e.rep, nil
+}
+
+// confirm runs the passing rows of a regression target once more and
+// drops the results of those that return others (a function of the time
+// or of random numbers): a row asserting them would fail when it runs.
+func (e *explorer) confirm(ctx context.Context) error {
+	var reqs []rt.Request
+	var rows []int
+	for i, r := range e.rep.Rows {
+		if r.Status == rt.StatusPass && r.Outputs != nil {
+			rows = append(rows, i)
+			reqs = append(reqs, rt.Request{Seq: uint64(e.runs + len(reqs) + 1), Target: e.target.Name, Inputs: r.Inputs, MaxBranches: e.cfg.MaxBranches})
+		}
+	}
+	if len(reqs) == 0 || ctx.Err() != nil {
+		return nil
+	}
+	outs, err := e.ex.Run(ctx, reqs)
+	if err != nil {
+		return fmt.Errorf("running %s again: %w", e.target.Name, err)
+	}
+	for k, o := range outs {
+		row := &e.rep.Rows[rows[k]]
+		if o.Skipped {
+			row.Outputs = nil // not confirmed
+			continue
+		}
+		if o.Result.Status != rt.StatusPass || !slices.Equal(o.Result.Outputs, row.Outputs) {
+			row.Outputs = nil
+			e.rep.Unstable++
+		}
+	}
+	return nil
 }
 
 // halt stops exploration for reason (the first reason wins).

@@ -271,7 +271,9 @@ func (f *fn) shIndex(x *ast.IndexExpr, t types.Type) ast.Expr {
 		if classOf(t) == scalar {
 			ke = f.rtK(t)
 		}
-		return f.fl.rtCall("LdSym", intLit(uint64(site)), ik, orZero(si), iv, n, lenv,
+		return f.fl.rtCall("LdSym",
+			f.fl.rtCall("BoundsFirst", intLit(uint64(site)), ik, orZero(si), iv, n, lenv),
+			intLit(uint64(site)), ik, orZero(si), iv, lenv,
 			base, f.fl.sizeof(x), ke, f.fl.addr(x), f.fl.fp(x, t))
 	}
 	return nil

@@ -42,6 +42,8 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 			if t := autoTarget(fn, fd, v.Types); t != nil {
 				t.Pos = fset.Position(fd.Name.Pos())
 				t.Decl = fd
+				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
+					fd.Doc != nil && strings.Contains(strings.ToLower(fd.Doc.Text()), "panic")
 				targets = append(targets, t)
 			}
 		}

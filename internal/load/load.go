@@ -111,6 +111,10 @@ type Target struct {
 	FuncDecl *ast.FuncDecl
 	Params   []*types.Var // the inputs: the parameters after *testing.T (automatic targets: the receiver, then the parameters)
 	Results  []*types.Var // automatic targets: the results
+	// PanicsDocumented marks an automatic target whose panics are part of
+	// its contract: its name starts with Must, or its doc comment says it
+	// panics ("It panics if capacity is negative").
+	PanicsDocumented bool
 	// Funcs are the functions the layout's built values call (constructors
 	// and methods, rt.Build), by expression.
 	Funcs map[string]*types.Func

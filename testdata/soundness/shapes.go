@@ -107,3 +107,6 @@ func (s *Stack[T]) Pop() (T, bool) {
 	s.items = s.items[:len(s.items)-1]
 	return v, true
 }
+
+// Word is the i-th word.
+func Word(words []string, i int) string { return words[i] }

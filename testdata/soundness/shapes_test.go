@@ -127,3 +127,12 @@ func PutGenericStack(t *testing.T, a, b int) {
 		t.Fatal("popped 17")
 	}
 }
+
+// PutIndexOutOfRangeFirst starts out of range (the zero input: no
+// element, index 0): the bounds check must be recorded before the element
+// is read, or the run panics without a branch and the search stops there.
+func PutIndexOutOfRangeFirst(t *testing.T, xs []string, i int) {
+	if Word(xs, i) == "go" {
+		t.Fatalf("go at %d", i)
+	}
+}

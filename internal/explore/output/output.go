@@ -34,6 +34,9 @@ type Target struct {
 	// Error says why the target was not explored (an unsupported
 	// parameter type, a failed build); the counts are then zero.
 	Error string `json:"error,omitempty"`
+	// Skipped says why an automatic target was not explored (a parameter
+	// dowse cannot build yet): expected, not an error.
+	Skipped string `json:"skipped,omitempty"`
 
 	Runs     int        `json:"runs"`
 	Paths    int        `json:"paths"` // distinct feasible paths, including those ending in skip, failure or panic
@@ -59,9 +62,12 @@ type Target struct {
 	Divergences     int      `json:"divergences"`
 	DivergenceSites []string `json:"divergence_sites,omitempty"` // positions of the first few
 	Concretizations int      `json:"concretizations"`
-	Errors          []string `json:"errors,omitempty"`    // internal errors during exploration
-	Files           []string `json:"files"`               // generated files
-	Unchanged       []string `json:"unchanged,omitempty"` // those of Files that already had this content
+	// UnstableRows counts the rows of an automatic target whose results
+	// differed when run again (time, randomness): not asserted.
+	UnstableRows int      `json:"unstable_rows,omitempty"`
+	Errors       []string `json:"errors,omitempty"`    // internal errors during exploration
+	Files        []string `json:"files"`               // generated files
+	Unchanged    []string `json:"unchanged,omitempty"` // those of Files that already had this content
 }
 
 // Failure is one run that did not pass.
@@ -79,6 +85,10 @@ type Failure struct {
 	// NilInput marks a nil pointer dereference on a nil parameter or
 	// receiver (automatic targets): listed apart, not counted as a finding.
 	NilInput bool `json:"nil_input,omitempty"`
+	// Documented marks a panic of an automatic target whose doc comment
+	// (or Must name) says it panics: listed apart, not counted as a
+	// finding.
+	Documented bool `json:"documented,omitempty"`
 }
 
 // BoundLimited is a branch outcome infeasible within -max-len and
@@ -173,6 +183,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			Output:        f.Output,
 			Similar:       f.Similar,
 			NilInput:      f.NilInput,
+			Documented:    t.PanicsDocumented && f.Status == rt.StatusPanic && !f.NilInput,
 		})
 	}
 	for _, l := range rep.BoundLimited {
@@ -217,6 +228,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.SolverQueries = rep.Queries
 	out.CacheHits = rep.CacheHits
 	out.Divergences = rep.Divergences
+	out.UnstableRows = rep.Unstable
 	for _, s := range rep.DivergenceSites {
 		out.DivergenceSites = append(out.DivergenceSites, site(s))
 	}

@@ -12,7 +12,7 @@ type TextHandler struct {
 	w       io.Writer
 	verbose bool
 
-	targets, exhaustive, failures, errors int
+	targets, exhaustive, failures, errors, skipped int
 }
 
 // NewTextHandler returns a handler writing to w. Verbose lists every
@@ -35,6 +35,12 @@ func (h *TextHandler) Target(t *Target) error {
 	if t.Error != "" {
 		h.errors++
 		fmt.Fprintf(&b, "  not explored: %s\n", indent(t.Error, "    "))
+		_, err := io.WriteString(h.w, b.String())
+		return err
+	}
+	if t.Skipped != "" {
+		h.skipped++
+		fmt.Fprintf(&b, "  skipped: %s\n", indent(t.Skipped, "    "))
 		_, err := io.WriteString(h.w, b.String())
 		return err
 	}
@@ -62,6 +68,9 @@ func (h *TextHandler) Target(t *Target) error {
 	if t.Concretizations > 0 {
 		extra = append(extra, plural(t.Concretizations, "concretized value"))
 	}
+	if t.UnstableRows > 0 {
+		extra = append(extra, plural(t.UnstableRows, "row")+" with other results when run again (not compared)")
+	}
 	if len(extra) > 0 {
 		fmt.Fprintf(&b, "  %s\n", strings.Join(extra, ", "))
 	}
@@ -72,22 +81,25 @@ func (h *TextHandler) Target(t *Target) error {
 	fmt.Fprintf(&b, "  time %.2fs, solver %.2fs (%.0f%%), %d queries, %d cache hits\n",
 		t.ElapsedSeconds, t.SolverSeconds, share, t.SolverQueries, t.CacheHits)
 	for _, f := range t.Failures {
-		if !f.NilInput {
+		if !f.NilInput && !f.Documented {
 			h.failures++
 		}
 	}
-	var nilInputs []string
+	var nilInputs, documented []string
 	real := 0
 	for _, f := range t.Failures {
-		if f.NilInput {
+		switch {
+		case f.NilInput:
 			nilInputs = append(nilInputs, f.Input+" (at "+f.PanicAt+")")
-		} else {
+		case f.Documented:
+			documented = append(documented, fmt.Sprintf("%q on %s", f.Message, f.Input))
+		default:
 			real++
 		}
 	}
 	shown := 0
 	for _, f := range t.Failures {
-		if f.NilInput {
+		if f.NilInput || f.Documented {
 			continue
 		}
 		if shown == textFailures && !h.verbose {
@@ -119,6 +131,9 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	if len(nilInputs) > 0 {
 		fmt.Fprintf(&b, "  nil inputs: a nil pointer dereference on %s\n", strings.Join(nilInputs, "; "))
+	}
+	if len(documented) > 0 {
+		fmt.Fprintf(&b, "  documented panics: %s\n", strings.Join(documented, "; "))
 	}
 	if n := len(t.BoundLimited); n > 0 {
 		l := t.BoundLimited[0]
@@ -223,6 +238,9 @@ func (h *TextHandler) Flush() error {
 	s := fmt.Sprintf("%s: %d exhaustive, %s found", plural(h.targets, "target"), h.exhaustive, plural(h.failures, "failure"))
 	if h.errors > 0 {
 		s += fmt.Sprintf(", %d not explored", h.errors)
+	}
+	if h.skipped > 0 {
+		s += fmt.Sprintf(", %d skipped (inputs dowse cannot build yet)", h.skipped)
 	}
 	_, err := fmt.Fprintln(h.w, s)
 	return err

@@ -56,3 +56,12 @@ func Clamp(x, lo, hi int) int {
 	}
 	return x
 }
+
+// MustNew is New for a max known to be valid; it panics otherwise.
+func MustNew(max int) *Stack {
+	s, err := New(max)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
