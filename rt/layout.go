@@ -40,6 +40,9 @@ import (
 //     each of Len scripted calls the leaves of its results (Outs): the
 //     stub's i-th call returns the i-th results, later calls the last
 //     ones; its arguments are ignored;
+//   - ShapeAny (the empty interface): a choice of dynamic type (kind KInt,
+//     IsLen: 0 for nil, j for Outs[j-1], scalar shapes), then the leaves
+//     of every alternative (only the chosen one's are used);
 //   - ShapeBuilt (a value of the package's type made by calls, see Build):
 //     the leaves of the constructor's parameters, then for each of
 //     Build.Steps calls a choice of method (kind KInt, IsLen, 0 for "no
@@ -105,9 +108,10 @@ const (
 	ShapeWriter
 	ShapeBuilt
 	ShapeFunc
+	ShapeAny
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -125,7 +129,7 @@ type Shape struct {
 	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape
 	Fields []Field // ShapeStruct: the fields that get values, in order
 	Build  *Build  // ShapeBuilt: how the value is made
-	Outs   []int   // ShapeFunc: the shapes of the results (Len is the number of scripted calls)
+	Outs   []int   // ShapeFunc: the shapes of the results (Len is the number of scripted calls); ShapeAny: the dynamic types offered
 }
 
 // Build says how a ShapeBuilt value is made: by calling Ctor (a
@@ -171,6 +175,7 @@ const (
 	StepMessage                     // the message of an error
 	StepArg                         // argument N of the constructor (Name) or of a call's method (Name)
 	StepCall                        // call N of a built value: its method choice, or (followed by StepArg) an argument
+	StepType                        // the dynamic type of an interface value (0 for nil, j for the j-th offered)
 )
 
 // A Step is one step of a leaf's access path from its parameter.
@@ -230,10 +235,10 @@ func (l *Layout) Check() error {
 				}
 			}
 		case ShapeError, ShapeContext, ShapeWriter:
-		case ShapeFunc:
+		case ShapeFunc, ShapeAny:
 			for _, o := range s.Outs {
-				if !valid(o) {
-					return fmt.Errorf("layout: shape %d (%s) has a bad result", i, s.Type)
+				if !valid(o) || s.Kind == ShapeAny && l.Shapes[o].Kind != ShapeScalar {
+					return fmt.Errorf("layout: shape %d (%s) has a bad result or dynamic type", i, s.Type)
 				}
 			}
 		case ShapeBuilt:
@@ -268,7 +273,7 @@ func (l *Layout) Choices() []bool {
 				continue
 			}
 			switch s.Kind {
-			case ShapePointer, ShapeError, ShapeBuilt, ShapeFunc:
+			case ShapePointer, ShapeError, ShapeBuilt, ShapeFunc, ShapeAny:
 				has[i] = true
 			case ShapeArray, ShapeSlice:
 				has[i] = has[s.Elem]
@@ -437,6 +442,13 @@ func (f *flattener) shape(i int) {
 			}
 			f.pop()
 		}
+	case ShapeAny:
+		f.leaf(Leaf{K: KInt, IsLen: true, Max: len(s.Outs)}, Step{Kind: StepType})
+		for k, o := range s.Outs {
+			f.push(Step{Kind: StepArg, N: k, Name: "(" + f.l.Shapes[o].Type + ")"})
+			f.shape(o)
+			f.pop()
+		}
 	case ShapeBuilt:
 		bd := s.Build
 		f.args(bd.Ctor)
@@ -496,6 +508,9 @@ func PathString(root string, steps []Step) string {
 		case StepChoice:
 			flush(false)
 			x += " != nil"
+		case StepType:
+			flush(true)
+			x += ".(type)"
 		case StepMessage:
 			flush(true)
 			x += ".Error()"

@@ -583,6 +583,7 @@ func TestRichInputs(t *testing.T) {
 		"PutNodes":    {nil, true},
 		"PutRetry":    {[]string{"op.call[2].r0 != nil=false"}, true}, // a stub that fails twice, then succeeds
 		"PutCount":    {[]string{"xs[0]=5", "xs[0]=5"}, true},         // either call of the stub may keep
+		"PutDescribe": {[]string{"v.(type)=3"}, false},                // a bool in an any; its value is concrete
 	}
 	if len(full) != len(want) {
 		t.Fatalf("%d summaries, want %d\n%s", len(full), len(want), stdout)

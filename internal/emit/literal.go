@@ -58,6 +58,18 @@ func (r *renderer) lit(v *value, elided bool) string {
 			return "nil"
 		}
 		return r.stub(v)
+	case rt.ShapeAny:
+		if v.isNil {
+			return "nil"
+		}
+		// An untyped constant in an interface takes its default type:
+		// other types are written as conversions.
+		text := basicLit(v.dyn)
+		switch v.dyn.kind {
+		case rt.KInt, rt.KString, rt.KBool:
+			return text
+		}
+		return r.typeString(v.dyn.t) + "(" + text + ")"
 	}
 	switch u := types.Unalias(v.t).Underlying().(type) {
 	case *types.Slice:

@@ -76,6 +76,11 @@ func (r *renderer) nameFrag(v *value) string {
 			return "nil"
 		}
 		return "stub"
+	case rt.ShapeAny:
+		if v.isNil {
+			return "nil"
+		}
+		return r.nameFrag(v.dyn)
 	case rt.ShapeBuilt:
 		b := v.built
 		parts := []string{"zero"}

@@ -148,6 +148,8 @@ func (c *typeChecker) structure(t types.Type) error {
 		case namedAs(t, "io", "Writer"):
 			c.pkgs["bytes"] = types.NewPackage("bytes", "bytes")
 			return nil
+		case u.Empty():
+			return nil // any: nil or a constant
 		}
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {

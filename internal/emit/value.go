@@ -21,6 +21,7 @@ type value struct {
 	elem   *value       // a non-nil pointer: the pointee
 	built  *built       // a value made by calls (rt.ShapeBuilt)
 	calls  [][]*value   // a non-nil func stub: the results of each scripted call
+	dyn    *value       // a non-nil any: the value of its dynamic type
 }
 
 // built is a value made by its constructor and method calls.
@@ -219,6 +220,22 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, err
 		}
 		v.built = b
+	case rt.ShapeAny:
+		in, err := d.next(path + ".(type)")
+		if err != nil {
+			return nil, err
+		}
+		pick := int(in.Bits)
+		v.isNil = true
+		for j, o := range sh.Outs {
+			alt, err := d.decode(o, basicOf(d.l.Shapes[o].K), fmt.Sprintf("%s.(%s)", path, d.l.Shapes[o].Type))
+			if err != nil {
+				return nil, err
+			}
+			if j+1 == pick {
+				v.isNil, v.dyn = false, alt
+			}
+		}
 	case rt.ShapeFunc:
 		sig, ok := u.(*types.Signature)
 		if !ok || sig.Results().Len() != len(sh.Outs) {
@@ -316,7 +333,7 @@ func (v *value) isZero() bool {
 	switch {
 	case v.kind != rt.KInvalid:
 		return v.bits == 0 && v.str == ""
-	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc:
+	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc || v.shape == rt.ShapeAny:
 		return v.isNil
 	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeBuilt:
 		return false // a value is built
@@ -441,4 +458,35 @@ func (d *decoder) args(f rt.Func, fn *types.Func, path string) ([]*value, error)
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// basicOf is the unnamed Go type of scalar kind k.
+func basicOf(k rt.Kind) types.Type {
+	switch k {
+	case rt.KBool:
+		return types.Typ[types.Bool]
+	case rt.KInt8:
+		return types.Typ[types.Int8]
+	case rt.KInt16:
+		return types.Typ[types.Int16]
+	case rt.KInt32:
+		return types.Typ[types.Int32]
+	case rt.KInt64:
+		return types.Typ[types.Int64]
+	case rt.KUint:
+		return types.Typ[types.Uint]
+	case rt.KUint8:
+		return types.Typ[types.Uint8]
+	case rt.KUint16:
+		return types.Typ[types.Uint16]
+	case rt.KUint32:
+		return types.Typ[types.Uint32]
+	case rt.KUint64:
+		return types.Typ[types.Uint64]
+	case rt.KUintptr:
+		return types.Typ[types.Uintptr]
+	case rt.KString:
+		return types.Typ[types.String]
+	}
+	return types.Typ[types.Int]
 }

@@ -173,7 +173,18 @@ func (b *layoutBuilder) shape(t types.Type) (index int, why string, ok bool) {
 	case *types.TypeParam:
 		return 0, "type parameter", false
 	case *types.Interface:
-		return 0, "interface types other than error, context.Context and io.Writer need generated mocks", false
+		if u.Empty() {
+			// any: nil or one of the common dynamic types.
+			i := b.done(t, rt.Shape{Kind: rt.ShapeAny, Type: name})
+			var outs []int
+			for _, bt := range []*types.Basic{types.Typ[types.Int], types.Typ[types.String], types.Typ[types.Bool]} {
+				o, _, _ := b.shape(bt)
+				outs = append(outs, o)
+			}
+			b.l.Shapes[i].Outs = outs
+			return i, "", true
+		}
+		return 0, "interface types other than any, error, context.Context and io.Writer need generated mocks", false
 	}
 	return 0, "", false
 }

@@ -86,3 +86,21 @@ func Count(xs []int, keep func(int) bool) int {
 	}
 	return k
 }
+
+// Describe names the dynamic type of v.
+func Describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case int:
+		if x > 10 {
+			return "big int"
+		}
+		return "int"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	}
+	return "other"
+}

@@ -55,3 +55,9 @@ func PutCount(t *testing.T, xs []int, keep func(int) bool) {
 		t.Fatal("one of two kept, the first is 5")
 	}
 }
+
+func PutDescribe(t *testing.T, v any) {
+	if Describe(v) == "bool" {
+		t.Fatal("a bool")
+	}
+}
