@@ -117,16 +117,20 @@ type Concretization struct {
 
 // Result reports one run.
 type Result struct {
-	Seq         uint64
-	Status      Status
-	Messages    []string // failure and skip messages, the panic value
-	PanicAt     string   // "file:line" of the innermost frame of instrumented code for a panic; also for recovered panics
-	Events      []Event
-	Nodes       []Node // the run's expression arena; index 0 is unused
-	Concretized []Concretization
-	Truncated   bool // the branch bound was hit, or the allocation bound (AllocBound)
-	AllocBound  bool // the run stopped before a make longer than MaxAlloc
-	Goroutines  bool // the run started goroutines: symbolic tracking stopped there
+	Seq      uint64
+	Status   Status
+	Messages []string // failure and skip messages, the panic value
+	PanicAt  string   // "file:line" of the innermost frame of instrumented code for a panic; also for recovered panics
+	// RuntimeError is set when the panic value is a runtime.Error (a nil
+	// dereference, an index out of range, a division by zero), as opposed
+	// to a value the code passed to panic itself.
+	RuntimeError bool
+	Events       []Event
+	Nodes        []Node // the run's expression arena; index 0 is unused
+	Concretized  []Concretization
+	Truncated    bool // the branch bound was hit, or the allocation bound (AllocBound)
+	AllocBound   bool // the run stopped before a make longer than MaxAlloc
+	Goroutines   bool // the run started goroutines: symbolic tracking stopped there
 	// Outputs are the results an automatic target returned, one value
 	// per leaf of Layout.OutputLeaves, when the run returned and every
 	// result fit its layout (a recursive value deeper than the unfolding

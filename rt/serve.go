@@ -237,6 +237,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 				panicked = true
 				res.Messages = append(res.Messages, fmt.Sprint(r))
 				res.PanicAt = panicSite()
+				_, res.RuntimeError = r.(runtime.Error)
 			}
 			untaken(&cur.pending)
 			on.Store(false)

@@ -614,8 +614,9 @@ func TestRichInputs(t *testing.T) {
 // TestAutomaticTargets explores testdata/auto, a package without any test:
 // every exported function and method is a target (kinds func and method
 // in the JSON), receivers are made by the constructor and the methods that
-// change them, the panic found is reported with its input (an empty
-// range), and the generated regression tests pass
+// change them, the panics found are reported with their inputs (a runtime
+// error on an empty stack as a finding; a documented panic and the code's
+// own check apart), and the generated regression tests pass
 // under plain go test and assert the results the functions returned and
 // the state pointer receivers were left in.
 func TestAutomaticTargets(t *testing.T) {
@@ -648,8 +649,9 @@ func TestAutomaticTargets(t *testing.T) {
 		{"Stack.Push", "method", ""}, // receivers come from New: never nil
 		{"Stack.Pop", "method", ""},
 		{"Stack.Len", "method", ""},
-		{"Clamp", "func", "lo="},
-		{"MustNew", "func", "max="}, // documented: not a finding
+		{"Clamp", "func", "lo="},          // a deliberate panic (the code's own check)
+		{"MustNew", "func", "max="},       // documented: not a finding
+		{"Stack.Top", "method", "s.New("}, // index out of range on an empty stack: a finding
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d targets, want %d\n%s", len(got), len(want), stdout)
@@ -663,8 +665,8 @@ func TestAutomaticTargets(t *testing.T) {
 		if g.Target != w.target || g.Kind != w.kind || !found {
 			t.Errorf("target %d: %s (%s) with failures %+v; want %s (%s) failing on %q", i, g.Target, g.Kind, g.Failures, w.target, w.kind, w.failure)
 		}
-		if documented := len(g.Failures) > 0 && g.Failures[0].Documented; documented != (g.Target == "MustNew") {
-			t.Errorf("%s: failure documented %v; only MustNew's panic is", g.Target, documented)
+		if documented := len(g.Failures) > 0 && g.Failures[0].Documented; documented != (g.Target == "MustNew" || g.Target == "Clamp") {
+			t.Errorf("%s: failure documented %v; only MustNew's and Clamp's panics are", g.Target, documented)
 		}
 	}
 	gen, err := os.ReadFile(filepath.Join(dir, "stack", "stack_dowse_auto_test.go"))

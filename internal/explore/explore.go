@@ -181,6 +181,10 @@ type Failure struct {
 	// parameter itself (a receiver, an argument) is nil: what Go code
 	// commonly does not guard against, reported apart from other failures.
 	NilInput bool
+	// Deliberate marks a panic of a regression target with a value the
+	// code passed to panic itself (not a runtime error): a precondition
+	// the code checks, reported apart from other failures.
+	Deliberate bool
 }
 
 // Unsolved is a branch outcome the solver could not decide.
@@ -596,6 +600,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 		e.rep.Failures = append(e.rep.Failures, Failure{
 			Row: row, Run: n.run, Status: res.Status, Messages: res.Messages, PanicAt: res.PanicAt,
 			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), PathCondition: cond,
+			Deliberate: e.target.Regression && res.Status == rt.StatusPanic && !res.RuntimeError,
 		})
 	}
 }

@@ -86,8 +86,9 @@ type Failure struct {
 	// receiver (automatic targets): listed apart, not counted as a finding.
 	NilInput bool `json:"nil_input,omitempty"`
 	// Documented marks a panic of an automatic target whose doc comment
-	// (or Must name) says it panics: listed apart, not counted as a
-	// finding.
+	// (or Must name) says it panics, or whose value the code passed to
+	// panic itself (a checked precondition, not a runtime error): listed
+	// apart, not counted as a finding.
 	Documented bool `json:"documented,omitempty"`
 }
 
@@ -183,7 +184,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			Output:        f.Output,
 			Similar:       f.Similar,
 			NilInput:      f.NilInput,
-			Documented:    t.PanicsDocumented && f.Status == rt.StatusPanic && !f.NilInput,
+			Documented:    (t.PanicsDocumented || f.Deliberate) && f.Status == rt.StatusPanic && !f.NilInput,
 		})
 	}
 	for _, l := range rep.BoundLimited {

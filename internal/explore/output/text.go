@@ -133,7 +133,7 @@ func (h *TextHandler) Target(t *Target) error {
 		fmt.Fprintf(&b, "  nil inputs: a nil pointer dereference on %s\n", strings.Join(nilInputs, "; "))
 	}
 	if len(documented) > 0 {
-		fmt.Fprintf(&b, "  documented panics: %s\n", strings.Join(documented, "; "))
+		fmt.Fprintf(&b, "  deliberate panics (documented, or raised by the code's own checks): %s\n", strings.Join(documented, "; "))
 	}
 	if n := len(t.BoundLimited); n > 0 {
 		l := t.BoundLimited[0]

