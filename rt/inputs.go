@@ -694,7 +694,9 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 			return
 		}
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
-	case ShapeContext, ShapeWriter, ShapeBuilt, ShapeFunc, ShapeAny:
+	case ShapeAny:
+		ub.anyValue(v, sh)
+	case ShapeContext, ShapeWriter, ShapeBuilt, ShapeFunc:
 		ub.ok = false // results of these types are not compared
 	}
 }
@@ -703,6 +705,30 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 // but not nil (an input of length 0 is nil; reflect.DeepEqual tells them
 // apart).
 const EmptySlice = ^uint64(0)
+
+// anyValue flattens an interface value of shape sh (ShapeAny): nil, or a
+// value whose dynamic type is one of the offered ones.
+func (ub *unbuilder) anyValue(v reflect.Value, sh *Shape) {
+	pick := 0
+	if !v.IsNil() {
+		for j, o := range sh.Outs {
+			if v.Elem().Type() == scalarType(ub.l.Shapes[o].K) {
+				pick = j + 1
+			}
+		}
+		if pick == 0 {
+			ub.ok = false // another dynamic type
+		}
+	}
+	ub.vals = append(ub.vals, Value{Bits: uint64(pick)})
+	for j, o := range sh.Outs {
+		if j+1 == pick {
+			ub.value(v.Elem(), o)
+		} else {
+			ub.zeros(o)
+		}
+	}
+}
 
 // zeros appends the zero values of the leaves of shape, for a part of the
 // layout the value does not have (elements past a slice's length, the

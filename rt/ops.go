@@ -210,12 +210,22 @@ func Const(k Kind, v uint64) S {
 }
 
 // SliceLen records the bounds of x[lo:hi] at site and returns the shadow of
-// the new length hi-lo; cv is the capacity of x, which is concrete.
-func SliceLen(site uint32, lo S, lov uint64, hi S, hiv uint64, cv uint64) S {
+// the new length hi-lo; cv is the capacity of x, and ls, lv the shadow and
+// value of its length. Capacities have no shadows: where the capacity
+// equals the length (as for every slice input, and most slices made from
+// one), the length's shadow stands for it; a constant capacity would
+// carry this run's length into the conditions of runs with other lengths
+// (s[:len(s)-1] would then forbid longer inputs, a path lost and a
+// divergence). Where they differ, the capacity is concrete.
+func SliceLen(site uint32, lo S, lov uint64, hi S, hiv uint64, cv uint64, ls S, lv uint64) S {
 	if !on.Load() || lo == 0 && hi == 0 {
 		return 0
 	}
-	SliceBounds(site, lo, lov, hi, hiv, 0, cv)
+	var c S
+	if cv == lv {
+		c = ls
+	}
+	SliceBounds(site, lo, lov, hi, hiv, c, cv)
 	return LenDiff(hi, hiv, lo, lov)
 }
 

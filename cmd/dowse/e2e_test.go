@@ -269,7 +269,7 @@ func TestSoundnessShapes(t *testing.T) {
 	mustFind := []string{
 		"PutCapturedByCheck", "PutCapturedInPUT", "PutClosureWritesCapture", "PutSubtest",
 		"PutHelperCallback", "PutCounter", "PutLibraryCallback", "PutMethodValuePointer",
-		"PutDeferredClosure", "PutDeferInPUT", "PutIndexOutOfRangeFirst",
+		"PutDeferredClosure", "PutDeferInPUT", "PutIndexOutOfRangeFirst", "PutTrimmed",
 	}
 	for _, name := range mustFind {
 		if s, ok := got[name]; !ok || len(s.Failures) == 0 {
@@ -283,6 +283,9 @@ func TestSoundnessShapes(t *testing.T) {
 		if len(s.Failures) == 0 && s.Exhaustive {
 			t.Errorf("%s: reported exhaustive, but it has a failing input that was not found", name)
 		}
+	}
+	if !got["PutTrimmed"].Exhaustive {
+		t.Errorf("PutTrimmed: not exhaustive; a slice of an input must be bounded by the input's length, not by a constant")
 	}
 	generatedTestsPass(t, dir)
 }

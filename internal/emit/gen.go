@@ -194,12 +194,11 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		}
 	}
 	compare := t.Auto
+	resultPkgs := map[string]*types.Package{} // imported if a row compares results
 	if t.Auto && len(t.Results) > 0 {
 		// Results the file cannot write are not compared.
-		rp := map[string]*types.Package{}
-		if checkTypes(t.Results, self, rp) == nil {
-			delete(rp, "errors") // error results are compared by message
-			maps.Copy(pkgs, rp)
+		if checkTypes(t.Results, self, resultPkgs) == nil {
+			delete(resultPkgs, "errors") // error results are compared by message
 		} else {
 			compare = false
 		}
@@ -255,6 +254,7 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		}
 	}
 	if p.compared() {
+		maps.Copy(pkgs, resultPkgs)
 		for _, r := range t.Results {
 			if !namedAs(r.Type(), "", "error") {
 				pkgs["reflect"] = types.NewPackage("reflect", "reflect")

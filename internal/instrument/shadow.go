@@ -318,17 +318,19 @@ func (f *fn) shSlice(x *ast.SliceExpr, t types.Type) ast.Expr {
 	if classOf(xt) != slice && !isArrayLike(xt) {
 		return nil
 	}
+	var sx ast.Expr // the length's shadow of a slice operand
+	if classOf(xt) == slice {
+		sx = f.sh(x.X)
+	}
 	if vhi == nil {
 		vhi = lenX
-		if classOf(xt) == slice {
-			shi = f.sh(x.X)
-		}
+		shi = sx
 	}
 	if slo == nil && shi == nil {
 		return nil
 	}
 	capX := &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.capOf(x.X)}}
-	return f.fl.rtCall("SliceLen", intLit(uint64(site)), orZero(slo), vlo, orZero(shi), vhi, capX)
+	return f.fl.rtCall("SliceLen", intLit(uint64(site)), orZero(slo), vlo, orZero(shi), vhi, capX, orZero(sx), lenX)
 }
 
 func isArrayLike(t types.Type) bool {
