@@ -277,6 +277,21 @@ func (b *builder) take() (Value, S) {
 	return b.vals[i], cur.inputs[i]
 }
 
+// pick takes a leaf that picks one of n alternatives (0 for none, j for
+// the j-th) and records the pick as a switch would: "is it 0?", then "is
+// it 1?", ..., up to the one picked. An out-of-range value picks none.
+func (b *builder) pick(n int) int {
+	x, s := b.take()
+	pick := int(x.Bits)
+	if pick < 0 || pick > n {
+		pick = 0
+	}
+	for j := 0; j <= pick; j++ {
+		record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j))})
+	}
+	return pick
+}
+
 // choose takes a choice leaf and records it as a branch of the run.
 func (b *builder) choose() bool {
 	x, s := b.take()
@@ -367,14 +382,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 	case ShapeBuilt:
 		b.build(v, sh.Build)
 	case ShapeAny:
-		x, s := b.take()
-		pick := int(x.Bits)
-		if pick < 0 || pick > len(sh.Outs) {
-			pick = 0
-		}
-		for j := 0; j <= len(sh.Outs) && j <= pick; j++ {
-			record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j))})
-		}
+		pick := b.pick(len(sh.Outs))
 		for j, o := range sh.Outs {
 			if j+1 != pick {
 				b.skip(o)
@@ -462,14 +470,7 @@ func (b *builder) build(v reflect.Value, bd *Build) {
 		recv = v.Addr()
 	}
 	for c := 0; c < bd.Steps; c++ {
-		x, s := b.take()
-		pick := int(x.Bits)
-		if pick < 0 || pick > len(bd.Methods) {
-			pick = 0
-		}
-		for j := 0; j <= len(bd.Methods) && j <= pick; j++ {
-			record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j))})
-		}
+		pick := b.pick(len(bd.Methods))
 		for j, m := range bd.Methods {
 			if j+1 == pick && ok && b.rejected == "" {
 				_, ok = b.call(m, &recv)
@@ -534,55 +535,7 @@ func (b *builder) skipArgs(fn Func) {
 
 // skip passes over the leaves of shape without building a value (the
 // elements of a slice beyond its length, the pointee of a nil pointer).
-func (b *builder) skip(shape int) {
-	sh := &b.l.Shapes[shape]
-	switch sh.Kind {
-	case ShapeScalar:
-		b.next++
-	case ShapeArray:
-		for i := 0; i < sh.Len; i++ {
-			b.skip(sh.Elem)
-		}
-	case ShapeSlice:
-		b.next++
-		for i := 0; i < b.l.MaxLen; i++ {
-			b.skip(sh.Elem)
-		}
-	case ShapeStruct:
-		for _, f := range sh.Fields {
-			b.skip(f.Shape)
-		}
-	case ShapePointer:
-		if b.u.Enter(sh.Elem, b.l.Depth) {
-			b.next++
-			b.skip(sh.Elem)
-			b.u.Leave(sh.Elem)
-		}
-	case ShapeError:
-		b.next += 2
-	case ShapeAny:
-		b.next++
-		for _, o := range sh.Outs {
-			b.skip(o)
-		}
-	case ShapeFunc:
-		b.next++
-		for c := 0; c < sh.Len; c++ {
-			for _, o := range sh.Outs {
-				b.skip(o)
-			}
-		}
-	case ShapeBuilt:
-		bd := sh.Build
-		b.skipArgs(bd.Ctor)
-		for c := 0; c < bd.Steps; c++ {
-			b.next++
-			for _, m := range bd.Methods {
-				b.skipArgs(m)
-			}
-		}
-	}
-}
+func (b *builder) skip(shape int) { b.next += b.l.leafCount(shape, b.u) }
 
 // fillAt fills v, which lives in memory, and records its shadow cell.
 func (b *builder) fillAt(v reflect.Value, shape int) {
@@ -734,55 +687,7 @@ func (ub *unbuilder) anyValue(v reflect.Value, sh *Shape) {
 // layout the value does not have (elements past a slice's length, the
 // pointee of a nil pointer).
 func (ub *unbuilder) zeros(shape int) {
-	sh := &ub.l.Shapes[shape]
-	switch sh.Kind {
-	case ShapeScalar:
+	for n := ub.l.leafCount(shape, ub.u); n > 0; n-- {
 		ub.vals = append(ub.vals, Value{})
-	case ShapeArray:
-		for i := 0; i < sh.Len; i++ {
-			ub.zeros(sh.Elem)
-		}
-	case ShapeSlice:
-		ub.vals = append(ub.vals, Value{})
-		for i := 0; i < ub.l.MaxLen; i++ {
-			ub.zeros(sh.Elem)
-		}
-	case ShapeStruct:
-		for _, f := range sh.Fields {
-			ub.zeros(f.Shape)
-		}
-	case ShapePointer:
-		if ub.u.Enter(sh.Elem, ub.l.Depth) {
-			ub.vals = append(ub.vals, Value{})
-			ub.zeros(sh.Elem)
-			ub.u.Leave(sh.Elem)
-		}
-	case ShapeError:
-		ub.vals = append(ub.vals, Value{}, Value{})
-	case ShapeAny:
-		ub.vals = append(ub.vals, Value{})
-		for _, o := range sh.Outs {
-			ub.zeros(o)
-		}
-	case ShapeFunc:
-		ub.vals = append(ub.vals, Value{})
-		for c := 0; c < sh.Len; c++ {
-			for _, o := range sh.Outs {
-				ub.zeros(o)
-			}
-		}
-	case ShapeBuilt:
-		bd := sh.Build
-		for _, p := range bd.Ctor.Params {
-			ub.zeros(p)
-		}
-		for c := 0; c < bd.Steps; c++ {
-			ub.vals = append(ub.vals, Value{})
-			for _, m := range bd.Methods {
-				for _, p := range m.Params {
-					ub.zeros(p)
-				}
-			}
-		}
 	}
 }

@@ -313,6 +313,9 @@ type flattener struct {
 	steps  []Step
 	leaves []Leaf
 	limit  int // stop collecting after this many leaves (0: no limit)
+	// counting only counts the leaves (in n), for leafCount.
+	counting bool
+	n        int
 }
 
 // Leaves flattens the layout into the leaves of the input vector.
@@ -365,6 +368,15 @@ func (l *Layout) CountLeaves(limit int) int {
 	return len(f.leaves)
 }
 
+// leafCount is the number of leaves of shape i where the unfolding stands
+// at u (which it leaves as it was): what the builder passes over for a
+// part of the layout the value does not have.
+func (l *Layout) leafCount(i int, u Unfolding) int {
+	f := &flattener{l: l, u: u, counting: true}
+	f.shape(i)
+	return f.n
+}
+
 func (l *Layout) paramNames() []string {
 	names := make([]string, len(l.Params))
 	for i, p := range l.Params {
@@ -377,6 +389,10 @@ func (l *Layout) paramNames() []string {
 }
 
 func (f *flattener) leaf(l Leaf, last ...Step) {
+	if f.counting {
+		f.n++
+		return
+	}
 	if f.limit > 0 && len(f.leaves) >= f.limit {
 		return
 	}

@@ -166,14 +166,7 @@ func TestLayoutLeavesAndBuild(t *testing.T) {
 	if err := checkLayout(l, []reflect.Type{params[0], params[1], params[0], params[3]}, nil); err == nil {
 		t.Fatal("a layout with a pointer shape fits a struct type")
 	}
-	leaves, err := l.Leaves()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, l := range leaves {
-		paths = append(paths, l.Path)
-	}
+	leaves, paths := leafPaths(t, l)
 	want := []string{"p.A[0]", "p.A[1]", "len(p.Xs)", "p.Xs[0].N", "p.Xs[0].s", "p.Xs[1].N", "p.Xs[1].s", "p.B", "x",
 		"n != nil", "n.v", "n.next != nil", "n.next.v", "err != nil", "err.Error()"}
 	if !reflect.DeepEqual(paths, want) {
@@ -269,14 +262,7 @@ func TestBuiltInput(t *testing.T) {
 	if err := checkLayout(l, params, nil); err == nil {
 		t.Fatal("a build whose functions the worker lacks fits")
 	}
-	leaves, err := l.Leaves()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, l := range leaves {
-		paths = append(paths, l.Path)
-	}
+	leaves, paths := leafPaths(t, l)
 	want := []string{"c.newCounter(max)", "c.call[0]", "c.call[0].add(k)", "c.call[1]", "c.call[1].add(k)"}
 	if !reflect.DeepEqual(paths, want) {
 		t.Fatalf("leaves = %q, want %q", paths, want)
@@ -310,4 +296,18 @@ func TestBuiltInput(t *testing.T) {
 	if _, b := build([]Value{{Bits: uint64(1<<64 - 1)}, {}, {}, {}, {}}); !strings.Contains(b.rejected, "negative max") {
 		t.Errorf("rejected = %q, want the constructor's error", b.rejected)
 	}
+}
+
+// leafPaths flattens l and returns its leaves and their paths.
+func leafPaths(t *testing.T, l *Layout) ([]Leaf, []string) {
+	t.Helper()
+	leaves, err := l.Leaves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, l := range leaves {
+		paths = append(paths, l.Path)
+	}
+	return leaves, paths
 }
