@@ -337,6 +337,18 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		}
 		if n > 0 {
 			v.Set(reflect.MakeSlice(v.Type(), n, n))
+			if es := &b.l.Shapes[sh.Elem]; es.Kind == ShapeScalar && es.K.Integer() && !b.choices[sh.Elem] {
+				// One leaf per element, right after the length.
+				first := b.next
+				elems := make([]S, b.l.MaxLen)
+				for k := range elems {
+					elems[k] = cur.inputs[first+k]
+				}
+				if cur.slices == nil {
+					cur.slices = map[uintptr]inputSlice{}
+				}
+				cur.slices[v.Pointer()] = inputSlice{n: n, elems: elems}
+			}
 		}
 		for i := 0; i < b.l.MaxLen; i++ {
 			if b.choices[sh.Elem] && i <= n {

@@ -168,10 +168,31 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 		pin(site, ki, i, iv)
 		return Ld(addr, fp)
 	}
-	// ite(i == nv-1, x[nv-1], ite(..., x[0]))
-	acc := elemShadow(base, ke)
-	for k := uint64(1); k < nv; k++ {
-		e := elemShadow(unsafe.Add(base, uintptr(k)*size), ke)
+	// An input slice (or a slice of one that starts where it starts):
+	// beyond the elements this run has, those a longer input would have
+	// are its leaves, so the selection holds for every length the bounds
+	// check (against the length's shadow) admits.
+	in, isInput := cur.slices[uintptr(base)]
+	count, inMemory := nv, nv // elements selected among; those in memory
+	if isInput {
+		// The input's own elements are in memory even where x is a
+		// shorter slice of it; the rest are leaves.
+		count, inMemory = max(nv, uint64(len(in.elems))), max(nv, uint64(in.n))
+	}
+	if count > maxIteElems {
+		pin(site, ki, i, iv)
+		return Ld(addr, fp)
+	}
+	elem := func(k uint64) S {
+		if k >= inMemory {
+			return in.elems[k]
+		}
+		return elemShadow(unsafe.Add(base, uintptr(k)*size), ke)
+	}
+	// ite(i == count-1, x[count-1], ite(..., x[0]))
+	acc := elem(0)
+	for k := uint64(1); k < count; k++ {
+		e := elem(k)
 		if acc == 0 || e == 0 {
 			return 0
 		}

@@ -63,22 +63,34 @@ type frame struct {
 
 // run is the state of the traced run.
 type run struct {
-	nodes       []Node
-	consts      map[constKey]S
-	events      []Event
-	conc        []Concretization
-	mem         map[uintptr]cell
-	pending     frame
-	entered     frame // the frame taken by the last Enter, read by In
-	ret         frame
-	maxEvents   int
-	truncated   bool
-	allocBound  bool // the run stopped before a make beyond MaxAlloc
-	goroutine   bool
-	messages    []string
-	inputs      []S
+	nodes      []Node
+	consts     map[constKey]S
+	events     []Event
+	conc       []Concretization
+	mem        map[uintptr]cell
+	pending    frame
+	entered    frame // the frame taken by the last Enter, read by In
+	ret        frame
+	maxEvents  int
+	truncated  bool
+	allocBound bool // the run stopped before a make beyond MaxAlloc
+	goroutine  bool
+	messages   []string
+	inputs     []S
+	// slices are the input slices of integer elements, by the address of
+	// their first element: the leaves of all their possible elements
+	// (see LdSym).
+	slices      map[uintptr]inputSlice
 	recoveredAt string
 	t           *testing.T // the run's subtest, stopped by the branch bound
+}
+
+// inputSlice is an input slice of integer elements: it has n elements in
+// this run, and elems holds the shadows of the leaves of all the elements
+// a longer input would have (up to the length bound).
+type inputSlice struct {
+	n     int
+	elems []S
 }
 
 type constKey struct {
@@ -108,6 +120,7 @@ func resetRun(maxEvents int) {
 	cur.maxEvents = maxEvents
 	cur.truncated = false
 	cur.allocBound = false
+	clear(cur.slices)
 	cur.goroutine = false
 	concurrent.Store(false)
 	cur.messages = cur.messages[:0]

@@ -269,7 +269,7 @@ func TestSoundnessShapes(t *testing.T) {
 	mustFind := []string{
 		"PutCapturedByCheck", "PutCapturedInPUT", "PutClosureWritesCapture", "PutSubtest",
 		"PutHelperCallback", "PutCounter", "PutLibraryCallback", "PutMethodValuePointer",
-		"PutDeferredClosure", "PutDeferInPUT", "PutIndexOutOfRangeFirst", "PutTrimmed",
+		"PutDeferredClosure", "PutDeferInPUT", "PutIndexOutOfRangeFirst", "PutTrimmed", "PutPopLast",
 	}
 	for _, name := range mustFind {
 		if s, ok := got[name]; !ok || len(s.Failures) == 0 {
@@ -286,6 +286,9 @@ func TestSoundnessShapes(t *testing.T) {
 	}
 	if !got["PutTrimmed"].Exhaustive {
 		t.Errorf("PutTrimmed: not exhaustive; a slice of an input must be bounded by the input's length, not by a constant")
+	}
+	if !got["PutPopLast"].Exhaustive {
+		t.Errorf("PutPopLast: not exhaustive; a symbolic index into an input must select among the elements of longer inputs too")
 	}
 	generatedTestsPass(t, dir)
 }

@@ -62,13 +62,9 @@ func (d *decoder) next(want string) (rt.Value, error) {
 	return d.inputs[d.i-1], nil
 }
 
-// decodeRow rebuilds the values of params from one row's inputs.
-func decodeRow(params []*types.Var, l *rt.Layout, inputs []rt.Value) ([]*value, error) {
-	return decodeValues(params, l, nil, inputs, false)
-}
-
-// decodeValues is decodeRow, for outputs (of an automatic target) if
-// outputs is set.
+// decodeValues rebuilds the values of params from one row's inputs (or,
+// if outputs is set, an automatic target's results from its outputs);
+// funcs are the functions of built values.
 func decodeValues(params []*types.Var, l *rt.Layout, funcs map[string]*types.Func, inputs []rt.Value, outputs bool) ([]*value, error) {
 	if l == nil || len(l.Params) != len(params) {
 		return nil, fmt.Errorf("no input layout for the %d parameters", len(params))

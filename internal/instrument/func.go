@@ -17,6 +17,11 @@ type fn struct {
 	results []types.Object          // named results (nil entries for unnamed)
 	hasGoto bool
 	method  bool // a method declaration: the receiver is parameter 0
+	// inMem holds the locals of a tracked type whose address the function
+	// (or a literal in it) takes: their shadows live in memory cells too,
+	// which code that writes through the pointer updates, and reads take
+	// them from there (see addressTaken).
+	inMem map[types.Object]bool
 }
 
 // temp is what the rewrite knows of a node it created.
@@ -48,6 +53,7 @@ func (fl *file) funcDecl(d *ast.FuncDecl) {
 	}
 	sig := obj.Type().(*types.Signature)
 	f := fl.newFn(FuncID(obj), sig, d.Body)
+	f.inMem = fl.addressTaken(d)
 	var params []*ast.Field
 	if d.Recv != nil {
 		params = append(params, d.Recv.List...)
@@ -73,12 +79,60 @@ func (fl *file) funcLit(e *ast.FuncLit, parent *fn) {
 	f := fl.newFn(0, sig, e.Body)
 	if parent != nil {
 		f.comp = parent.comp
+		f.inMem = parent.inMem
+	} else {
+		f.inMem = fl.addressTaken(e)
 	}
 	var results []*ast.Field
 	if e.Type.Results != nil {
 		results = e.Type.Results.List
 	}
 	e.Body.List = append(f.prologue(e.Type.Params.List, results), f.block(e.Body.List)...)
+}
+
+// addressTaken returns the local variables and parameters of a tracked
+// type (integers, bools, strings, slices) whose address the function n
+// takes, with & or by calling a pointer method on them. Their companion
+// alone would go stale when code writes through the pointer (x's shadow
+// after Pop(&x) would still be the old length), and code that reads
+// through it would find no shadow.
+func (fl *file) addressTaken(n ast.Node) map[types.Object]bool {
+	taken := map[types.Object]bool{}
+	mark := func(e ast.Expr) {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return
+		}
+		v, ok := fl.info.ObjectOf(id).(*types.Var)
+		if !ok || v.IsField() || v.Parent() == fl.pkg.Types.Scope() {
+			return
+		}
+		switch classOf(v.Type()) {
+		case scalar, str, slice:
+			taken[v] = true
+		}
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				mark(x.X)
+			}
+		case *ast.SelectorExpr:
+			sel := fl.info.Selections[x]
+			if sel == nil || sel.Kind() != types.MethodVal {
+				break
+			}
+			recv := sel.Obj().Type().(*types.Signature).Recv()
+			if _, ptrRecv := types.Unalias(recv.Type()).(*types.Pointer); ptrRecv {
+				if _, ptrX := types.Unalias(sel.Recv()).(*types.Pointer); !ptrX {
+					mark(x.X) // x.M() with M on *T takes &x
+				}
+			}
+		}
+		return true
+	})
+	return taken
 }
 
 // litsOnly instruments the function literals in e without touching e
@@ -130,6 +184,10 @@ func (f *fn) prologue(params, results []*ast.Field) []ast.Stmt {
 				decls = append(decls, varDecl(c, f.fl.rtSel("Sh")))
 				fp := f.fl.fp(ast.NewIdent(name.Name), obj.Type())
 				takes = append(takes, assign(ast.NewIdent(c), f.fl.rtCall("Mk", f.fl.rtCall("In", intLit(uint64(i)), fp), fp)))
+				if f.inMem[obj] {
+					decls = append(decls, f.fl.escape(ast.NewIdent(name.Name)))
+					takes = append(takes, &ast.ExprStmt{X: f.fl.rtCall("StSh", f.fl.addr(ast.NewIdent(name.Name)), ast.NewIdent(c))})
+				}
 			case untracked:
 				// Generic code keeps no shadows of values whose type is a
 				// type parameter: a shadow announced for one is lost here.

@@ -55,6 +55,9 @@ func (f *fn) sh(e ast.Expr) ast.Expr {
 		if !ok {
 			return nil
 		}
+		if f.inMem[obj] {
+			return f.fl.rtCall("Ld", f.fl.addr(x), f.fl.fp(x, t))
+		}
 		if c, ok := f.comp[obj]; ok {
 			return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(c), Sel: ast.NewIdent("At")}, Args: []ast.Expr{f.fl.fp(x, t)}}
 		}

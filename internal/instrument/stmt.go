@@ -244,14 +244,22 @@ func (f *fn) setShadow(t lhsTarget, sh ast.Expr, aggSrc ast.Expr) []ast.Stmt {
 			sh = f.fl.lit("Sh")
 		}
 		if t.obj != nil {
+			var out []ast.Stmt
 			if t.newVar {
 				c := f.companion(t.obj)
-				return []ast.Stmt{define(ast.NewIdent(c), sh), use(ast.NewIdent(c))}
+				out = []ast.Stmt{define(ast.NewIdent(c), sh), use(ast.NewIdent(c))}
+			} else if c, ok := f.comp[t.obj]; ok {
+				out = []ast.Stmt{assign(ast.NewIdent(c), sh)}
 			}
-			if c, ok := f.comp[t.obj]; ok {
-				return []ast.Stmt{assign(ast.NewIdent(c), sh)}
+			if f.inMem[t.obj] && out != nil {
+				// Its shadow lives in memory too (see addressTaken).
+				c := ast.NewIdent(f.comp[t.obj])
+				if t.newVar {
+					out = append(out, f.fl.escape(t.expr))
+				}
+				out = append(out, &ast.ExprStmt{X: f.fl.rtCall("StSh", f.fl.addr(t.expr), c)})
 			}
-			return nil
+			return out
 		}
 		if t.addrTmp != nil {
 			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("StSh", t.addrTmp, sh)}}

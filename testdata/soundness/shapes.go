@@ -110,3 +110,14 @@ func (s *Stack[T]) Pop() (T, bool) {
 
 // Word is the i-th word.
 func Word(words []string, i int) string { return words[i] }
+
+// Pop removes and returns the last item.
+func Pop(items *[]int) (int, bool) {
+	s := *items
+	if len(s) == 0 {
+		return 0, false
+	}
+	x := s[len(s)-1]
+	*items = s[:len(s)-1]
+	return x, true
+}

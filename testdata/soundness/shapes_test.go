@@ -149,3 +149,13 @@ func PutTrimmed(t *testing.T, xs []int) {
 		t.Fatal("trimmed to two")
 	}
 }
+
+// PutPopLast reads the last element of an input through a symbolic index
+// (len-1): the selection must cover the elements of longer inputs too (their
+// leaves), or a child run with another length reads another element than
+// its path condition says, and diverges.
+func PutPopLast(t *testing.T, items []int) {
+	if x, ok := Pop(&items); ok && x == 7 && len(items) == 1 {
+		t.Fatal("popped 7 leaving one")
+	}
+}

@@ -31,6 +31,12 @@ func TestDeferRecover(t *testing.T) {
 	}
 }
 
+func TestAddressTaken(t *testing.T) {
+	if Bump(3) != 5 {
+		t.Fatalf("Bump(3) = %d, want 5", Bump(3))
+	}
+}
+
 func TestControl(t *testing.T) {
 	if d, r := Digits("12 ab "); d != 2 || r != 4 {
 		t.Fatalf("Digits = %d, %d; want 2, 4", d, r)
