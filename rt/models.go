@@ -31,6 +31,7 @@ func Models() map[string]string {
 		"strings.IndexRune":     "StringsIndexRune",
 		"strings.ContainsRune":  "StringsContainsRune",
 		"strings.EqualFold":     "StringsEqualFold",
+		"strconv.Atoi":          "StrconvAtoi",
 	}
 }
 

@@ -490,7 +490,9 @@ func FuzzID(f *testing.F) {
 }
 
 // TestSearchModels checks branches behind strings.LastIndexByte,
-// strings.ContainsRune and strings.EqualFold: each PUT fails only on
+// strings.ContainsRune, strings.EqualFold and strconv.Atoi ("-42": a
+// number with a sign, found although err != nil is not tracked, through
+// the model's implicit validity branch): each PUT fails only on
 // inputs the model's shadow leads to; EqualFold (modelled for ASCII only)
 // must not make its target exhaustive.
 func TestSearchModels(t *testing.T) {
@@ -502,6 +504,7 @@ func TestSearchModels(t *testing.T) {
 		"search_test.go": `package search
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -523,6 +526,16 @@ func PutMethod(t *testing.T, s string) {
 		t.Fatalf("method %q", s)
 	}
 }
+
+func PutAtoi(t *testing.T, s string) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return
+	}
+	if n == -42 {
+		t.Fatal("minus forty-two")
+	}
+}
 `,
 	}
 	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "6", "./...")
@@ -530,13 +543,13 @@ func PutMethod(t *testing.T, s string) {
 		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 	got := summaries(t, stdout)
-	for _, name := range []string{"PutExt", "PutColon", "PutMethod"} {
+	for _, name := range []string{"PutExt", "PutColon", "PutMethod", "PutAtoi"} {
 		if len(got[name].Failures) == 0 {
 			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
 		}
 	}
-	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive {
-		t.Errorf("PutExt, PutColon: exhaustive %v, %v; want both exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive)
+	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive || !got["PutAtoi"].Exhaustive {
+		t.Errorf("PutExt, PutColon, PutAtoi: exhaustive %v, %v, %v; want all exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive, got["PutAtoi"].Exhaustive)
 	}
 	if got["PutMethod"].Exhaustive {
 		t.Errorf("PutMethod reported exhaustive, but EqualFold is modelled for ASCII only")
