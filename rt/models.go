@@ -32,6 +32,9 @@ func Models() map[string]string {
 		"strings.ContainsRune":  "StringsContainsRune",
 		"strings.EqualFold":     "StringsEqualFold",
 		"strconv.Atoi":          "StrconvAtoi",
+		"strconv.ParseInt":      "StrconvParseInt",
+		"strconv.ParseUint":     "StrconvParseUint",
+		"strconv.ParseBool":     "StrconvParseBool",
 	}
 }
 

@@ -4,7 +4,12 @@ import "strconv"
 
 // Models of strconv functions that parsers call on their input.
 
-var idStrconvAtoi = funcID("strconv.Atoi")
+var (
+	idStrconvAtoi      = funcID("strconv.Atoi")
+	idStrconvParseInt  = funcID("strconv.ParseInt")
+	idStrconvParseUint = funcID("strconv.ParseUint")
+	idStrconvParseBool = funcID("strconv.ParseBool")
+)
 
 // maxAtoiDigits is the most digits the Atoi model covers: 18 decimal
 // digits always fit an int64, so the model needs no overflow case.
@@ -21,26 +26,93 @@ const maxAtoiDigits = 18
 func StrconvAtoi(s string) (int, error) {
 	r, err := strconv.Atoi(s)
 	if on.Load() && Enter(idStrconvAtoi, 1) {
-		if ss := In(0, FS(s)); ss != 0 {
-			n, approx := searchLen(len(s))
-			if n > maxAtoiDigits+1 {
-				n, approx = maxAtoiDigits+1, true
-			}
-			if approx {
-				Conc(0, "strconv.Atoi of a string longer than the model covers")
-			}
-			valid, value := atoiShadow(ss, n)
-			Imp(0, err == nil, valid)
-			Ret(idStrconvAtoi, Arg{S: value, F: uint64(r)}, Arg{})
+		decimal(idStrconvAtoi, In(0, FS(s)), s, true, err == nil, uint64(r), KInt)
+	}
+	return r, err
+}
+
+// StrconvParseInt is strconv.ParseInt, modelled like Atoi for base 10 and
+// 64-bit results; other bases and sizes make a symbolic s concrete.
+func StrconvParseInt(s string, base int, bitSize int) (int64, error) {
+	r, err := strconv.ParseInt(s, base, bitSize)
+	if on.Load() && Enter(idStrconvParseInt, 3) {
+		ss := In(0, FS(s))
+		switch {
+		case ss == 0:
+		case base == 10 && (bitSize == 0 || bitSize == 64):
+			decimal(idStrconvParseInt, ss, s, true, err == nil, uint64(r), KInt64)
+		default:
+			Conc(0, "strconv.ParseInt with another base or size than 10 and 64")
 		}
 	}
 	return r, err
 }
 
-// atoiShadow returns the shadows of "s is a decimal number with an
-// optional sign" and of its value (0 if it is not one), for strings of at
-// most n bytes.
-func atoiShadow(s S, n int) (valid, value S) {
+// StrconvParseUint is strconv.ParseUint, modelled for base 10 and 64-bit
+// results (no sign).
+func StrconvParseUint(s string, base int, bitSize int) (uint64, error) {
+	r, err := strconv.ParseUint(s, base, bitSize)
+	if on.Load() && Enter(idStrconvParseUint, 3) {
+		ss := In(0, FS(s))
+		switch {
+		case ss == 0:
+		case base == 10 && (bitSize == 0 || bitSize == 64):
+			decimal(idStrconvParseUint, ss, s, false, err == nil, r, KUint64)
+		default:
+			Conc(0, "strconv.ParseUint with another base or size than 10 and 64")
+		}
+	}
+	return r, err
+}
+
+// StrconvParseBool is strconv.ParseBool: its value and validity are
+// comparisons of s with the strings it accepts.
+func StrconvParseBool(str string) (bool, error) {
+	r, err := strconv.ParseBool(str)
+	if on.Load() && Enter(idStrconvParseBool, 1) {
+		if ss := In(0, FS(str)); ss != 0 {
+			or := func(a, b S) S { return mk(Node{Op: OpLOr, K: KBool, A: a, B: b}) }
+			is := func(w string) S { return mk(Node{Op: OpEq, K: KBool, K2: KString, A: ss, B: strConst(w)}) }
+			truth, valid := falseS(), falseS()
+			for _, w := range []string{"1", "t", "T", "TRUE", "true", "True"} {
+				truth = or(truth, is(w))
+			}
+			valid = truth
+			for _, w := range []string{"0", "f", "F", "FALSE", "false", "False"} {
+				valid = or(valid, is(w))
+			}
+			Imp(0, err == nil, valid)
+			Ret(idStrconvParseBool, Arg{S: truth, F: B(r)}, Arg{})
+		}
+	}
+	return r, err
+}
+
+// decimal leaves the shadow of a decimal parse of s (shadow ss; signed
+// allows a sign) as result 0, of kind k, of function id with fingerprint
+// fp, records
+// whether s is a number (ok) as an implicit branch, and a concretization
+// where s is longer than the model covers.
+func decimal(id uint32, ss S, s string, signed, ok bool, fp uint64, k Kind) {
+	if ss == 0 {
+		return
+	}
+	n, approx := searchLen(len(s))
+	if n > maxAtoiDigits+1 {
+		n, approx = maxAtoiDigits+1, true
+	}
+	if approx {
+		Conc(0, "a decimal parse of a string longer than the model covers")
+	}
+	valid, value := atoiShadow(ss, n, signed)
+	Imp(0, ok, valid)
+	Ret(id, Arg{S: Conv(k, KInt, value), F: fp}, Arg{})
+}
+
+// atoiShadow returns the shadows of "s is a decimal number" (with an
+// optional sign if signed) and of its value (0 if it is not one), for
+// strings of at most n bytes.
+func atoiShadow(s S, n int, signed bool) (valid, value S) {
 	L := StrLen(s)
 	ch := func(k int) S { return mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: s, B: intS(k)}) }
 	is := func(k int, c byte) S {
@@ -55,7 +127,7 @@ func atoiShadow(s S, n int) (valid, value S) {
 	}
 	valid, value = falseS(), intS(0)
 	for length := n; length >= 1; length-- {
-		for sign := 0; sign <= 1 && sign < length; sign++ {
+		for sign := 0; sign <= 1 && sign < length && (sign == 0 || signed); sign++ {
 			cond := mk(Node{Op: OpEq, K: KBool, K2: KInt, A: L, B: intS(length)})
 			if sign == 1 {
 				cond = and(cond, or(is(0, '+'), is(0, '-')))

@@ -536,6 +536,20 @@ func PutAtoi(t *testing.T, s string) {
 		t.Fatal("minus forty-two")
 	}
 }
+
+func PutParse(t *testing.T, s, b string) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return
+	}
+	u, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return
+	}
+	if ok, err := strconv.ParseBool(b); err == nil && ok && b[0] == 'T' && n == 7 && u == 7 {
+		t.Fatal("seven, and true")
+	}
+}
 `,
 	}
 	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "6", "./...")
@@ -543,7 +557,7 @@ func PutAtoi(t *testing.T, s string) {
 		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 	got := summaries(t, stdout)
-	for _, name := range []string{"PutExt", "PutColon", "PutMethod", "PutAtoi"} {
+	for _, name := range []string{"PutExt", "PutColon", "PutMethod", "PutAtoi", "PutParse"} {
 		if len(got[name].Failures) == 0 {
 			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
 		}
