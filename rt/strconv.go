@@ -36,14 +36,7 @@ func StrconvAtoi(s string) (int, error) {
 func StrconvParseInt(s string, base int, bitSize int) (int64, error) {
 	r, err := strconv.ParseInt(s, base, bitSize)
 	if on.Load() && Enter(idStrconvParseInt, 3) {
-		ss := In(0, FS(s))
-		switch {
-		case ss == 0:
-		case base == 10 && (bitSize == 0 || bitSize == 64):
-			decimal(idStrconvParseInt, ss, s, true, err == nil, uint64(r), KInt64)
-		default:
-			Conc(0, "strconv.ParseInt with another base or size than 10 and 64")
-		}
+		parseModel(idStrconvParseInt, s, base, bitSize, true, err == nil, uint64(r), KInt64)
 	}
 	return r, err
 }
@@ -53,16 +46,23 @@ func StrconvParseInt(s string, base int, bitSize int) (int64, error) {
 func StrconvParseUint(s string, base int, bitSize int) (uint64, error) {
 	r, err := strconv.ParseUint(s, base, bitSize)
 	if on.Load() && Enter(idStrconvParseUint, 3) {
-		ss := In(0, FS(s))
-		switch {
-		case ss == 0:
-		case base == 10 && (bitSize == 0 || bitSize == 64):
-			decimal(idStrconvParseUint, ss, s, false, err == nil, r, KUint64)
-		default:
-			Conc(0, "strconv.ParseUint with another base or size than 10 and 64")
-		}
+		parseModel(idStrconvParseUint, s, base, bitSize, false, err == nil, r, KUint64)
 	}
 	return r, err
+}
+
+// parseModel is the shadow of ParseInt or ParseUint (see decimal) where
+// the base is 10 and the size 64 bits, and a concretization of a
+// symbolic s otherwise.
+func parseModel(id uint32, s string, base, bitSize int, signed, ok bool, fp uint64, k Kind) {
+	ss := In(0, FS(s))
+	switch {
+	case ss == 0:
+	case base == 10 && (bitSize == 0 || bitSize == 64):
+		decimal(id, ss, s, signed, ok, fp, k)
+	default:
+		Conc(0, "strconv parse with another base or size than 10 and 64")
+	}
 }
 
 // StrconvParseBool is strconv.ParseBool: its value and validity are
