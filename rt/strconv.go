@@ -73,11 +73,11 @@ func StrconvParseBool(str string) (bool, error) {
 		if ss := In(0, FS(str)); ss != 0 {
 			or := func(a, b S) S { return mk(Node{Op: OpLOr, K: KBool, A: a, B: b}) }
 			is := func(w string) S { return mk(Node{Op: OpEq, K: KBool, K2: KString, A: ss, B: strConst(w)}) }
-			truth, valid := falseS(), falseS()
+			truth := falseS()
 			for _, w := range []string{"1", "t", "T", "TRUE", "true", "True"} {
 				truth = or(truth, is(w))
 			}
-			valid = truth
+			valid := truth
 			for _, w := range []string{"0", "f", "F", "FALSE", "false", "False"} {
 				valid = or(valid, is(w))
 			}
