@@ -67,7 +67,6 @@ const (
 	ReasonMaxTime       = "max-time"
 	ReasonCanceled      = "canceled"
 	ReasonMaxBranches   = "max-branches"
-	ReasonAllocBound    = "alloc-bound" // an input asked for a make longer than rt.MaxAlloc
 	ReasonSolverTimeout = "solver-timeout"
 	ReasonSolverUnknown = "solver-unknown"
 	ReasonNoSolver      = "no-solver"
@@ -84,7 +83,7 @@ const (
 const StopExhausted = "all paths explored"
 
 var reasonOrder = []string{
-	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches, ReasonAllocBound,
+	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
 	ReasonWorkerExit, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
 }
@@ -124,6 +123,10 @@ type Report struct {
 	UnknownAnswers int
 	CacheHits      int
 	Divergences    int
+	// AllocBounded is set when some input asked the code for a make
+	// longer than rt.MaxAlloc: those runs stopped before allocating, and
+	// the verdict holds for the inputs within that bound.
+	AllocBounded bool
 	// Unstable counts the rows of a regression target whose results
 	// differed when run again; their results are not asserted.
 	Unstable        int
@@ -505,7 +508,10 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 	switch {
 	case res.AllocBound:
-		e.hit[ReasonAllocBound] = true
+		// Inputs that make the code allocate more than rt.MaxAlloc
+		// elements are outside the explored domain, as longer strings
+		// are: the verdict names the bound (Report.AllocBounded).
+		e.rep.AllocBounded = true
 	case res.Truncated || res.Status == rt.StatusBound:
 		e.hit[ReasonMaxBranches] = true
 	}

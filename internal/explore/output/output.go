@@ -118,6 +118,9 @@ type Coverage struct {
 // Bounds says which input-size bound applied to the target's inputs.
 type Bounds struct {
 	MaxLen *int `json:"max_len,omitempty"` // set if the target has string or slice inputs
+	// MaxAlloc is set if some input asked the code to make a slice longer
+	// than this: those inputs are outside the explored domain.
+	MaxAlloc *int `json:"max_alloc,omitempty"`
 }
 
 // Options for NewTarget.
@@ -222,6 +225,10 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			out.Bounds.MaxLen = &m
 			break
 		}
+	}
+	if rep.AllocBounded {
+		m := rt.MaxAlloc
+		out.Bounds.MaxAlloc = &m
 	}
 	out.ElapsedSeconds = seconds(rep.Elapsed)
 	out.SolverSeconds = seconds(rep.SolverTime)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dowse-go/dowse/internal/golden"
@@ -116,4 +117,19 @@ func TestRel(t *testing.T) {
 func checkGolden(t *testing.T, file, got string) {
 	t.Helper()
 	golden.Check(t, file, got, *update)
+}
+
+// An exhaustive verdict names every bound of the domain it holds for.
+func TestVerdictNamesBounds(t *testing.T) {
+	var buf bytes.Buffer
+	h := NewTextHandler(&buf, false)
+	err := h.Target(&Target{Package: "p", Target: "PutX", Position: "x_test.go:1", Exhaustive: true,
+		StopReason: "all paths explored", Bounds: Bounds{MaxLen: intp(3), MaxAlloc: intp(65536)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "exhaustive: all paths explored (strings and slices of at most 3 elements, make lengths of at most 65536)"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("text:\n%s\nwant a line %q", buf.String(), want)
+	}
 }

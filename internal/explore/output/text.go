@@ -53,9 +53,16 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	if t.Exhaustive {
 		h.exhaustive++
-		domain := ""
+		var bounds []string
 		if t.Bounds.MaxLen != nil {
-			domain = fmt.Sprintf(" (strings and slices of at most %d elements)", *t.Bounds.MaxLen)
+			bounds = append(bounds, fmt.Sprintf("strings and slices of at most %d elements", *t.Bounds.MaxLen))
+		}
+		if t.Bounds.MaxAlloc != nil {
+			bounds = append(bounds, fmt.Sprintf("make lengths of at most %d", *t.Bounds.MaxAlloc))
+		}
+		domain := ""
+		if len(bounds) > 0 {
+			domain = " (" + strings.Join(bounds, ", ") + ")"
 		}
 		fmt.Fprintf(&b, "  exhaustive: %s%s\n", t.StopReason, domain)
 	} else {
