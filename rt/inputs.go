@@ -130,7 +130,7 @@ func (c *checker) fitsBuild(bd *Build, t reflect.Type) error {
 			return fmt.Errorf("the worker has no function %s", bd.Ctor.Expr)
 		}
 		ct := ctor.Type()
-		if bd.Ctor.Result >= ct.NumOut() || ct.Out(bd.Ctor.Result) != t {
+		if ct.NumOut() == 0 || ct.Out(0) != t {
 			return fmt.Errorf("%s does not return %s", bd.Ctor.Expr, t)
 		}
 		if err := c.fitsParams(bd.Ctor, ct, 0); err != nil {
@@ -337,7 +337,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		}
 		if n > 0 {
 			v.Set(reflect.MakeSlice(v.Type(), n, n))
-			if es := &b.l.Shapes[sh.Elem]; es.Kind == ShapeScalar && es.K.Integer() && !b.choices[sh.Elem] {
+			if es := &b.l.Shapes[sh.Elem]; es.Kind == ShapeScalar && es.K.Integer() {
 				// One leaf per element, right after the length.
 				first := b.next
 				elems := make([]S, b.l.MaxLen)
@@ -472,7 +472,7 @@ func (b *builder) build(v reflect.Value, bd *Build) {
 	case bd.Ctor.Expr != "":
 		var out []reflect.Value
 		if out, ok = b.call(bd.Ctor, nil); ok {
-			v.Set(out[bd.Ctor.Result])
+			v.Set(out[0])
 		}
 	case v.Kind() == reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem())) // a pointer to the zero value

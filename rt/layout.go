@@ -133,7 +133,8 @@ type Shape struct {
 }
 
 // Build says how a ShapeBuilt value is made: by calling Ctor (a
-// constructor of the package; with an empty Expr, the zero value, for a
+// constructor of the package, which returns the value first, and at most
+// an error besides; with an empty Expr, the zero value, for a
 // type whose zero value is ready to use), then up to Steps methods of the result,
 // each chosen among Methods by a leaf. A constructor or method that
 // panics or returns a non-nil error rejects the input (the run is
@@ -153,7 +154,6 @@ type Func struct {
 	ParamNames []string // for paths and messages
 	Params     []int    // the shapes of its parameters (a method's: after the receiver)
 	Err        bool     // its last result is an error
-	Result     int      // which result is the value (constructors)
 }
 
 // A Field is a struct field that gets a value.
@@ -334,17 +334,17 @@ func (l *Layout) Leaves() ([]Leaf, error) {
 	}
 	names := l.paramNames()
 	for i := range f.leaves {
-		f.leaves[i].Path = PathString(names[f.leaves[i].Param], f.leaves[i].Steps)
+		f.leaves[i].Path = pathString(names[f.leaves[i].Param], f.leaves[i].Steps)
 	}
 	return f.leaves, nil
 }
 
-// OutputLeaves flattens the results of the layout, as Leaves flattens
-// the parameters.
-func (l *Layout) OutputLeaves() ([]Leaf, error) {
+// OutputLayout is the layout of what an automatic target reports (see
+// Outputs), as parameters: its leaves are those of Result.Outputs.
+func (l *Layout) OutputLayout() *Layout {
 	r := *l
 	r.Params, r.Results, r.After, r.AfterShapes = l.Outputs(), nil, nil, nil
-	return r.Leaves()
+	return &r
 }
 
 // Outputs are what an automatic target reports, in order: its results,
@@ -492,10 +492,10 @@ func (f *flattener) args(fn Func) {
 	}
 }
 
-// PathString writes the access path steps from the parameter named root
+// pathString writes the access path steps from the parameter named root
 // as Go: "p.next.val" (fields through pointers), "*p", "len(xs)",
 // "xs[1]", "p != nil", "err.Error()".
-func PathString(root string, steps []Step) string {
+func pathString(root string, steps []Step) string {
 	x := root
 	deref := 0 // pending dereferences
 	flush := func(paren bool) {

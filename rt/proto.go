@@ -132,7 +132,7 @@ type Result struct {
 	AllocBound   bool // the run stopped before a make longer than MaxAlloc
 	Goroutines   bool // the run started goroutines: symbolic tracking stopped there
 	// Outputs are the results an automatic target returned, one value
-	// per leaf of Layout.OutputLeaves, when the run returned and every
+	// per leaf of Layout.OutputLayout, when the run returned and every
 	// result fit its layout (a recursive value deeper than the unfolding
 	// bound does not); nil otherwise. If a parameter reported after the
 	// call (Layout.After) does not fit its shape, Outputs holds the

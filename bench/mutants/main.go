@@ -16,7 +16,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"os"
 	"os/exec"
@@ -180,22 +179,14 @@ func run(dir, name string, args ...string) {
 }
 
 func copyFile(src, dst string) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		log.Fatal(err)
+	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
 		log.Fatal(err)
 	}
-	in, err := os.Open(src)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		log.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

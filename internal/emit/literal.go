@@ -160,7 +160,7 @@ func (r *renderer) built(v *value) string {
 	for i := range lhs {
 		lhs[i] = "_"
 	}
-	lhs[b.fn.Result] = "built"
+	lhs[0] = "built"
 	if b.fn.Err {
 		lhs[len(lhs)-1] = "err"
 	}

@@ -370,21 +370,20 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 	if l == nil || len(l.Results) != len(t.Results) || len(l.Results)+len(l.After) == 0 {
 		return nil, nil
 	}
-	view := *l
-	view.Params, view.Results, view.After, view.AfterShapes = l.Outputs(), nil, nil, nil
+	view := l.OutputLayout()
 	vars := append([]*types.Var(nil), t.Results...)
 	for _, i := range l.After {
 		vars = append(vars, t.Params[i])
 	}
 	if len(l.After) > 0 {
 		// The results alone: the parameters after the call did not fit.
-		alone := view
+		alone := *view
 		alone.Params = l.Results
 		if alone.CountLeaves(rt.MaxLeaves) == len(outputs) {
-			view, vars = alone, vars[:len(t.Results)]
+			view, vars = &alone, vars[:len(t.Results)]
 		}
 	}
-	outs, err := decodeValues(vars, &view, t.Funcs, outputs, true)
+	outs, err := decodeValues(vars, view, t.Funcs, outputs, true)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ type Target struct {
 	Name string
 	// Regression marks a target whose rows are regression tests (an
 	// automatic target: its results are asserted). Its search starts from
-	// distinctive values instead of zeros (DistinctInputs), so that values
+	// distinctive values instead of zeros (distinctInputs), so that values
 	// no branch constrains stay distinctive in the rows and a changed
 	// computation changes the results; and every distinct passing path
 	// keeps its row, since paths that reach no new branch outcome still
@@ -320,7 +320,7 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	}
 	zero := zeroInputs(leaves)
 	if target.Regression {
-		zero = DistinctInputs(leaves)
+		zero = distinctInputs(leaves)
 	}
 	batch := []child{{inputs: zero, flip: -1}}
 	for _, s := range SeedInputs(leaves, seeds) {
@@ -835,12 +835,12 @@ func (e *explorer) finish() {
 	}
 }
 
-// DistinctInputs is an input vector of small, distinct, non-zero values:
+// distinctInputs is an input vector of small, distinct, non-zero values:
 // leaf i gets i+2 (integers, masked to their width), strings a short
 // distinct word, lengths 1, choices "non-nil", bools alternate. A
 // regression row whose values come from it tells more computations apart
 // than one of zeros, where x+y, x*y and x-y all agree.
-func DistinctInputs(leaves []rt.Leaf) []rt.Value {
+func distinctInputs(leaves []rt.Leaf) []rt.Value {
 	in := make([]rt.Value, len(leaves))
 	for i, l := range leaves {
 		switch {

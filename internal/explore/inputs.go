@@ -46,7 +46,7 @@ func InputText(leaves []rt.Leaf, in []rt.Value) string {
 	}
 	var parts []string
 	for i, l := range leaves {
-		if Hidden(leaves, in, i) {
+		if hidden(leaves, in, i) {
 			continue
 		}
 		parts = append(parts, l.Path+"="+valueText(l, in[i]))
@@ -54,11 +54,11 @@ func InputText(leaves []rt.Leaf, in []rt.Value) string {
 	return strings.Join(parts, ", ")
 }
 
-// Hidden reports whether leaf i of the input vector in takes no part in
+// hidden reports whether leaf i of the input vector in takes no part in
 // the value: it belongs to a slice element beyond the slice's length, or
 // to the pointee of a nil pointer or the message of a nil error. A leaf
 // is only hidden by the leaves before it.
-func Hidden(leaves []rt.Leaf, in []rt.Value, i int) bool {
+func hidden(leaves []rt.Leaf, in []rt.Value, i int) bool {
 	l := leaves[i]
 	for j := i - 1; j >= 0; j-- {
 		o := leaves[j]

@@ -39,7 +39,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 			if !ok {
 				continue
 			}
-			if t := autoTarget(fn, fd, v.Types); t != nil {
+			if t := autoTarget(fn, v.Types); t != nil {
 				t.Pos = fset.Position(fd.Name.Pos())
 				t.Decl = fd
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
@@ -53,7 +53,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 
 // autoTarget describes the target for fn, or returns nil for a method of
 // an unexported type (reached through exported functions instead).
-func autoTarget(fn *types.Func, fd *ast.FuncDecl, pkg *types.Package) *Target {
+func autoTarget(fn *types.Func, pkg *types.Package) *Target {
 	sig := fn.Type().(*types.Signature)
 	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
 	var params []*types.Var

@@ -42,31 +42,21 @@ func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
 	}
 	b.building[named.Obj()] = true
 	defer delete(b.building, named.Obj())
-	n := len(b.l.Shapes)
 	bd := &rt.Build{Steps: maxCalls}
 	if ctor != nil {
 		var ok bool
 		if bd.Ctor, ok = b.fn(ctor, false); !ok {
-			b.l.Shapes = b.l.Shapes[:n]
 			return 0, false
 		}
-		sig := ctor.Type().(*types.Signature)
-		for i := 0; i < sig.Results().Len(); i++ {
-			if types.Identical(sig.Results().At(i).Type(), t) {
-				bd.Ctor.Result = i
-				break
-			}
-		}
 	}
+	// Methods whose parameters cannot be built are not offered (the
+	// shapes begun for them stay in the table, unreferenced).
 	for _, m := range mutators(named) {
 		if len(bd.Methods) == maxMutators {
 			break
 		}
-		k := len(b.l.Shapes)
 		if f, ok := b.fn(m, true); ok {
 			bd.Methods = append(bd.Methods, f)
-		} else {
-			b.l.Shapes = b.l.Shapes[:k]
 		}
 	}
 	return b.add(rt.Shape{Kind: rt.ShapeBuilt, Type: typeString(t, b.pkg), Build: bd}), true

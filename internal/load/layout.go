@@ -26,6 +26,7 @@ type layoutBuilder struct {
 	ctors    bool
 	funcs    map[string]*types.Func
 	building map[*types.TypeName]bool
+	made     []types.Type // the types given a shape, in order (see shape)
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
@@ -86,6 +87,30 @@ func (b *layoutBuilder) add(s rt.Shape) int {
 // be an input, ok is false and why says which part of it is not allowed.
 func (b *layoutBuilder) shape(t types.Type) (index int, why string, ok bool) {
 	t = types.Unalias(t)
+	mark := len(b.made)
+	index, why, ok = b.shapeOf(t)
+	if !ok {
+		// The shapes begun on the way (t's own, a struct whose field
+		// failed, a pointer back to it) are not ones: later uses of those
+		// types must be built again, not find them. Their table entries
+		// stay, unreferenced.
+		for _, m := range b.made[mark:] {
+			b.index.Delete(m)
+			b.open.Delete(m)
+		}
+		b.made = b.made[:mark]
+	}
+	return index, why, ok
+}
+
+// memo records that t has shape i.
+func (b *layoutBuilder) memo(t types.Type, i int) {
+	b.index.Set(t, i)
+	b.made = append(b.made, t)
+}
+
+// shapeOf is shape for t without the clean-up of a failure.
+func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	if depth, building := b.open.At(t).(int); building && depth == b.ptrs {
 		return 0, "recursive type " + typeString(t, b.pkg) + " not through a pointer", false
 	}
@@ -94,7 +119,7 @@ func (b *layoutBuilder) shape(t types.Type) (index int, why string, ok bool) {
 	}
 	if b.ctors {
 		if i, ok := b.builtShape(t); ok {
-			b.index.Set(t, i)
+			b.memo(t, i)
 			return i, "", true
 		}
 	}
@@ -206,13 +231,13 @@ func (b *layoutBuilder) composite(t types.Type, s rt.Shape, elem types.Type, par
 func (b *layoutBuilder) begin(t types.Type, s rt.Shape) int {
 	i := b.add(s)
 	b.open.Set(t, b.ptrs)
-	b.index.Set(t, i)
+	b.memo(t, i)
 	return i
 }
 
 func (b *layoutBuilder) done(t types.Type, s rt.Shape) int {
 	i := b.add(s)
-	b.index.Set(t, i)
+	b.memo(t, i)
 	return i
 }
 
