@@ -152,8 +152,8 @@ const maxIteElems = 64
 // fp are evaluated (evaluating them panics when i is out of range: a
 // check recorded after that would never be, and the search could not
 // find the inputs in range). A symbolic index into integer elements
-// selects among them (an if-then-else over the elements), otherwise it
-// is pinned to its value.
+// selects among them (an if-then-else over the elements); otherwise, or
+// where the index was already chosen, the run chooses its value (Pick).
 func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe.Pointer, size uintptr, ke Kind, addr uintptr, fp uint64) S {
 	if !on.Load() {
 		return 0
@@ -164,8 +164,8 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 	if iv >= nv {
 		return 0 // the access panics
 	}
-	if ke.Bits() == 0 || nv > maxIteElems || size == 0 {
-		pin(site, ki, i, iv)
+	if ke.Bits() == 0 || nv > maxIteElems || size == 0 || picked(i) {
+		choose(site, ki, i, iv)
 		return Ld(addr, fp)
 	}
 	// An input slice (or a slice of one that starts where it starts):
@@ -180,7 +180,7 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 		count, inMemory = max(nv, uint64(len(in.elems))), max(nv, uint64(in.n))
 	}
 	if count > maxIteElems {
-		pin(site, ki, i, iv)
+		choose(site, ki, i, iv)
 		return Ld(addr, fp)
 	}
 	elem := func(k uint64) S {

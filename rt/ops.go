@@ -152,16 +152,77 @@ func Bounds(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
 }
 
 // Index records the bounds check of an element access x[i] of a slice or
-// array at site. The element read depends on a symbolic i, which dowse
-// does not model for memory: the run pins i to its value and says so.
+// array at site, and chooses i's value (see Pick).
 func Index(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
+	Pick(site, ki, i, iv, n, nv)
+}
+
+// MaxPick bounds the index values Pick enumerates: a symbolic index whose
+// value is larger is pinned to it and the run records a concretization.
+const MaxPick = 64
+
+// Pick records the bounds check of an access x[i] at site whose element
+// dowse does not select symbolically (a pointer, a struct, a string, a
+// store), and chooses i's value for the rest of the run: the implicit
+// branches i == 0, i == 1, ..., i == iv, all false but the last. The
+// search negates each of them like any branch, so every value of i in
+// range is tried, one run each, and no concretization is needed: the
+// memory the access reaches is exact for the run's path condition.
+// Within a run an index expression is chosen once (later accesses with
+// the same shadow add nothing). Values above MaxPick are pinned (i == iv)
+// with a concretization.
+func Pick(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
 	if !on.Load() || i == 0 && n == 0 {
 		return
 	}
 	Bounds(site, ki, i, iv, n, nv)
 	if i != 0 && iv < nv {
-		pin(site, ki, i, iv)
+		choose(site, ki, i, iv)
 	}
+}
+
+// choose is Pick after the bounds check.
+func choose(site uint32, ki Kind, i S, iv uint64) {
+	if !lock() {
+		return
+	}
+	v, done := cur.picked[i]
+	unlock()
+	if done && v == iv {
+		return
+	}
+	if iv > MaxPick {
+		pin(site, ki, i, iv)
+	} else {
+		for k := uint64(0); k < iv; k++ {
+			Imp(site, false, mk(Node{Op: OpEq, K: KBool, K2: ki, A: i, B: constant(ki, k)}))
+		}
+		Imp(site, true, mk(Node{Op: OpEq, K: KBool, K2: ki, A: i, B: constant(ki, iv)}))
+	}
+	if lock() {
+		if cur.picked == nil {
+			cur.picked = make(map[S]uint64)
+		}
+		cur.picked[i] = iv
+		unlock()
+	}
+}
+
+// PickI is Pick in an index expression: x[rt.PickI(...)] records the
+// bounds check and the choice, then indexes with i.
+func PickI[T integer](site uint32, ki Kind, i S, iv T, n S, nv int) T {
+	Pick(site, ki, i, uint64(iv), n, uint64(nv))
+	return iv
+}
+
+// picked reports whether Pick chose symbolic index i in this run.
+func picked(i S) bool {
+	if !lock() {
+		return false
+	}
+	_, ok := cur.picked[i]
+	unlock()
+	return ok
 }
 
 // pin records that symbolic value s of kind k was used as its concrete
@@ -265,12 +326,13 @@ func MakeLen(site uint32, k Kind, n S, nv uint64) S {
 const MaxAlloc = 1 << 16
 
 // StoreIndex records the bounds check of a store x[i] = v at site whose
-// index i may be symbolic; where the value lands depends on i, which dowse
-// does not model for memory, so a symbolic i is a concretization.
+// index i may be symbolic, and chooses i's value (see Pick): where the
+// value lands depends on i.
 func StoreIndex(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
-	if !on.Load() || i == 0 {
-		return
-	}
-	Bounds(site, ki, i, iv, n, nv)
-	Conc(site, "store through a symbolic index")
+	Pick(site, ki, i, iv, n, nv)
+}
+
+// integer is the set of types an index can have.
+type integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
 }

@@ -53,8 +53,26 @@ func TestImplicitBranches(t *testing.T) {
 	begin(t)
 	i := mk(Node{Op: OpInput, K: KInt64})
 	Index(3, KInt64, i, 2, 0, 5)
-	if len(cur.events) != 2 || !cur.events[0].Implicit || !cur.events[0].Taken || len(cur.conc) != 1 {
-		t.Fatalf("Index: events %+v, concretized %+v; want bounds + pin, one concretization", cur.events, cur.conc)
+	// The bounds check, then the choice of i: i == 0 and i == 1 not taken,
+	// i == 2 taken; exact, so no concretization.
+	want := []bool{true, false, false, true}
+	if len(cur.events) != len(want) || len(cur.conc) != 0 {
+		t.Fatalf("Index: events %+v, concretized %+v; want bounds + choice of 2, no concretization", cur.events, cur.conc)
+	}
+	for k, ev := range cur.events {
+		if !ev.Implicit || ev.Taken != want[k] {
+			t.Fatalf("Index: event %d = %+v, want implicit, taken %v", k, ev, want[k])
+		}
+	}
+	Index(8, KInt64, i, 2, 0, 3)
+	if len(cur.events) != len(want)+1 {
+		t.Fatalf("Index again with the same index: events %+v; want only its bounds check", cur.events[len(want):])
+	}
+	resetRun(0)
+	big := mk(Node{Op: OpInput, K: KInt64})
+	Index(3, KInt64, big, MaxPick+1, 0, 1000)
+	if len(cur.events) != 2 || len(cur.conc) != 1 {
+		t.Fatalf("Index beyond MaxPick: events %+v, concretized %+v; want bounds + pin, one concretization", cur.events, cur.conc)
 	}
 	resetRun(0)
 	d := mk(Node{Op: OpInput, K: KInt32})

@@ -80,7 +80,10 @@ type run struct {
 	// slices are the input slices of integer elements, by the address of
 	// their first element: the leaves of all their possible elements
 	// (see LdSym).
-	slices      map[uintptr]inputSlice
+	slices map[uintptr]inputSlice
+	// picked holds the symbolic indexes whose value the run has already
+	// chosen (see Pick), with that value.
+	picked      map[S]uint64
 	recoveredAt string
 	t           *testing.T // the run's subtest, stopped by the branch bound
 }
@@ -121,6 +124,7 @@ func resetRun(maxEvents int) {
 	cur.truncated = false
 	cur.allocBound = false
 	clear(cur.slices)
+	clear(cur.picked)
 	cur.goroutine = false
 	concurrent.Store(false)
 	cur.messages = cur.messages[:0]

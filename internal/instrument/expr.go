@@ -95,6 +95,7 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 	case *ast.IndexExpr:
 		x.X = f.pure(x.X, pre, hoist)
 		x.Index = f.pure(x.Index, pre, hoist)
+		f.pickIndex(x, false)
 		return x
 	case *ast.IndexListExpr:
 		return x
@@ -131,6 +132,9 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 			}
 		}
 		x.X = f.pure(x.X, pre, hoist)
+		if ix, ok := ast.Unparen(x.X).(*ast.IndexExpr); ok && x.Op == token.AND {
+			f.pickIndex(ix, true)
+		}
 		if x.Op == token.ARROW && hoist {
 			return f.hoistValue(x, pre)
 		}
@@ -509,7 +513,9 @@ func (f *fn) impure(e ast.Expr) bool {
 			}
 			if sel, ok := x.Fun.(*ast.SelectorExpr); ok {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == f.fl.rt {
-					return true // our own pure helpers
+					// Our own helpers; PickI's arguments are the pure index
+					// and shadow expressions pickIndex gave it.
+					return sel.Sel.Name != "PickI"
 				}
 			}
 			found = true

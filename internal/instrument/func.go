@@ -8,15 +8,18 @@ import (
 
 // fn is the rewrite state of one function body (a declaration or literal).
 type fn struct {
-	fl      *file
-	id      uint32 // call-register id; 0 for literals
-	sig     *types.Signature
-	comp    map[types.Object]string // companions of locals
-	temps   map[ast.Expr]temp       // hoisted temporaries, with their shadows
-	types   map[ast.Expr]types.Type // types of synthetic nodes
-	results []types.Object          // named results (nil entries for unnamed)
-	hasGoto bool
-	method  bool // a method declaration: the receiver is parameter 0
+	fl    *file
+	id    uint32 // call-register id; 0 for literals
+	sig   *types.Signature
+	comp  map[types.Object]string // companions of locals
+	temps map[ast.Expr]temp       // hoisted temporaries, with their shadows
+	types map[ast.Expr]types.Type // types of synthetic nodes
+	// pickedIndex holds the index expressions whose index was wrapped in
+	// rt.PickI (see pickIndex).
+	pickedIndex map[*ast.IndexExpr]bool
+	results     []types.Object // named results (nil entries for unnamed)
+	hasGoto     bool
+	method      bool // a method declaration: the receiver is parameter 0
 	// inMem holds the locals of a tracked type whose address the function
 	// (or a literal in it) takes: their shadows live in memory cells too,
 	// which code that writes through the pointer updates, and reads take

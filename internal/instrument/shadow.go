@@ -346,3 +346,65 @@ func isArrayLike(t types.Type) bool {
 	}
 	return false
 }
+
+// pickIndex makes the access x[i] of a slice or array at a symbolic index
+// choose i's value (rt.PickI) where dowse does not select the element
+// symbolically: elements that are not integers, strings or slices
+// (pointers, structs, arrays, interfaces, floats), any element whose
+// address is taken (addr), and every store (the caller passes addr for
+// assignment targets). Without the choice the run would use the memory at
+// this value of i while its path condition left i free — a wrong path,
+// and a wrong "exhaustive" verdict. A constant index into a slice of
+// symbolic length records the bounds check. x.Index must be pure; it is
+// replaced by the call, which returns it.
+func (f *fn) pickIndex(x *ast.IndexExpr, addr bool) {
+	if f.pickedIndex[x] {
+		return
+	}
+	xt := f.typeOf(x.X)
+	it := f.typeOf(x.Index)
+	constant := f.fl.constOf(x.Index) != nil
+	if xt == nil || it == nil || !constant && classOf(it) != scalar {
+		return
+	}
+	var elem types.Type
+	var n ast.Expr // the length's shadow
+	switch u := xt.Underlying().(type) {
+	case *types.Slice:
+		elem = u.Elem()
+		n = f.sh(x.X)
+	case *types.Array:
+		elem = u.Elem()
+	case *types.Pointer:
+		a, ok := u.Elem().Underlying().(*types.Array)
+		if !ok {
+			return
+		}
+		elem = a.Elem()
+	default:
+		return
+	}
+	if !addr {
+		switch classOf(elem) {
+		case scalar, str, slice:
+			return // shIndex selects or chooses where the element's shadow is read
+		}
+	}
+	var si ast.Expr
+	ik := f.fl.rtSel("KInt")
+	if !constant {
+		si = f.sh(x.Index)
+		ik = f.rtK(it)
+	}
+	if si == nil && n == nil {
+		return
+	}
+	site := f.fl.site(x.Lbrack, "index")
+	call := f.fl.rtCall("PickI", intLit(uint64(site)), ik, orZero(si), x.Index, orZero(n), f.lenOf(x.X))
+	f.types[call] = it
+	x.Index = call
+	if f.pickedIndex == nil {
+		f.pickedIndex = map[*ast.IndexExpr]bool{}
+	}
+	f.pickedIndex[x] = true
+}

@@ -433,6 +433,7 @@ func (f *fn) pureLHS(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 	case *ast.IndexExpr:
 		x.X = f.pureLHS(x.X, pre)
 		x.Index = f.pure(x.Index, pre, true)
+		f.pickIndex(x, true)
 	case *ast.SelectorExpr:
 		if _, ok := f.fl.info.Selections[x]; ok {
 			x.X = f.pureLHS(x.X, pre)

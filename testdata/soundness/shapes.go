@@ -121,3 +121,18 @@ func Pop(items *[]int) (int, bool) {
 	*items = s[:len(s)-1]
 	return x, true
 }
+
+// Slot is an element of a table that holds pointers and structs.
+type Slot struct {
+	Name string
+	Next *Slot
+}
+
+// Table is a fixed table: its second-to-last slot is the only one set.
+func Table() []*Slot { return []*Slot{nil, nil, {Name: "set"}, nil} }
+
+// Names is a table of structs; only one name is two bytes long.
+func Names() []Slot { return []Slot{{Name: "a"}, {Name: "b"}, {Name: "zz"}} }
+
+// Bump adds one to the element at p.
+func Bump(p *int) { *p++ }

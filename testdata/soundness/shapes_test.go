@@ -159,3 +159,63 @@ func PutPopLast(t *testing.T, items []int) {
 		t.Fatal("popped 7 leaving one")
 	}
 }
+
+// PutPointerAt reads a pointer at a symbolic index: the run must choose the
+// index (its path condition says which slot it read), or the first run's
+// nil slot ends the search with one path and an "exhaustive" verdict.
+func PutPointerAt(t *testing.T, i int) {
+	slots := Table()
+	if i < 0 || i >= len(slots) {
+		return
+	}
+	if slots[i] != nil {
+		t.Fatalf("slot %d is set", i)
+	}
+}
+
+// PutFieldAt reads a field of a struct element at a symbolic index.
+func PutFieldAt(t *testing.T, i int) {
+	names := Names()
+	if i < 0 || i >= len(names) {
+		return
+	}
+	if len(names[i].Name) == 2 {
+		t.Fatalf("name %d has two bytes", i)
+	}
+}
+
+// PutStoreAt stores at a symbolic index and reads at another: which slot a
+// read finds depends on both.
+func PutStoreAt(t *testing.T, i, j int) {
+	slots := make([]*Slot, 3)
+	if i < 0 || i >= 3 || j < 0 || j >= 3 {
+		return
+	}
+	slots[i] = &Slot{}
+	if slots[j] != nil && j == 2 {
+		t.Fatal("stored at 2")
+	}
+}
+
+// PutAddressAt takes the address of an integer element at a symbolic index
+// and writes through it.
+func PutAddressAt(t *testing.T, i int) {
+	counts := []int{5, 5, 5}
+	if i < 0 || i >= len(counts) {
+		return
+	}
+	Bump(&counts[i])
+	if counts[1] == 6 {
+		t.Fatal("bumped the middle")
+	}
+}
+
+// PutConstantIndex reads an element at a constant index of an input slice:
+// the bounds check depends on the input's length (the zero input panics,
+// and the panic is recovered, before any branch).
+func PutConstantIndex(t *testing.T, xs [][2]byte) {
+	defer func() { recover() }()
+	if xs[2][0] == 'x' {
+		t.Fatal("third starts with x")
+	}
+}
