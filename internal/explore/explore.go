@@ -132,6 +132,10 @@ type Report struct {
 	Unstable        int
 	DivergenceSites []uint32 // distinct sites where the first divergences showed (at most MaxDivergenceSites)
 	Concretizations int      // concretization records over all runs
+	// ConcretizedAt lists the distinct sites and reasons of the first
+	// concretizations (at most MaxDivergenceSites): what keeps the
+	// verdict from being exhaustive, and where.
+	ConcretizedAt []rt.Concretization
 	// BoundLimited lists branches that are infeasible within the length
 	// bound (-max-len) but feasible with longer strings or slices, with
 	// the lengths a solution needs (the first few checked).
@@ -502,6 +506,11 @@ func (e *explorer) record(c child, o RunOutcome) {
 	if len(res.Concretized) > 0 {
 		e.rep.Concretizations += len(res.Concretized)
 		e.hit[ReasonConcretized] = true
+		for _, c := range res.Concretized {
+			if len(e.rep.ConcretizedAt) < MaxDivergenceSites && !slices.Contains(e.rep.ConcretizedAt, c) {
+				e.rep.ConcretizedAt = append(e.rep.ConcretizedAt, c)
+			}
+		}
 	}
 	if res.Goroutines {
 		e.hit[ReasonGoroutines] = true

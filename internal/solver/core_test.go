@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -202,4 +203,74 @@ func TestDivisionByConstantsMatchesGo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRemainderBoundsAreDecided asks what a hash table's bucket index
+// produces: that a remainder by a positive divisor is at least the divisor.
+// Z3 alone did not decide it within 5 s on 64-bit operands; with the
+// division lemmas (encode.go) it is Unsat at once, for every kind.
+func TestRemainderBoundsAreDecided(t *testing.T) {
+	c := sym.NewContext()
+	core := NewZ3(Options{ContextQueries: 64})
+	defer core.Close()
+	for _, k := range []rt.Kind{rt.KInt64, rt.KUint64, rt.KInt32} {
+		leaves, seed := layout(k, k)
+		key, n := c.Input(0, k), c.Input(1, k)
+		zero := c.Const(k, 0)
+		r := c.Binary(rt.OpRem, key, n)
+		cs := []*sym.Expr{
+			c.Compare(rt.OpGt, n, zero),
+			c.Compare(rt.OpGe, r, zero),
+			c.Compare(rt.OpGe, c.Conv(rt.KUint64, r), c.Conv(rt.KUint64, n)),
+		}
+		got := mustSolve(t, core, Query{Constraints: cs, Leaves: leaves, Seed: seed, Timeout: 5 * time.Second})
+		if got.Status != Unsat {
+			t.Errorf("%v: key %% n >= n with n > 0: %v (%s), want unsat", k, got.Status, got.Why)
+		}
+		// And the quotient of a non-negative dividend by a positive
+		// divisor is at most the dividend.
+		cs = []*sym.Expr{
+			c.Compare(rt.OpGt, n, zero),
+			c.Compare(rt.OpGe, key, zero),
+			c.Compare(rt.OpGt, c.Binary(rt.OpQuo, key, n), key),
+		}
+		got = mustSolve(t, core, Query{Constraints: cs, Leaves: leaves, Seed: seed, Timeout: 5 * time.Second})
+		if got.Status != Unsat {
+			t.Errorf("%v: key / n > key with n > 0: %v (%s), want unsat", k, got.Status, got.Why)
+		}
+	}
+}
+
+// TestNarrowModels checks the narrow first attempt of queries with a
+// divider or a product of unknowns: its models are used only when they
+// are models at the real width, and a query whose narrow model relies on
+// a narrow wrap-around is still solved at the real width.
+func TestNarrowModels(t *testing.T) {
+	c := sym.NewContext()
+	var m Metrics
+	core := NewZ3(Options{ContextQueries: 64, Metrics: &m})
+	defer core.Close()
+	leaves, seed := layout(rt.KInt64, rt.KInt64)
+	x, y := c.Input(0, rt.KInt64), c.Input(1, rt.KInt64)
+	k := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+
+	// x % y == 7 with y > 100: a 16-bit model is a 64-bit one.
+	q := Query{Constraints: []*sym.Expr{
+		c.Compare(rt.OpGt, y, k(100)),
+		c.Compare(rt.OpGt, x, k(1000)),
+		c.Compare(rt.OpEq, c.Binary(rt.OpRem, x, y), k(7)),
+	}, Leaves: leaves, Seed: seed}
+	checkModel(t, q, mustSolve(t, core, q))
+	if n := m.Snapshot().Narrow; n != 1 {
+		t.Errorf("x %% y == 7: %d narrow answers, want 1", n)
+	}
+
+	// x * y == 0 with both non-zero: 256 * 256 wraps to 0 in 16 bits, not
+	// in 64; the answer must be a 64-bit model (such as 2^32 * 2^32).
+	q = Query{Constraints: []*sym.Expr{
+		c.Compare(rt.OpNe, x, k(0)),
+		c.Compare(rt.OpNe, y, k(0)),
+		c.Compare(rt.OpEq, c.Binary(rt.OpMul, x, y), k(0)),
+	}, Leaves: leaves, Seed: seed}
+	checkModel(t, q, mustSolve(t, core, q))
 }

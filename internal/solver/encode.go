@@ -35,6 +35,11 @@ type encoder struct {
 	inputs map[int]*input
 	order  []*input // inputs in creation order, for deterministic models
 	domain []z3.AST // the domain constraints of the created inputs
+	lemmas []z3.AST // facts that hold for every value of the terms encoded (see divisionLemmas)
+	// narrow, if not 0, encodes integers wider than narrow bits with
+	// narrow bits: a model of such an encoding is a candidate only,
+	// checked by evaluation (see Z3.narrowSolve).
+	narrow uint
 }
 
 func newEncoder(z *z3.Context, leaves []rt.Leaf) *encoder {
@@ -85,7 +90,15 @@ func (en *encoder) encode(e *sym.Expr) (term, error) {
 	return t, nil
 }
 
-func width(k rt.Kind) uint { return uint(k.Bits()) }
+// width is the number of bits that encode kind k: its size, or the
+// encoder's narrow width where that is smaller (see narrowWidth).
+func (en *encoder) width(k rt.Kind) uint {
+	w := uint(k.Bits())
+	if en.narrow > 0 && w > en.narrow {
+		return en.narrow
+	}
+	return w
+}
 
 func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 	z := en.z
@@ -96,7 +109,7 @@ func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 		if k == rt.KBool {
 			return bv(z.Bool(e.Bits() == 1))
 		}
-		return bv(z.BVVal(e.Bits(), width(k)))
+		return bv(z.BVVal(e.Bits(), en.width(k)))
 	case rt.OpStr:
 		return term{s: en.constString(e.Str())}, nil
 	case rt.OpInput:
@@ -122,7 +135,9 @@ func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 		default:
 			o = z3.BVURem
 		}
-		return bv(z.BV(o, args[0].t, args[1].t))
+		t := z.BV(o, args[0].t, args[1].t)
+		en.lemmas = append(en.lemmas, en.divisionLemmas(op, k, args[0].t, args[1].t, t)...)
+		return bv(t)
 	case rt.OpAndNot:
 		return bv(z.BV(z3.BVAnd, args[0].t, z.BVNot(args[1].t)))
 	case rt.OpShl, rt.OpShr:
@@ -140,9 +155,9 @@ func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 	case rt.OpLOr:
 		return bv(z.Or(args[0].t, args[1].t))
 	case rt.OpConv:
-		return bv(en.resize(args[0].t, e.K2(), width(k)))
+		return bv(en.resize(args[0].t, e.K2(), en.width(k)))
 	case rt.OpLen:
-		return bv(en.resize(args[0].s.n, rt.KUint64, width(k)))
+		return bv(en.resize(args[0].s.n, rt.KUint64, en.width(k)))
 	case rt.OpIndex:
 		i := e.Arg(1)
 		return bv(args[0].s.at(z, en.resize(args[1].t, i.Kind(), lenBits), constIndex(i)))
@@ -168,6 +183,42 @@ func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 	return term{}, unsupported("operator %d in %v", e.Op(), e)
 }
 
+// divisionLemmas are facts about t = a / b or a % b (op, of kind k) that
+// hold for every a and b under SMT-LIB's semantics (including division by
+// zero and MinInt / -1): the remainder is smaller than the divisor and has
+// the dividend's sign, the quotient lies between 0 and the dividend. They
+// never change an answer, but Z3 would otherwise have to derive them from
+// the bit-blasted divider: "key % n >= 0 && uint64(key % n) >= uint64(n)"
+// with 64-bit inputs timed out after 5 s, and with them it is immediate.
+func (en *encoder) divisionLemmas(op rt.Op, k rt.Kind, a, b, t z3.AST) []z3.AST {
+	z := en.z
+	w := en.width(k)
+	zero := z.BVVal(0, w)
+	nonzero := z.Not(z.Eq(b, zero))
+	if !k.Signed() {
+		if op == rt.OpRem {
+			// a % b < b for b != 0; a % b <= a (also for b == 0: a).
+			return []z3.AST{z.Implies(nonzero, z.ULt(t, b)), z.ULe(t, a)}
+		}
+		return []z3.AST{z.Implies(nonzero, z.ULe(t, a))}
+	}
+	aNonNeg, aNeg := z.SLe(zero, a), z.SLt(a, zero)
+	if op == rt.OpRem {
+		minInt := z.BVVal(1<<(w-1), w)
+		return []z3.AST{
+			z.Implies(aNonNeg, z.SLe(zero, t)),
+			z.Implies(aNeg, z.SLe(t, zero)),
+			z.Implies(z.SLt(zero, b), z.And(z.SLt(t, b), z.SLt(z.BVNeg(b), t))),
+			z.Implies(z.And(z.SLt(b, zero), z.Not(z.Eq(b, minInt))), z.And(z.SLt(b, t), z.SLt(t, z.BVNeg(b)))),
+		}
+	}
+	bPos := z.SLt(zero, b)
+	return []z3.AST{
+		z.Implies(z.And(bPos, aNonNeg), z.And(z.SLe(zero, t), z.SLe(t, a))),
+		z.Implies(z.And(bPos, aNeg), z.And(z.SLe(a, t), z.SLe(t, zero))),
+	}
+}
+
 // bvOps are the operators Go and SMT-LIB define alike.
 var bvOps = map[rt.Op]z3.BVOp{rt.OpAdd: z3.BVAdd, rt.OpSub: z3.BVSub, rt.OpMul: z3.BVMul,
 	rt.OpAnd: z3.BVAnd, rt.OpOr: z3.BVOr, rt.OpXor: z3.BVXor}
@@ -179,7 +230,7 @@ var bvOps = map[rt.Op]z3.BVOp{rt.OpAdd: z3.BVAdd, rt.OpSub: z3.BVSub, rt.OpMul: 
 // zero-extended.
 func (en *encoder) shift(op rt.Op, k, ck rt.Kind, a, n z3.AST) z3.AST {
 	z := en.z
-	w, cw := width(k), width(ck)
+	w, cw := en.width(k), en.width(ck)
 	switch {
 	case cw > w:
 		big := z.ULe(z.BVVal(uint64(w), cw), n)
@@ -199,7 +250,7 @@ func (en *encoder) shift(op rt.Op, k, ck rt.Kind, a, n z3.AST) z3.AST {
 // resize converts a bit-vector of kind from to width w as Go converts
 // integers: truncation, or sign or zero extension by from's signedness.
 func (en *encoder) resize(t z3.AST, from rt.Kind, w uint) z3.AST {
-	fw := width(from)
+	fw := en.z.Width(t)
 	switch {
 	case w < fw:
 		return en.z.Extract(w-1, 0, t)
@@ -293,7 +344,7 @@ func (en *encoder) input(e *sym.Expr) (*input, error) {
 		}
 		en.domain = append(en.domain, z.ULe(in.s.n, z.BVVal(max, lenBits)))
 	case leaf.K.Integer():
-		w := width(leaf.K)
+		w := en.width(leaf.K)
 		in.t = z.BVVar(w)
 		if leaf.IsLen {
 			if leaf.K.Signed() {
@@ -342,7 +393,7 @@ func (en *encoder) preferences(seed []rt.Value) []preference {
 				pin(z.Eq(in.s.bytes[j], z.BVVal(uint64(v.Str[j]), 8)))
 			}
 		default:
-			pin(z.Eq(in.t, z.BVVal(v.Bits, width(in.kind))))
+			pin(z.Eq(in.t, z.BVVal(v.Bits, en.width(in.kind))))
 		}
 	}
 	return out
@@ -380,6 +431,15 @@ func (en *encoder) model(m *z3.Model, vals []rt.Value) error {
 			u, err := m.Uint64(in.t)
 			if err != nil {
 				return err
+			}
+			if w := en.width(in.kind); w < uint(in.kind.Bits()) {
+				// A narrowed input: extend it to its kind's width.
+				if in.kind.Signed() && u&(1<<(w-1)) != 0 {
+					u |= ^uint64(0) << w
+				}
+				if b := in.kind.Bits(); b < 64 {
+					u &= 1<<b - 1
+				}
 			}
 			v.Bits = u
 		}

@@ -25,6 +25,7 @@ type Stats struct {
 	CoreQueries int64         // groups that reached the core solver
 	CoreTime    time.Duration // time spent in the core, encoding included
 	Timeouts    int64         // core queries that hit their time bound
+	Narrow      int64         // core queries answered Sat from a narrow encoding (see Z3.narrowSolve)
 }
 
 // Hits is the number of groups answered without the core solver.

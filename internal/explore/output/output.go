@@ -62,6 +62,9 @@ type Target struct {
 	Divergences     int      `json:"divergences"`
 	DivergenceSites []string `json:"divergence_sites,omitempty"` // positions of the first few
 	Concretizations int      `json:"concretizations"`
+	// ConcretizedAt names the first few distinct places and reasons:
+	// "hashtable.go:44:20: symbolic index or length".
+	ConcretizedAt []string `json:"concretized_at,omitempty"`
 	// UnstableRows counts the rows of an automatic target whose results
 	// differed when run again (time, randomness): not asserted.
 	UnstableRows int      `json:"unstable_rows,omitempty"`
@@ -241,6 +244,9 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		out.DivergenceSites = append(out.DivergenceSites, site(s))
 	}
 	out.Concretizations = rep.Concretizations
+	for _, c := range rep.ConcretizedAt {
+		out.ConcretizedAt = append(out.ConcretizedAt, site(c.Site)+": "+c.Why)
+	}
 	out.Errors = rep.Errors
 	return out
 }

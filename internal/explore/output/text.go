@@ -73,7 +73,11 @@ func (h *TextHandler) Target(t *Target) error {
 		extra = append(extra, fmt.Sprintf("%s (at %s)", plural(t.Divergences, "divergence"), strings.Join(t.DivergenceSites, ", ")))
 	}
 	if t.Concretizations > 0 {
-		extra = append(extra, plural(t.Concretizations, "concretized value"))
+		at := ""
+		if len(t.ConcretizedAt) > 0 {
+			at = " (at " + strings.Join(t.ConcretizedAt, "; ") + ")"
+		}
+		extra = append(extra, plural(t.Concretizations, "concretized value")+at)
 	}
 	if t.UnstableRows > 0 {
 		extra = append(extra, plural(t.UnstableRows, "row")+" with other results when run again (not compared)")
