@@ -349,6 +349,17 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 				}
 				cur.slices[v.Pointer()] = inputSlice{n: n, elems: elems}
 			}
+		} else if es := &b.l.Shapes[sh.Elem]; s != 0 && es.Kind == ShapeScalar && es.K.Integer() {
+			// An empty input is nil: it has no address, but its length's
+			// shadow names it.
+			elems := make([]S, b.l.MaxLen)
+			for k := range elems {
+				elems[k] = cur.inputs[b.next+k]
+			}
+			if cur.emptySlices == nil {
+				cur.emptySlices = map[S]inputSlice{}
+			}
+			cur.emptySlices[s] = inputSlice{elems: elems}
 		}
 		for i := 0; i < b.l.MaxLen; i++ {
 			if b.choices[sh.Elem] && i <= n {

@@ -35,6 +35,11 @@ func Models() map[string]string {
 		"strconv.ParseInt":      "StrconvParseInt",
 		"strconv.ParseUint":     "StrconvParseUint",
 		"strconv.ParseBool":     "StrconvParseBool",
+		"slices.Contains":       "SlicesContains",
+		"slices.Index":          "SlicesIndex",
+		"slices.Equal":          "SlicesEqual",
+		"slices.Clone":          "SlicesClone",
+		"slices.Delete":         "SlicesDelete",
 	}
 }
 

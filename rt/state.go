@@ -81,6 +81,9 @@ type run struct {
 	// their first element: the leaves of all their possible elements
 	// (see LdSym).
 	slices map[uintptr]inputSlice
+	// emptySlices are the input slices of integer elements that are
+	// empty (nil) in this run, by the shadow of their length.
+	emptySlices map[S]inputSlice
 	// picked holds the symbolic indexes whose value the run has already
 	// chosen (see Pick), with that value.
 	picked      map[S]uint64
@@ -124,6 +127,7 @@ func resetRun(maxEvents int) {
 	cur.truncated = false
 	cur.allocBound = false
 	clear(cur.slices)
+	clear(cur.emptySlices)
 	clear(cur.picked)
 	cur.goroutine = false
 	concurrent.Store(false)

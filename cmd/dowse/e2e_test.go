@@ -579,6 +579,81 @@ func PutParse(t *testing.T, s, b string) {
 	}
 }
 
+// TestSlicesModels explores PUTs that use package slices on inputs and on
+// slices built from them: every failing input must be found and, since the
+// models are exact (an input's longer elements are leaves; a built slice's
+// length is chosen), every target explored exhaustively.
+func TestSlicesModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/slicesmodels\n\ngo 1.22\n",
+		"slices_test.go": `package slicesmodels
+
+import (
+	"slices"
+	"testing"
+)
+
+func PutContains(t *testing.T, keys []int, x int) {
+	if slices.Contains(keys, x) && x == 7 && len(keys) == 3 {
+		t.Fatal("seven among three")
+	}
+}
+
+func PutIndex(t *testing.T, xs []int) {
+	if slices.Index(xs, 5) == 2 {
+		t.Fatal("five third")
+	}
+}
+
+func PutCloneDelete(t *testing.T, xs []int, i int) {
+	ys := slices.Clone(xs)
+	if i < 0 || i >= len(ys) {
+		return
+	}
+	ys = slices.Delete(ys, i, i+1)
+	if len(ys) == 2 && ys[1] == 9 && xs[0] == 9 {
+		t.Fatal("nine kept")
+	}
+}
+
+func PutEqualBuilt(t *testing.T, xs []int) {
+	var ys []int
+	for _, x := range xs {
+		if x > 0 {
+			ys = append(ys, x)
+		}
+	}
+	if slices.Equal(ys, []int{4, 2}) {
+		t.Fatal("four, two")
+	}
+}
+
+func PutContainsString(t *testing.T, names []string) {
+	if slices.Contains(names, "go") && len(names) == 2 {
+		t.Fatal("go among two")
+	}
+}
+`,
+	}
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "4", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, name := range []string{"PutContains", "PutIndex", "PutCloneDelete", "PutEqualBuilt", "PutContainsString"} {
+		if len(got[name].Failures) == 0 {
+			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
+		}
+		if !got[name].Exhaustive {
+			t.Errorf("%s: not exhaustive; the slices models are exact\n%s", name, stdout)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
+
 // TestRichInputs explores testdata/richinputs, whose PUTs take pointers,
 // a linked list, a slice of lists, an error, a context, a writer and func
 // values (stubs whose results are inputs): each

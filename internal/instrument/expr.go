@@ -310,7 +310,14 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 			// with a shadow.
 			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 				if x, ok := sel.X.(*ast.Ident); ok {
-					f.fl.keep[x.Name+"."+sel.Sel.Name] = true // the import stays used
+					if pn, ok := f.fl.info.Uses[x].(*types.PkgName); ok && isGeneric(fn) {
+						// A generic function cannot be named without its
+						// type arguments: the import is made blank instead
+						// if no other use of it remains.
+						f.fl.replaced[pn]++
+					} else {
+						f.fl.keep[x.Name+"."+sel.Sel.Name] = true // the import stays used
+					}
 				}
 			}
 			call.Fun = f.fl.rtSel(models[fn.FullName()])
@@ -653,6 +660,9 @@ func (f *fn) methodValue(x *ast.SelectorExpr, sel *types.Selection, pre *[]ast.S
 func (f *fn) boxed(e ast.Expr, target types.Type, pre *[]ast.Stmt) {
 	if pre == nil || target == nil || !types.IsInterface(target) {
 		return
+	}
+	if _, ok := types.Unalias(target).(*types.TypeParam); ok {
+		return // a type argument, not an interface value (a generic model's parameter)
 	}
 	t := f.typeOf(e)
 	if t == nil || types.IsInterface(t) {

@@ -189,6 +189,9 @@ type file struct {
 	alias map[string]string // predeclared type name -> file-level alias
 	tag   uint32            // hash of the file name, for package-level names
 	keep  map[string]bool   // qualified names whose calls were replaced by models
+	// replaced counts, per imported package, the uses of its generic
+	// functions replaced by models (see blankUnused).
+	replaced map[*types.PkgName]int
 	// sharedLoopVars is true for files whose Go version is below 1.22,
 	// where the variables of a range loop are shared by all iterations.
 	sharedLoopVars bool
@@ -198,7 +201,7 @@ type file struct {
 }
 
 func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Options) ([]byte, error) {
-	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}, keep: map[string]bool{}}
+	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}, keep: map[string]bool{}, replaced: map[*types.PkgName]int{}}
 	fl.name = pkg.Fset.File(f.Pos()).Name()
 	h := fnv.New32a()
 	h.Write([]byte(pkg.Fset.File(f.Pos()).Name()))
@@ -245,6 +248,7 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 	for _, name := range slices.Sorted(maps.Keys(fl.keep)) {
 		f.Decls = append(f.Decls, useDecl(name))
 	}
+	fl.blankUnused(f)
 	fl.addImport(f, fl.rt, RuntimePath)
 	f.Decls = append(f.Decls, useDecl(fl.rt+".Br"))
 	if fl.needU {
@@ -347,6 +351,28 @@ func outputComments(f *ast.File, d *ast.FuncDecl) []*ast.CommentGroup {
 }
 
 // useDecl is "var _ = expr", which keeps an import used.
+// blankUnused makes the imports whose every use in f was a generic
+// function replaced by a model blank imports: the package stays imported
+// (its initialization too) without a name nothing uses.
+func (fl *file) blankUnused(f *ast.File) {
+	for pn, n := range fl.replaced {
+		uses := 0
+		for id, obj := range fl.info.Uses {
+			if obj == pn && id.Pos() >= f.FileStart && id.Pos() < f.FileEnd {
+				uses++
+			}
+		}
+		if uses != n {
+			continue
+		}
+		for _, spec := range f.Imports {
+			if fl.info.PkgNameOf(spec) == pn {
+				spec.Name = ast.NewIdent("_")
+			}
+		}
+	}
+}
+
 func useDecl(expr string) ast.Decl {
 	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
 		Names:  []*ast.Ident{ast.NewIdent("_")},
