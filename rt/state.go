@@ -84,6 +84,9 @@ type run struct {
 	// emptySlices are the input slices of integer elements that are
 	// empty (nil) in this run, by the shadow of their length.
 	emptySlices map[S]inputSlice
+	// maps are the shadow tables of the maps the run stored symbolic keys
+	// or values in, by the maps' runtime pointers (see maps.go).
+	maps map[unsafe.Pointer]*mapState
 	// picked holds the symbolic indexes whose value the run has already
 	// chosen (see Pick), with that value.
 	picked      map[S]uint64
@@ -128,6 +131,7 @@ func resetRun(maxEvents int) {
 	cur.allocBound = false
 	clear(cur.slices)
 	clear(cur.emptySlices)
+	clear(cur.maps)
 	clear(cur.picked)
 	cur.goroutine = false
 	concurrent.Store(false)

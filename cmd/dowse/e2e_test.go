@@ -654,6 +654,103 @@ func PutContainsString(t *testing.T, names []string) {
 	generatedTestsPass(t, dir)
 }
 
+// TestMapModel explores PUTs whose paths depend on which keys of a map
+// collide: lengths after stores, deletes, reads of stored symbolic values,
+// counting. Before the map model each was reported exhaustive with its
+// failing input missed (or found only by the first input's luck); now each
+// failure must be found and the target explored exhaustively. A range over
+// a map with symbolic entries is concrete, so that target must not be
+// called exhaustive.
+func TestMapModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/mapmodel\n\ngo 1.22\n",
+		"maps_test.go": `package mapmodel
+
+import "testing"
+
+func PutLen(t *testing.T, a, b int) {
+	m := map[int]bool{}
+	m[a] = true
+	m[b] = true
+	if len(m) == 1 && a == 3 {
+		t.Fatal("one key")
+	}
+}
+
+func PutDelete(t *testing.T, a, b int) {
+	m := map[int]bool{a: true}
+	delete(m, b)
+	if len(m) == 0 && b == 4 {
+		t.Fatal("deleted")
+	}
+}
+
+func PutLookup(t *testing.T, k int) {
+	m := map[int]string{3: "x", 7: "y"}
+	if m[k] == "y" {
+		t.Fatal("seven")
+	}
+}
+
+func PutStoredValue(t *testing.T, k string, v int) {
+	m := map[string]int{}
+	m[k] = v
+	m["fix"] += 2
+	if got, ok := m["key"]; ok && got == 40 {
+		t.Fatal("forty under key")
+	}
+	if m["fix"] == 9 {
+		t.Fatal("fix is nine")
+	}
+}
+
+func PutCount(t *testing.T, xs [3]int) {
+	count := map[int]int{}
+	for _, x := range xs {
+		count[x]++
+	}
+	if count[xs[0]] == 3 {
+		t.Fatal("all equal")
+	}
+}
+
+func PutRange(t *testing.T, a, b int) {
+	m := map[int]int{1: a, 2: b}
+	sum := 0
+	for _, v := range m {
+		sum += v
+	}
+	if sum == 10 {
+		t.Fatal("ten")
+	}
+}
+`,
+	}
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "4", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, name := range []string{"PutLen", "PutDelete", "PutLookup", "PutStoredValue", "PutCount"} {
+		if len(got[name].Failures) == 0 {
+			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
+		}
+		if !got[name].Exhaustive {
+			t.Errorf("%s: not exhaustive; the map model is exact here\n%s", name, stdout)
+		}
+	}
+	if got["PutStoredValue"].Failures != nil && len(got["PutStoredValue"].Failures) != 2 {
+		t.Errorf("PutStoredValue: %d failures, want 2 (forty under key; fix is nine)", len(got["PutStoredValue"].Failures))
+	}
+	if s := got["PutRange"]; s.Exhaustive && len(s.Failures) == 0 {
+		t.Errorf("PutRange: exhaustive with its failure missed; a range over symbolic entries is concrete")
+	}
+	generatedTestsPass(t, dir)
+}
+
 // TestRichInputs explores testdata/richinputs, whose PUTs take pointers,
 // a linked list, a slice of lists, an error, a context, a writer and func
 // values (stubs whose results are inputs): each

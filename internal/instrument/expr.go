@@ -96,6 +96,7 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		x.X = f.pure(x.X, pre, hoist)
 		x.Index = f.pure(x.Index, pre, hoist)
 		f.pickIndex(x, false)
+		f.mapKey(x, false)
 		return x
 	case *ast.IndexListExpr:
 		return x
@@ -235,6 +236,10 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		if hoist {
 			return f.hoistMake(x, pre)
 		}
+		return x
+	case "delete":
+		f.pureArgs(x, pre, hoist)
+		f.deleteKey(x)
 		return x
 	default:
 		f.pureArgs(x, pre, hoist)
@@ -560,6 +565,10 @@ func (f *fn) lostArgs(call *ast.CallExpr, fn *types.Func, pre *[]ast.Stmt) {
 		if site == 0 {
 			site = f.fl.site(call.Lparen, "call")
 		}
+		if _, isMap := t.Underlying().(*types.Map); isMap {
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("MapLost", intLit(uint64(site)), a, why)})
+			continue
+		}
 		switch classOf(t) {
 		case scalar, str:
 			if sh := f.sh(a); sh != nil {
@@ -668,6 +677,10 @@ func (f *fn) boxed(e ast.Expr, target types.Type, pre *[]ast.Stmt) {
 	if t == nil || types.IsInterface(t) {
 		return
 	}
+	if _, isMap := t.Underlying().(*types.Map); isMap && !f.impure(e) {
+		*pre = append(*pre, f.mapLost(e.Pos(), e, "converted to an interface"))
+		return
+	}
 	switch classOf(t) {
 	case scalar, str, slice:
 		if sh := f.sh(e); sh != nil {
@@ -713,3 +726,13 @@ func (f *fn) hoistMake(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 }
 
 // models maps standard-library functions to their models in the runtime.
+
+// deleteKey makes delete(m, k) record which entry of m k reaches.
+func (f *fn) deleteKey(call *ast.CallExpr) {
+	if len(call.Args) != 2 {
+		return
+	}
+	if mt, ok := f.typeOf(call.Args[0]).Underlying().(*types.Map); ok {
+		call.Args[1] = f.mapKeyCall(call.Lparen, call.Args[0], call.Args[1], mt.Key(), false)
+	}
+}

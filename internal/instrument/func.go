@@ -17,9 +17,15 @@ type fn struct {
 	// pickedIndex holds the index expressions whose index was wrapped in
 	// rt.PickI (see pickIndex).
 	pickedIndex map[*ast.IndexExpr]bool
-	results     []types.Object // named results (nil entries for unnamed)
-	hasGoto     bool
-	method      bool // a method declaration: the receiver is parameter 0
+	// mapKeys holds the map index expressions whose key was wrapped in
+	// rt.MapKeyI (see mapKey), with the original key expression.
+	mapKeys map[*ast.IndexExpr]ast.Expr
+	// mapEntries holds the elements with shadows of the map literals
+	// hoistLit builds (see mapLit).
+	mapEntries map[*ast.CompositeLit][]mapLitEntry
+	results    []types.Object // named results (nil entries for unnamed)
+	hasGoto    bool
+	method     bool // a method declaration: the receiver is parameter 0
 	// inMem holds the locals of a tracked type whose address the function
 	// (or a literal in it) takes: their shadows live in memory cells too,
 	// which code that writes through the pointer updates, and reads take

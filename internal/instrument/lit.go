@@ -75,6 +75,8 @@ func (f *fn) hoistLit(e ast.Expr, lit *ast.CompositeLit, ptr bool, pre *[]ast.St
 				add(&ast.IndexExpr{X: base, Index: key}, val, elem)
 				idx++
 			}
+		case *types.Map:
+			return f.mapLit(lit, u, id, pre)
 		default:
 			return false
 		}
@@ -91,6 +93,14 @@ func (f *fn) hoistLit(e ast.Expr, lit *ast.CompositeLit, ptr bool, pre *[]ast.St
 		if classOf(lt) == aggregate && len(stores) > 0 {
 			*pre = append(*pre, f.fl.escape(id))
 		}
+	}
+	for _, st := range f.mapEntries[lit] {
+		vs, fp := ast.Expr(intLit(0)), ast.Expr(intLit(0))
+		if st.vs != nil {
+			vs = &ast.SelectorExpr{X: st.vs, Sel: ast.NewIdent("S")}
+			fp = &ast.SelectorExpr{X: st.vs, Sel: ast.NewIdent("F")}
+		}
+		*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("MapLit", intLit(uint64(st.site)), id, st.key, orZero(st.ks), vs, fp)})
 	}
 	for _, s := range stores {
 		if s.agg != nil {
@@ -301,4 +311,88 @@ func isNamed(t types.Type, pkg, name string) bool {
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// mapLitEntry is an element of a map literal whose key or value has a
+// shadow: the key expression (pure), its shadow, and an rt.Sh temporary of
+// the value's shadow.
+type mapLitEntry struct {
+	site uint32
+	key  ast.Expr
+	ks   ast.Expr
+	vs   ast.Expr
+}
+
+// mapLit prepares the entries of map literal lit (of map type u, built
+// into the temporary id) if some key or value has a shadow: the shadows
+// are computed before the literal is built, and the literal's table gets
+// every element, in the literal's order, after (hoistLit), so that keys
+// are compared with the keys before them. It reports false if no element
+// has a shadow.
+func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast.Stmt) bool {
+	type element struct {
+		kv     *ast.KeyValueExpr
+		ks, vs ast.Expr
+	}
+	var elems []element
+	symbolic := false
+	trackedKey := classOf(u.Key()) == scalar || classOf(u.Key()) == str
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		var e element
+		e.kv = kv
+		if trackedKey {
+			e.ks = f.sh(kv.Key)
+		}
+		switch classOf(u.Elem()) {
+		case scalar, str:
+			if _, isLit := kv.Value.(*ast.CompositeLit); !isLit {
+				e.vs = f.sh(kv.Value)
+			}
+		}
+		symbolic = symbolic || e.ks != nil || e.vs != nil
+		elems = append(elems, e)
+	}
+	if !symbolic {
+		return false
+	}
+	if !trackedKey {
+		// No table for such keys: the values' shadows are lost.
+		for _, e := range elems {
+			if e.vs != nil {
+				site := f.fl.site(e.kv.Colon, "map")
+				*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), e.vs,
+					&ast.BasicLit{Kind: token.STRING, Value: `"stored in a map with keys of an untracked kind"`})})
+			}
+		}
+		return false
+	}
+	var entries []mapLitEntry
+	for _, e := range elems {
+		en := mapLitEntry{site: f.fl.site(e.kv.Colon, "mapkey"), key: e.kv.Key}
+		if e.ks != nil {
+			tmp := f.newTemp()
+			*pre = append(*pre, define(tmp, e.ks), use(tmp))
+			en.ks = tmp
+		}
+		if e.vs != nil {
+			tmp := f.newTemp()
+			*pre = append(*pre, define(tmp, f.fl.rtCall("Mk", e.vs, f.fl.fp(e.kv.Value, u.Elem()))), use(tmp))
+			en.vs = tmp
+		}
+		if f.fl.constOf(e.kv.Key) == nil {
+			tmp := f.newTemp()
+			*pre = append(*pre, define(tmp, e.kv.Key), use(tmp))
+			en.key = tmp
+		}
+		entries = append(entries, en)
+	}
+	if f.mapEntries == nil {
+		f.mapEntries = map[*ast.CompositeLit][]mapLitEntry{}
+	}
+	f.mapEntries[lit] = entries
+	return true
 }

@@ -18,6 +18,10 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	}
 	keep := func() []ast.Stmt {
 		s.X = f.pure(s.X, &pre, true)
+		if _, isMap := xt.Underlying().(*types.Map); isMap {
+			// The iteration (its order, its keys and values) is concrete.
+			pre = append(pre, f.mapLost(s.For, s.X, "map ranged over"))
+		}
 		s.Body.List = f.block(s.Body.List)
 		return f.wrap(append(pre, labeled(label, s)), false)
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 )
 
 var binOps = map[token.Token]string{
@@ -239,11 +240,15 @@ func (f *fn) shIndex(x *ast.IndexExpr, t types.Type) ast.Expr {
 		site := f.fl.site(x.Lbrack, "index")
 		return f.fl.rtCall("StrIndex", intLit(uint64(site)), orZero(sx), f.fl.strVal(x.X), ik, orZero(si), iv)
 	case *types.Map:
-		if si != nil && classOf(u.Key()) == scalar {
-			site := f.fl.site(x.Lbrack, "mapkey")
-			return f.fl.rtCall("LostS", intLit(uint64(site)), si, &ast.BasicLit{Kind: token.STRING, Value: `"map key"`})
+		// The entry the key reaches was recorded by rt.MapKeyI (mapKey);
+		// the value's shadow is the table's, if it still describes it.
+		key := x.Index
+		if orig, ok := f.mapKeys[x]; ok {
+			key = orig
 		}
-		return nil
+		lookup := &ast.IndexExpr{X: x.X, Index: key}
+		f.types[lookup] = t
+		return &ast.CallExpr{Fun: &ast.SelectorExpr{X: f.mapValue(x), Sel: ast.NewIdent("At")}, Args: []ast.Expr{f.fl.fp(lookup, t)}}
 	case *types.Slice, *types.Array, *types.Pointer:
 		if !f.addressable(x) {
 			return nil
@@ -407,4 +412,61 @@ func (f *fn) pickIndex(x *ast.IndexExpr, addr bool) {
 		f.pickedIndex = map[*ast.IndexExpr]bool{}
 	}
 	f.pickedIndex[x] = true
+}
+
+// mapKey makes the access x[k] of a map record which of the map's entries
+// k reaches (rt.MapKeyI, see rt/maps.go): x.Index becomes the call, which
+// returns k. store says the access is the target of an assignment (the
+// key is entered in the map's shadow table). The original key expression
+// is kept in f.mapKeys for the shadow of the value and the store.
+func (f *fn) mapKey(x *ast.IndexExpr, store bool) {
+	if _, done := f.mapKeys[x]; done {
+		return
+	}
+	xt := f.typeOf(x.X)
+	if xt == nil {
+		return
+	}
+	u, ok := xt.Underlying().(*types.Map)
+	if !ok {
+		return
+	}
+	if f.mapKeys == nil {
+		f.mapKeys = map[*ast.IndexExpr]ast.Expr{}
+	}
+	key := x.Index
+	f.mapKeys[x] = key
+	x.Index = f.mapKeyCall(x.Lbrack, x.X, key, u.Key(), store)
+}
+
+// mapKeyCall is rt.MapKeyI for key of type kt in map m.
+func (f *fn) mapKeyCall(pos token.Pos, m, key ast.Expr, kt types.Type, store bool) ast.Expr {
+	var ks ast.Expr
+	switch classOf(kt) {
+	case scalar, str:
+		ks = f.sh(key)
+	}
+	site := f.fl.site(pos, "mapkey")
+	call := f.fl.rtCall("MapKeyI", intLit(uint64(site)), m, key, orZero(ks), ast.NewIdent(strconv.FormatBool(store)))
+	f.types[call] = kt
+	return call
+}
+
+// mapValue is the rt.Sh of the value of the map access x (its table's
+// entry for the key, checked against the value's fingerprint where it is
+// used).
+func (f *fn) mapValue(x *ast.IndexExpr) ast.Expr {
+	key := x.Index
+	if orig, ok := f.mapKeys[x]; ok {
+		key = orig
+	}
+	return f.fl.rtCall("MapLdSh", x.X, key)
+}
+
+// mapLost is the statement that records a concretization at pos if map m
+// holds symbolic keys or values (rt.MapLost): they go where dowse does not
+// follow them.
+func (f *fn) mapLost(pos token.Pos, m ast.Expr, why string) ast.Stmt {
+	site := f.fl.site(pos, "map")
+	return &ast.ExprStmt{X: f.fl.rtCall("MapLost", intLit(uint64(site)), m, &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(why)})}
 }

@@ -135,6 +135,9 @@ func (f *fn) topExpr(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		if b == "copy" && hoist {
 			f.copyShadows(call, pre)
 		}
+		if b == "delete" {
+			f.deleteKey(call)
+		}
 		if b == "recover" {
 			return f.fl.rtCall("Recovered", call)
 		}
@@ -176,6 +179,9 @@ type lhsTarget struct {
 	cls     class
 	blank   bool
 	mapElem bool
+	// For a map element: temporaries holding the map, the key and the
+	// key's shadow, evaluated before the assignment (rt.MapSt after it).
+	mapX, mapK, mapKS ast.Expr
 }
 
 func (f *fn) target(e ast.Expr, isDefine bool, pre *[]ast.Stmt, hoist bool) lhsTarget {
@@ -203,8 +209,23 @@ func (f *fn) target(e ast.Expr, isDefine bool, pre *[]ast.Stmt, hoist bool) lhsT
 	t.cls = classOf(lt)
 	if ix, ok := e.(*ast.IndexExpr); ok {
 		if xt := f.typeOf(ix.X); xt != nil {
-			if _, isMap := xt.Underlying().(*types.Map); isMap {
+			if mt, isMap := xt.Underlying().(*types.Map); isMap {
 				t.mapElem = true
+				if pre != nil {
+					key := ix.Index
+					if orig, ok := f.mapKeys[ix]; ok {
+						key = orig
+					}
+					var ks ast.Expr
+					switch classOf(mt.Key()) {
+					case scalar, str:
+						ks = f.sh(key)
+					}
+					t.mapX, t.mapK, t.mapKS = f.newTemp(), f.newTemp(), f.newTemp()
+					*pre = append(*pre, define(t.mapX, ix.X), define(t.mapK, key),
+						define(t.mapKS, &ast.CallExpr{Fun: f.fl.rtSel("S"), Args: []ast.Expr{orZero(ks)}}),
+						use(t.mapX, t.mapK, t.mapKS))
+				}
 				return t
 			}
 			// A store through a symbolic index: where it lands depends on
@@ -237,6 +258,12 @@ func (f *fn) target(e ast.Expr, isDefine bool, pre *[]ast.Stmt, hoist bool) lhsT
 func (f *fn) setShadow(t lhsTarget, sh ast.Expr, aggSrc ast.Expr) []ast.Stmt {
 	if t.blank {
 		return nil
+	}
+	if t.mapElem {
+		if t.cls != scalar && t.cls != str {
+			sh = nil // the table keeps shadows of integers, bools and strings
+		}
+		return f.mapStore(t, sh)
 	}
 	switch t.cls {
 	case scalar, str, slice:
@@ -325,6 +352,15 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 		} else {
 			s.Rhs[0] = f.pureOperands(s.Rhs[0], &pre)
 		}
+		// v, ok := m[k]: the value's shadow from the map's table, taken
+		// before the assignment (which may change m or k).
+		var mapValue ast.Expr
+		if ix, ok := ast.Unparen(s.Rhs[0]).(*ast.IndexExpr); ok {
+			if _, isMap := f.typeOf(ix.X).Underlying().(*types.Map); isMap {
+				mapValue = f.newTemp()
+				pre = append(pre, define(mapValue, f.mapValue(ix)), use(mapValue))
+			}
+		}
 		var targets []lhsTarget
 		isCall := f.isCall(s.Rhs[0])
 		for i, l := range s.Lhs {
@@ -336,6 +372,9 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 			if announced && (t.cls == scalar || t.cls == str || t.cls == slice) {
 				fp := f.fl.fp(t.expr, f.typeOf(t.expr))
 				sh = f.fl.rtCall("Mk", f.fl.rtCall("Res", intLit(uint64(id)), intLit(uint64(i)), fp), fp)
+			}
+			if i == 0 && mapValue != nil {
+				sh = mapValue
 			}
 			post = append(post, f.setShadow(t, sh, nil)...)
 		}
@@ -391,11 +430,6 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 					continue
 				}
 			}
-			if t.mapElem && sh != nil {
-				site := f.fl.site(t.expr.Pos(), "map")
-				post = append(post, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), &ast.SelectorExpr{X: sh, Sel: ast.NewIdent("S")}, &ast.BasicLit{Kind: token.STRING, Value: `"stored in a map"`})})
-				continue
-			}
 			post = append(post, f.setShadow(t, sh, agg)...)
 		}
 	}
@@ -419,6 +453,7 @@ func (f *fn) pureOperands(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 	case *ast.IndexExpr:
 		x.X = f.pure(x.X, pre, true)
 		x.Index = f.pure(x.Index, pre, true)
+		f.mapKey(x, false)
 	case *ast.TypeAssertExpr:
 		x.X = f.pure(x.X, pre, true)
 	case *ast.UnaryExpr:
@@ -434,6 +469,7 @@ func (f *fn) pureLHS(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 		x.X = f.pureLHS(x.X, pre)
 		x.Index = f.pure(x.Index, pre, true)
 		f.pickIndex(x, true)
+		f.mapKey(x, true)
 	case *ast.SelectorExpr:
 		if _, ok := f.fl.info.Selections[x]; ok {
 			x.X = f.pureLHS(x.X, pre)
@@ -596,4 +632,19 @@ func (f *fn) returnStmt(s *ast.ReturnStmt, label *ast.Ident) []ast.Stmt {
 		}
 	}
 	return f.wrap(append(pre, labeled(label, s)), false)
+}
+
+// mapStore is the statement that records, after an assignment to the map
+// element of t, the shadows of its key and of the value (sh, an rt.Sh
+// expression, nil for a concrete value).
+func (f *fn) mapStore(t lhsTarget, sh ast.Expr) []ast.Stmt {
+	if t.mapX == nil {
+		return nil
+	}
+	vs, fp := ast.Expr(intLit(0)), ast.Expr(intLit(0))
+	if sh != nil {
+		vs = &ast.SelectorExpr{X: sh, Sel: ast.NewIdent("S")}
+		fp = &ast.SelectorExpr{X: sh, Sel: ast.NewIdent("F")}
+	}
+	return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("MapSt", t.mapX, t.mapK, t.mapKS, vs, fp)}}
 }

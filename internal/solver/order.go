@@ -13,10 +13,12 @@ import (
 // inputs and constants: the path conditions of code that sorts, searches
 // and compares. Such a conjunction, without its disequalities, is a system
 // of difference constraints; Bellman-Ford either finds a negative cycle,
-// which proves the query unsatisfiable, or a solution. A solution is
-// returned only after every constraint (disequalities included) has been
-// checked on it by evaluation; otherwise, and for every other query, the
-// next solver decides. So the layer never changes an answer, it only makes
+// which proves the query unsatisfiable, or a solution. A disequality the
+// solution violates splits the system in two (x < y, x > y), each solved
+// the same way, a bounded number of times: both halves unsatisfiable
+// proves the query is. A solution is returned only after every constraint
+// (disequalities included) has been checked on it by evaluation;
+// otherwise, and for every other query, the next solver decides. So the layer never changes an answer, it only makes
 // some cheaper.
 type Order struct {
 	next Solver
@@ -132,11 +134,10 @@ func (o *Order) decide(q Query) (Result, bool) {
 	}
 	n := len(inputs)
 	zero := n
-	var edges []edge
-	// le adds a - b <= w for nodes (or constants) a and b.
-	overflow := false
-	le := func(a int, ca int64, b int, cb int64, w int64) {
-		// Move constants into the weight: (a - ca) ... with the zero node.
+	// edgeOf is a - b <= w for nodes (or constants) a and b.
+	edgeOf := func(a int, ca int64, b int, cb int64, w int64) (edge, bool) {
+		overflow := false
+		// Move constants into the weight, with the zero node.
 		if a < 0 {
 			// ca - b <= w  =>  zero - b <= w - ca
 			w, overflow = subOverflow(w, ca, overflow)
@@ -147,23 +148,32 @@ func (o *Order) decide(q Query) (Result, bool) {
 			w, overflow = addOverflow(w, cb, overflow)
 			b = zero
 		}
-		edges = append(edges, edge{from: b, to: a, w: w})
+		return edge{from: b, to: a, w: w}, !overflow
 	}
+	var edges []edge
+	add := func(e edge, ok bool) bool {
+		edges = append(edges, e)
+		return ok
+	}
+	var diseqs []atom
 	for _, a := range atoms {
+		ok := true
 		switch a.op {
 		case rt.OpLt: // x - y <= -1
-			le(a.x, a.cx, a.y, a.cy, -1)
+			ok = add(edgeOf(a.x, a.cx, a.y, a.cy, -1))
 		case rt.OpLe:
-			le(a.x, a.cx, a.y, a.cy, 0)
+			ok = add(edgeOf(a.x, a.cx, a.y, a.cy, 0))
 		case rt.OpGt: // y - x <= -1
-			le(a.y, a.cy, a.x, a.cx, -1)
+			ok = add(edgeOf(a.y, a.cy, a.x, a.cx, -1))
 		case rt.OpGe:
-			le(a.y, a.cy, a.x, a.cx, 0)
+			ok = add(edgeOf(a.y, a.cy, a.x, a.cx, 0))
 		case rt.OpEq:
-			le(a.x, a.cx, a.y, a.cy, 0)
-			le(a.y, a.cy, a.x, a.cx, 0)
+			ok = add(edgeOf(a.x, a.cx, a.y, a.cy, 0)) && add(edgeOf(a.y, a.cy, a.x, a.cx, 0))
 		case rt.OpNe:
-			// Checked on the solution below.
+			diseqs = append(diseqs, a) // split below
+		}
+		if !ok {
+			return Result{}, false
 		}
 	}
 	// The domains of the inputs.
@@ -179,39 +189,77 @@ func (o *Order) decide(q Query) (Result, bool) {
 			edges = append(edges, edge{from: i, to: zero, w: -lo})
 		}
 	}
-	if overflow {
+	// Without disequalities a negative cycle proves the comparisons
+	// contradictory.
+	if _, cycle, ok := bellmanFord(edges, n+1); !ok {
 		return Result{}, false
-	}
-	// Bellman-Ford from a virtual source at distance 0 to every node.
-	dist := make([]int64, n+1)
-	for round := 0; ; round++ {
-		changed := false
-		for _, e := range edges {
-			d, of := addOverflow(dist[e.from], e.w, false)
-			if of {
-				return Result{}, false
-			}
-			if d < dist[e.to] {
-				dist[e.to] = d
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-		if round > n+1 {
-			// A negative cycle: the comparisons contradict each other.
-			// Disequalities only constrain further, so this is unsat.
-			return Result{Status: Unsat}, true
-		}
+	} else if cycle {
+		return Result{Status: Unsat}, true
 	}
 	// Prefer a solution close to the seed: repair the seed's values one
 	// violated comparison at a time.
 	if m, ok := repair(q, atoms, inputs, kindOf); ok {
 		return Result{Status: Sat, Model: m}, true
 	}
-	// Otherwise the solution v = dist - dist[zero]. Disequalities and the
-	// full constraints are checked by evaluation.
+	// Otherwise a solution of the difference constraints; a disequality
+	// x != y that it violates splits the search into x < y and x > y (the
+	// only ways to meet it), each solved again, within maxOrderSplits
+	// solutions. Both branches unsatisfiable proves the query is.
+	value := func(dist []int64, x int, c int64) (int64, bool) {
+		if x < 0 {
+			return c, true
+		}
+		v, overflow := subOverflow(dist[x], dist[zero], false)
+		return v, !overflow
+	}
+	runs := 0
+	var search func(edges []edge) ([]int64, Status, bool)
+	search = func(edges []edge) ([]int64, Status, bool) {
+		if runs >= maxOrderSplits {
+			return nil, Unknown, false
+		}
+		runs++
+		dist, cycle, ok := bellmanFord(edges, n+1)
+		if !ok {
+			return nil, Unknown, false
+		}
+		if cycle {
+			return nil, Unsat, true
+		}
+		for _, a := range diseqs {
+			x, okx := value(dist, a.x, a.cx)
+			y, oky := value(dist, a.y, a.cy)
+			if okx && oky && x == y {
+				unknown := false
+				for _, strict := range [2][4]int64{{int64(a.x), a.cx, int64(a.y), a.cy}, {int64(a.y), a.cy, int64(a.x), a.cx}} {
+					e, ok := edgeOf(int(strict[0]), strict[1], int(strict[2]), strict[3], -1)
+					if !ok {
+						return nil, Unknown, false
+					}
+					d, st, ok := search(append(edges[:len(edges):len(edges)], e))
+					switch {
+					case st == Sat:
+						return d, Sat, true
+					case !ok:
+						unknown = true
+					}
+				}
+				if unknown {
+					return nil, Unknown, false
+				}
+				return nil, Unsat, true
+			}
+		}
+		return dist, Sat, true
+	}
+	dist, st, ok := search(edges)
+	switch {
+	case !ok:
+		return Result{}, false
+	case st == Unsat:
+		return Result{Status: Unsat}, true
+	}
+	// The solution v = dist - dist[zero], checked by evaluation.
 	model := clone(q.Seed)
 	for i, in := range inputs {
 		v, of := subOverflow(dist[i], dist[zero], false)
@@ -228,6 +276,36 @@ func (o *Order) decide(q Query) (Result, bool) {
 		}
 	}
 	return Result{Status: Sat, Model: model}, true
+}
+
+// maxOrderSplits bounds the difference-constraint solutions the order
+// layer computes for one query while it splits disequalities.
+const maxOrderSplits = 64
+
+// bellmanFord computes the shortest distances from a virtual source (at
+// distance 0 to every node) over nodes 0..nodes-1; cycle reports a
+// negative cycle, ok false an overflow.
+func bellmanFord(edges []edge, nodes int) (dist []int64, cycle, ok bool) {
+	dist = make([]int64, nodes)
+	for round := 0; ; round++ {
+		changed := false
+		for _, e := range edges {
+			d, of := addOverflow(dist[e.from], e.w, false)
+			if of {
+				return nil, false, false
+			}
+			if d < dist[e.to] {
+				dist[e.to] = d
+				changed = true
+			}
+		}
+		if !changed {
+			return dist, false, true
+		}
+		if round > nodes {
+			return nil, true, true
+		}
+	}
 }
 
 func addOverflow(a, b int64, of bool) (int64, bool) {

@@ -58,6 +58,12 @@ func TestOrder(t *testing.T) {
 		{"min int64 reachable", []*sym.Expr{cmp(rt.OpLe, a, k64(-1<<63))}, Sat, true},
 		{"disequality holds", []*sym.Expr{cmp(rt.OpNe, a, b), cmp(rt.OpLt, a, b)}, Sat, true},
 		{"disequality repaired", []*sym.Expr{cmp(rt.OpNe, a, b)}, Sat, true},
+		// The seed's repair moves a and b around each other; the split
+		// into b < a and b > a solves it (a sorted run with one value
+		// known to differ, as a map's key collisions ask).
+		{"disequality split sat", []*sym.Expr{cmp(rt.OpGe, b, a), cmp(rt.OpGe, cc, b), cmp(rt.OpNe, b, a)}, Sat, true},
+		{"disequality split unsat", []*sym.Expr{cmp(rt.OpLe, a, b), cmp(rt.OpLe, b, cc), cmp(rt.OpLe, cc, a), cmp(rt.OpNe, a, cc)}, Unsat, true},
+		{"two disequalities split", []*sym.Expr{cmp(rt.OpGe, b, a), cmp(rt.OpGe, cc, b), cmp(rt.OpLe, cc, k64(1)), cmp(rt.OpGe, a, k64(0)), cmp(rt.OpNe, b, a), cmp(rt.OpNe, cc, b)}, Unsat, true},
 		{"arithmetic left to next", []*sym.Expr{cmp(rt.OpLt, c.Binary(rt.OpAdd, a, k64(1)), b)}, Unknown, false},
 	}
 	for _, tt := range tests {
