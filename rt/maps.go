@@ -25,7 +25,9 @@ import (
 // its table honest by validation: an entry whose key is gone is dropped,
 // a value whose fingerprint changed has no shadow, and keys stored by that
 // code are compared as constants. A map with symbolic entries handed to
-// such code, or ranged over, records a concretization (MapLost).
+// such code records a concretization (MapLost). Range loops over maps are
+// rewritten to visit the keys in a fixed order (MapKeys) with their
+// shadows (MapKeySh, MapLdSh).
 
 // mapEntry is one entry of a map's shadow table.
 type mapEntry struct {
@@ -318,4 +320,53 @@ func MapLit[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks S, vs S, 
 	}
 	st.entries = append(st.entries, mapEntry{key: k, ks: ks, vs: vs, vfp: fp})
 	st.version++
+}
+
+// MapKeys returns m's keys in the order a rewritten range loop visits
+// them: the keys of m's table in the order the run stored them, then the
+// others in the order of their values. The order is a legal one for Go's
+// range (which leaves it unspecified) and makes runs with the same path
+// visit the keys the same way; m's keys must be of a tracked kind.
+func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
+	if len(m) == 0 {
+		return nil
+	}
+	kk := keyKind[K]()
+	keys := make([]K, 0, len(m))
+	var st *mapState
+	if on.Load() {
+		st = state(m, false)
+	}
+	if st != nil {
+		for _, e := range st.entries {
+			keys = append(keys, e.key.(K))
+		}
+	}
+	tracked := len(keys)
+	for k := range m {
+		if st == nil || !slices.ContainsFunc(st.entries, func(e mapEntry) bool { return e.key.(K) == k }) {
+			keys = append(keys, k)
+		}
+	}
+	if kk != KInvalid {
+		slices.SortFunc(keys[tracked:], func(a, b K) int { return compareKeys(a, b, kk) })
+	}
+	return keys
+}
+
+// MapKeySh is the shadow of key k of m: the one its table entry holds.
+func MapKeySh[M ~map[K]V, K comparable, V any](m M, k K) S {
+	if !on.Load() || keyKind[K]() == KInvalid {
+		return 0
+	}
+	st := state(m, false)
+	if st == nil {
+		return 0
+	}
+	for _, e := range st.entries {
+		if e.key.(K) == k {
+			return e.ks
+		}
+	}
+	return 0
 }

@@ -147,7 +147,7 @@ func (f *fn) tupleForm(s ast.Stmt, pre *[]ast.Stmt) ast.Stmt {
 				st.Rhs[0] = f.pureOperands(st.Rhs[0], pre)
 				// v, ok := m[k] in a for clause: no companion is set here.
 				if ix, ok := ast.Unparen(st.Rhs[0]).(*ast.IndexExpr); ok && pre != nil {
-					if _, isMap := f.typeOf(ix.X).Underlying().(*types.Map); isMap {
+					if mt, isMap := f.typeOf(ix.X).Underlying().(*types.Map); isMap && (f.mapKeys[ix] != nil || f.sameKeyType(mt, ix.Index)) {
 						site := f.fl.site(ix.Lbrack, "map")
 						*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)),
 							&ast.SelectorExpr{X: f.mapValue(ix), Sel: ast.NewIdent("S")},

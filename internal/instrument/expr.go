@@ -732,7 +732,7 @@ func (f *fn) deleteKey(call *ast.CallExpr) {
 	if len(call.Args) != 2 {
 		return
 	}
-	if mt, ok := f.typeOf(call.Args[0]).Underlying().(*types.Map); ok {
+	if mt, ok := f.typeOf(call.Args[0]).Underlying().(*types.Map); ok && f.sameKeyType(mt, call.Args[1]) {
 		call.Args[1] = f.mapKeyCall(call.Lparen, call.Args[0], call.Args[1], mt.Key(), false)
 	}
 }

@@ -45,6 +45,15 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 		default:
 			return keep()
 		}
+	case *types.Map:
+		if c := classOf(u.Key()); c != scalar && c != str {
+			return keep()
+		}
+		if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) ||
+			s.Tok == token.DEFINE && f.fl.sharedLoopVars && f.capturesOrAddresses(s.Body) {
+			return keep()
+		}
+		return f.rangeMap(s, u, label)
 	default:
 		return keep()
 	}
@@ -226,4 +235,77 @@ func (f *fn) capturesOrAddresses(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// rangeMap rewrites a range loop over a map with keys of a tracked kind
+// into a loop over its keys in a fixed order (rt.MapKeys: the order the
+// run stored them, then by value), so that runs with the same path visit
+// the entries the same way, and the key and value variables get the
+// shadows of the map's table. An entry deleted before the loop reaches
+// it is skipped, and the value is read when the loop reaches the entry,
+// as range does; entries added during the loop are not visited, which
+// range allows.
+func (f *fn) rangeMap(s *ast.RangeStmt, mt *types.Map, label *ast.Ident) []ast.Stmt {
+	var pre []ast.Stmt
+	x := f.pure(s.X, &pre, true)
+	r, keys, i, k := f.newTemp(), f.newTemp(), f.newTemp(), f.newTemp()
+	pre = append(pre, define(r, x), define(keys, f.fl.rtCall("MapKeys", r)))
+	f.temps[r] = temp{t: f.typeOf(s.X)}
+	f.temps[keys] = temp{t: types.NewSlice(mt.Key())}
+	f.temps[i] = temp{t: types.Typ[types.Int]}
+	head := []ast.Stmt{
+		define(k, &ast.IndexExpr{X: keys, Index: i}),
+		// Deleted since the loop began: not visited.
+		&ast.IfStmt{
+			Init: &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_"), ast.NewIdent("ok")}, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.IndexExpr{X: r, Index: k}}},
+			Cond: &ast.UnaryExpr{Op: token.NOT, X: ast.NewIdent("ok")},
+			Body: blockOf([]ast.Stmt{&ast.BranchStmt{Tok: token.CONTINUE}}),
+		},
+	}
+	f.temps[k] = temp{t: mt.Key(), sh: f.fl.rtCall("MapKeySh", r, k)}
+	if s.Key != nil || s.Value != nil {
+		as := &ast.AssignStmt{Tok: s.Tok}
+		if s.Key != nil {
+			as.Lhs = append(as.Lhs, s.Key)
+			as.Rhs = append(as.Rhs, k)
+		}
+		if s.Value != nil {
+			if s.Key == nil {
+				as.Lhs = append(as.Lhs, ast.NewIdent("_"))
+				as.Rhs = append(as.Rhs, k)
+			}
+			v := &ast.IndexExpr{X: r, Index: k}
+			if f.mapKeys == nil {
+				f.mapKeys = map[*ast.IndexExpr]ast.Expr{}
+			}
+			f.mapKeys[v] = k // the entry is known: no choice to record
+			vt := mt.Elem()
+			f.temps[v] = temp{t: vt}
+			if c := classOf(vt); c == scalar || c == str {
+				lookup := &ast.IndexExpr{X: r, Index: k}
+				f.temps[v] = temp{t: vt, sh: &ast.CallExpr{
+					Fun:  &ast.SelectorExpr{X: f.fl.rtCall("MapLdSh", r, k), Sel: ast.NewIdent("At")},
+					Args: []ast.Expr{f.fl.fp(lookup, vt)}}}
+			}
+			as.Lhs = append(as.Lhs, s.Value)
+			as.Rhs = append(as.Rhs, v)
+		}
+		if as.Tok == token.ILLEGAL {
+			as.Tok = token.DEFINE
+		}
+		if isBlankList(as.Lhs) {
+			as.Tok = token.ASSIGN
+		}
+		head = append(head, f.assign(as)...)
+	}
+	body := append(head, blockOf(f.block(s.Body.List)))
+	loop := &ast.ForStmt{
+		For:  s.For,
+		Init: define(i, intLit(0)),
+		Cond: &ast.BinaryExpr{X: i, Op: token.LSS, Y: f.lenOf(keys)},
+		Post: &ast.IncDecStmt{X: i, Tok: token.INC},
+		Body: blockOf(body),
+	}
+	out := append(pre, labeled(label, loop))
+	return []ast.Stmt{blockOf(out)}
 }

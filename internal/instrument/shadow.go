@@ -245,6 +245,8 @@ func (f *fn) shIndex(x *ast.IndexExpr, t types.Type) ast.Expr {
 		key := x.Index
 		if orig, ok := f.mapKeys[x]; ok {
 			key = orig
+		} else if !f.sameKeyType(u, key) {
+			return nil
 		}
 		lookup := &ast.IndexExpr{X: x.X, Index: key}
 		f.types[lookup] = t
@@ -428,7 +430,7 @@ func (f *fn) mapKey(x *ast.IndexExpr, store bool) {
 		return
 	}
 	u, ok := xt.Underlying().(*types.Map)
-	if !ok {
+	if !ok || !f.sameKeyType(u, x.Index) {
 		return
 	}
 	if f.mapKeys == nil {
@@ -437,6 +439,18 @@ func (f *fn) mapKey(x *ast.IndexExpr, store bool) {
 	key := x.Index
 	f.mapKeys[x] = key
 	x.Index = f.mapKeyCall(x.Lbrack, x.X, key, u.Key(), store)
+}
+
+// sameKeyType reports whether key has map type u's key type (or is a
+// constant, which takes it): the rt map functions infer the key type from
+// the map, and a key of another type (converted to an interface key type)
+// would not fit them.
+func (f *fn) sameKeyType(u *types.Map, key ast.Expr) bool {
+	if f.fl.constOf(key) != nil {
+		return true
+	}
+	t := f.typeOf(key)
+	return t != nil && types.Identical(t, u.Key())
 }
 
 // mapKeyCall is rt.MapKeyI for key of type kt in map m.

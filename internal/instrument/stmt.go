@@ -211,20 +211,25 @@ func (f *fn) target(e ast.Expr, isDefine bool, pre *[]ast.Stmt, hoist bool) lhsT
 		if xt := f.typeOf(ix.X); xt != nil {
 			if mt, isMap := xt.Underlying().(*types.Map); isMap {
 				t.mapElem = true
-				if pre != nil {
-					key := ix.Index
-					if orig, ok := f.mapKeys[ix]; ok {
-						key = orig
-					}
+				key := ix.Index
+				if orig, ok := f.mapKeys[ix]; ok {
+					key = orig
+				}
+				if pre != nil && f.sameKeyType(mt, key) {
 					var ks ast.Expr
 					switch classOf(mt.Key()) {
 					case scalar, str:
 						ks = f.sh(key)
 					}
-					t.mapX, t.mapK, t.mapKS = f.newTemp(), f.newTemp(), f.newTemp()
-					*pre = append(*pre, define(t.mapX, ix.X), define(t.mapK, key),
+					t.mapX, t.mapK, t.mapKS = f.newTemp(), key, f.newTemp()
+					*pre = append(*pre, define(t.mapX, ix.X),
 						define(t.mapKS, &ast.CallExpr{Fun: f.fl.rtSel("S"), Args: []ast.Expr{orZero(ks)}}),
-						use(t.mapX, t.mapK, t.mapKS))
+						use(t.mapX, t.mapKS))
+					if f.fl.constOf(key) == nil {
+						// A constant keeps its key type where it is used.
+						t.mapK = f.newTemp()
+						*pre = append(*pre, define(t.mapK, key), use(t.mapK))
+					}
 				}
 				return t
 			}
@@ -356,7 +361,7 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 		// before the assignment (which may change m or k).
 		var mapValue ast.Expr
 		if ix, ok := ast.Unparen(s.Rhs[0]).(*ast.IndexExpr); ok {
-			if _, isMap := f.typeOf(ix.X).Underlying().(*types.Map); isMap {
+			if mt, isMap := f.typeOf(ix.X).Underlying().(*types.Map); isMap && (f.mapKeys[ix] != nil || f.sameKeyType(mt, ix.Index)) {
 				mapValue = f.newTemp()
 				pre = append(pre, define(mapValue, f.mapValue(ix)), use(mapValue))
 			}

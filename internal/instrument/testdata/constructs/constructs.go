@@ -257,3 +257,42 @@ func Bump(n int) int {
 }
 
 func inc(p *int) { *p++ }
+
+// Maps exercises the map model's rewrites: keys converted to an interface
+// key type, constant keys of a narrower type, literals with variables,
+// op-assignment, comma-ok reads, deletes, and ranges that delete and add
+// while they iterate.
+func Maps(a, b int, s string) string {
+	seen := map[any]bool{}
+	seen[s] = true
+	seen[a] = true
+	_, hasS := seen[s]
+	narrow := map[int32]string{}
+	narrow[1] = "one"
+	narrow[2] = narrow[1] + "two"
+	counts := map[string]int{s: a, "x": b}
+	counts[s] += 3
+	counts["y"]++
+	delete(counts, "x")
+	if v, ok := counts[s]; ok && v > 100 {
+		counts["big"] = v
+	}
+	total, visits := 0, 0
+	for k, v := range counts {
+		visits++
+		total += v
+		delete(counts, "y")
+		if k == s {
+			counts[k+"!"] = 0 // may or may not be visited; adds nothing to total
+		}
+	}
+	keys := 0
+	for range narrow {
+		keys++
+	}
+	var nilMap map[string]int
+	for range nilMap {
+		keys += 100
+	}
+	return fmt.Sprintf("%v %v %v %v %v %v %v", hasS, len(seen), narrow[2], len(counts) > 0, keys, visits > 0, total >= a)
+}

@@ -109,6 +109,15 @@ func TestRanges(t *testing.T) {
 	}
 }
 
+func TestMaps(t *testing.T) {
+	if got, want := Maps(5, 7, "k"), "true 2 onetwo true 2 true true"; got != want {
+		t.Fatalf("Maps = %q, want %q", got, want)
+	}
+	if got, want := Maps(5, 7, "x"), "true 2 onetwo false 2 true false"; got != want {
+		t.Fatalf("Maps with a colliding key = %q, want %q", got, want)
+	}
+}
+
 func TestCopiesAndOrder(t *testing.T) {
 	if n, err := Copies(); err != nil || n != 30 {
 		t.Fatal(n, err)
