@@ -139,3 +139,16 @@ func ResAgg(fn uint32, i int, dst, size uintptr) {
 	}
 	Copy(dst, uintptr(r.args[i].F), size)
 }
+
+// ResAggLost records a concretization at site if result i of the last
+// call (fn), an aggregate of size bytes, has cells: it went where dowse
+// keeps none (a map element).
+func ResAggLost(fn uint32, i int, size uintptr, site uint32) {
+	r := &cur.ret
+	if !r.valid || fn != 0 && r.fn != fn || i >= r.n || r.args[i].S != Agg || !on.Load() {
+		return
+	}
+	if cellsIn(uintptr(r.args[i].F), size) {
+		Conc(site, "stored in a map")
+	}
+}

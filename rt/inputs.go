@@ -2,10 +2,13 @@ package rt
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"unsafe"
 )
 
@@ -73,6 +76,14 @@ func (c *checker) fits(i int, t reflect.Type) error {
 	case ShapePointer:
 		if t.Kind() != reflect.Pointer {
 			return bad()
+		}
+		return c.fits(s.Elem, t.Elem())
+	case ShapeMap:
+		if t.Kind() != reflect.Map {
+			return bad()
+		}
+		if err := c.fits(s.Key, t.Key()); err != nil {
+			return err
 		}
 		return c.fits(s.Elem, t.Elem())
 	case ShapeStruct:
@@ -372,6 +383,8 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			}
 		}
 		return s, uint64(n)
+	case ShapeMap:
+		b.fillMap(v, sh)
 	case ShapeStruct:
 		for _, f := range sh.Fields {
 			fv := v.Field(f.Index)
@@ -640,6 +653,8 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 				ub.zeros(sh.Elem)
 			}
 		}
+	case ShapeMap:
+		ub.mapValue(v, sh)
 	case ShapeStruct:
 		for _, f := range sh.Fields {
 			ub.value(v.Field(f.Index), f.Shape)
@@ -712,5 +727,128 @@ func (ub *unbuilder) anyValue(v reflect.Value, sh *Shape) {
 func (ub *unbuilder) zeros(shape int) {
 	for n := ub.l.leafCount(shape, ub.u); n > 0; n-- {
 		ub.vals = append(ub.vals, Value{})
+	}
+}
+
+// fillMap sets the map v from a length leaf (chosen, as pick does) and
+// MaxLen slots of a key and a value (see Layout): the first len slots are
+// stored in order, each key
+// compared with the keys stored before it as branches of the run (site 0:
+// equal keys make a smaller map, which the search must be able to choose
+// or avoid), and the map's table gets the keys' and values' shadows (see
+// maps.go). A length of 0 is the nil map.
+func (b *builder) fillMap(v reflect.Value, sh *Shape) {
+	// The length is a choice (len == 0?, len == 1?, ...): what the code
+	// does with the map depends on its size in ways no branch of the code
+	// records (a lookup in the nil map finds nothing, whatever the key).
+	n := b.pick(b.l.MaxLen)
+	kt, vt := v.Type().Key(), v.Type().Elem()
+	kk := b.l.Shapes[sh.Key].K
+	var st *mapState
+	if n > 0 {
+		v.Set(reflect.MakeMapWithSize(v.Type(), n))
+		st = &mapState{}
+		if lock() {
+			if cur.maps == nil {
+				cur.maps = map[unsafe.Pointer]*mapState{}
+			}
+			cur.maps[v.UnsafePointer()] = st
+			unlock()
+		}
+	}
+	for i := 0; i < b.l.MaxLen; i++ {
+		if i >= n {
+			b.skip(sh.Key)
+			b.skip(sh.Elem)
+			continue
+		}
+		key, val := reflect.New(kt).Elem(), reflect.New(vt).Elem()
+		ks, _ := b.fill(key, sh.Key)
+		vs, vfp := b.fill(val, sh.Elem)
+		if b.l.Shapes[sh.Elem].Kind != ShapeScalar {
+			vs = 0
+		}
+		v.SetMapIndex(key, val)
+		k := key.Interface()
+		kc := ks
+		if kc == 0 {
+			kc = keyConst(key, kk)
+		}
+		stored := false
+		for j := range st.entries {
+			e := &st.entries[j]
+			es := e.ks
+			if es == 0 {
+				es = keyConst(reflect.ValueOf(e.key), kk)
+			}
+			equal := e.key == k
+			if ks != 0 || e.ks != 0 {
+				record(Event{Site: InputSite, Taken: equal, Cond: mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es})})
+			}
+			if equal {
+				e.vs, e.vfp = vs, vfp
+				stored = true
+				break
+			}
+		}
+		if !stored {
+			st.entries = append(st.entries, mapEntry{key: k, ks: ks, vs: vs, vfp: vfp})
+		}
+		st.version++
+	}
+}
+
+// keyConst is the constant shadow of map key k of kind kk.
+func keyConst(k reflect.Value, kk Kind) S {
+	switch {
+	case kk == KString:
+		return strConst(k.String())
+	case kk == KBool:
+		return constant(kk, B(k.Bool()))
+	case kk.Signed():
+		return constant(kk, uint64(k.Int()))
+	}
+	return constant(kk, k.Uint())
+}
+
+// mapValue flattens a map of shape sh: its length (EmptySlice for an
+// empty map that is not nil), then its entries in the order of their
+// keys, then zeros for the remaining slots; a map longer than the length
+// bound does not fit.
+func (ub *unbuilder) mapValue(v reflect.Value, sh *Shape) {
+	n := v.Len()
+	if n > ub.l.MaxLen {
+		ub.ok = false
+		n = 0
+	}
+	length := uint64(n)
+	if n == 0 && !v.IsNil() {
+		length = EmptySlice
+	}
+	ub.vals = append(ub.vals, Value{Bits: length})
+	kk := ub.l.Shapes[sh.Key].K
+	var keys []reflect.Value
+	if n > 0 {
+		keys = v.MapKeys()
+	}
+	slices.SortFunc(keys, func(a, b reflect.Value) int {
+		switch {
+		case kk == KString:
+			return strings.Compare(a.String(), b.String())
+		case kk == KBool:
+			return cmp.Compare(B(a.Bool()), B(b.Bool()))
+		case kk.Signed():
+			return cmp.Compare(a.Int(), b.Int())
+		}
+		return cmp.Compare(a.Uint(), b.Uint())
+	})
+	for i := 0; i < ub.l.MaxLen; i++ {
+		if i < n {
+			ub.value(keys[i], sh.Key)
+			ub.value(v.MapIndex(keys[i]), sh.Elem)
+		} else {
+			ub.zeros(sh.Key)
+			ub.zeros(sh.Elem)
+		}
 	}
 }

@@ -27,6 +27,14 @@ import (
 //   - ShapeSlice: a length leaf (kind KInt, IsLen, 0 <= len <= MaxLen),
 //     then the leaves of MaxLen elements, of which the first len are used;
 //     a length of 0 is the nil slice;
+//   - ShapeMap (keys of an integer, bool or string type): a length leaf
+//     (kind KInt, IsLen, 0 <= len <= MaxLen; a choice: the worker records
+//     "len == 0", "len == 1", ... up to the length), then for each of MaxLen
+//     slots the leaves of a key and of a value, of which the first len
+//     slots are used; a length of 0 is the nil map. Slots are stored in
+//     order, so a key equal to an earlier one replaces its value (the map
+//     is smaller); whether it does is recorded as branches of the run
+//     (site 0), so the search tells equal keys from distinct ones;
 //   - ShapeStruct: the leaves of its fields in order, blank fields left out;
 //   - ShapePointer: a choice leaf (kind KBool, Choice: true means a fresh
 //     object, false nil), then the leaves of the pointee — unless the
@@ -109,9 +117,10 @@ const (
 	ShapeBuilt
 	ShapeFunc
 	ShapeAny
+	ShapeMap
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -126,7 +135,8 @@ type Shape struct {
 	Type   string  // the Go type, for messages
 	K      Kind    // ShapeScalar: the leaf's kind
 	Len    int     // ShapeArray: the number of elements
-	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape
+	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape; ShapeMap: the value's
+	Key    int     // ShapeMap: the key's shape (a scalar)
 	Fields []Field // ShapeStruct: the fields that get values, in order
 	Build  *Build  // ShapeBuilt: how the value is made
 	Outs   []int   // ShapeFunc: the shapes of the results (Len is the number of scripted calls); ShapeAny: the dynamic types offered
@@ -167,15 +177,17 @@ type Field struct {
 type StepKind uint8
 
 const (
-	StepField   StepKind = iota + 1 // .Name of a struct
-	StepIndex                       // [N] of an array or slice
-	StepLen                         // the length of a slice
-	StepDeref                       // the pointee of a pointer
-	StepChoice                      // whether a pointer or error is non-nil
-	StepMessage                     // the message of an error
-	StepArg                         // argument N of the constructor (Name) or of a call's method (Name)
-	StepCall                        // call N of a built value: its method choice, or (followed by StepArg) an argument
-	StepType                        // the dynamic type of an interface value (0 for nil, j for the j-th offered)
+	StepField    StepKind = iota + 1 // .Name of a struct
+	StepIndex                        // [N] of an array or slice
+	StepLen                          // the length of a slice
+	StepDeref                        // the pointee of a pointer
+	StepChoice                       // whether a pointer or error is non-nil
+	StepMessage                      // the message of an error
+	StepArg                          // argument N of the constructor (Name) or of a call's method (Name)
+	StepCall                         // call N of a built value: its method choice, or (followed by StepArg) an argument
+	StepType                         // the dynamic type of an interface value (0 for nil, j for the j-th offered)
+	StepMapKey                       // the key of slot N of a map
+	StepMapValue                     // the value of slot N of a map
 )
 
 // A Step is one step of a leaf's access path from its parameter.
@@ -228,6 +240,10 @@ func (l *Layout) Check() error {
 			if !valid(s.Elem) || s.Kind == ShapeArray && s.Len < 0 {
 				return fmt.Errorf("layout: shape %d (%s) has a bad element", i, s.Type)
 			}
+		case ShapeMap:
+			if !valid(s.Elem) || !valid(s.Key) || l.Shapes[s.Key].Kind != ShapeScalar {
+				return fmt.Errorf("layout: shape %d (%s) has a bad key or value", i, s.Type)
+			}
 		case ShapeStruct:
 			for _, f := range s.Fields {
 				if !valid(f.Shape) {
@@ -275,7 +291,7 @@ func (l *Layout) Choices() []bool {
 			switch s.Kind {
 			case ShapePointer, ShapeError, ShapeBuilt, ShapeFunc, ShapeAny:
 				has[i] = true
-			case ShapeArray, ShapeSlice:
+			case ShapeArray, ShapeSlice, ShapeMap:
 				has[i] = has[s.Elem]
 			case ShapeStruct:
 				for _, f := range s.Fields {
@@ -429,6 +445,16 @@ func (f *flattener) shape(i int) {
 			f.shape(s.Elem)
 			f.pop()
 		}
+	case ShapeMap:
+		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
+		for j := 0; j < f.l.MaxLen; j++ {
+			f.push(Step{Kind: StepMapKey, N: j})
+			f.shape(s.Key)
+			f.pop()
+			f.push(Step{Kind: StepMapValue, N: j})
+			f.shape(s.Elem)
+			f.pop()
+		}
 	case ShapeStruct:
 		for _, fd := range s.Fields {
 			f.push(Step{Kind: StepField, Name: fd.Name})
@@ -494,7 +520,8 @@ func (f *flattener) args(fn Func) {
 
 // pathString writes the access path steps from the parameter named root
 // as Go: "p.next.val" (fields through pointers), "*p", "len(xs)",
-// "xs[1]", "p != nil", "err.Error()".
+// "xs[1]", "p != nil", "err.Error()"; a map's slots as "key(m, 0)" and
+// "value(m, 0)".
 func pathString(root string, steps []Step) string {
 	x := root
 	deref := 0 // pending dereferences
@@ -536,6 +563,12 @@ func pathString(root string, steps []Step) string {
 		case StepCall:
 			flush(true)
 			x += ".call[" + strconv.Itoa(s.N) + "]"
+		case StepMapKey:
+			flush(false)
+			x = "key(" + x + ", " + strconv.Itoa(s.N) + ")"
+		case StepMapValue:
+			flush(false)
+			x = "value(" + x + ", " + strconv.Itoa(s.N) + ")"
 		}
 	}
 	flush(false)

@@ -658,9 +658,11 @@ func PutContainsString(t *testing.T, names []string) {
 // collide: lengths after stores, deletes, reads of stored symbolic values,
 // counting, ranging (keys and values keep their shadows; the order is the
 // store order, so runs are deterministic; an entry deleted during the loop
-// is not visited). Before the map model each was reported exhaustive with
-// its failing input missed (or found only by the first input's luck); now
-// each failure must be found and the target explored exhaustively.
+// is not visited), maps as inputs (PUT parameters; an automatic target's
+// parameter and result). Before the map model each was reported
+// exhaustive with its failing input missed (or found only by the first
+// input's luck); now each failure must be found and the target explored
+// exhaustively.
 func TestMapModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
@@ -728,6 +730,34 @@ func PutRange(t *testing.T, a, b int) {
 	}
 }
 
+func PutInput(t *testing.T, m map[string]int, k string) {
+	if m[k] == 5 && len(m) == 2 {
+		t.Fatal("five among two")
+	}
+}
+
+func PutSumValues(t *testing.T, m map[int]int) {
+	s := 0
+	for _, v := range m {
+		s += v
+	}
+	if s == 9 && len(m) == 3 {
+		t.Fatal("nine in three")
+	}
+}
+
+type pt struct{ X int }
+
+func mkpt(x int) pt { return pt{X: x} }
+
+func PutStructValue(t *testing.T, x int) {
+	m := map[string]pt{}
+	m["a"] = mkpt(x)
+	if m["a"].X == 7 {
+		t.Fatal("seven")
+	}
+}
+
 func PutRangeKeys(t *testing.T, a, b string) {
 	m := map[string]bool{a: true, b: true, "z": true}
 	n := 0
@@ -743,12 +773,29 @@ func PutRangeKeys(t *testing.T, a, b string) {
 }
 `,
 	}
-	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "4", "./...")
+	files["invert.go"] = `package mapmodel
+
+// Invert maps each value of m to a key that has it.
+func Invert(m map[int]int) map[int]int {
+	r := map[int]int{}
+	for k, v := range m {
+		r[v] = k
+	}
+	return r
+}
+`
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-auto", "-max-len", "3", "./...")
 	if code != 3 {
 		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 	got := summaries(t, stdout)
-	for _, name := range []string{"PutLen", "PutDelete", "PutLookup", "PutStoredValue", "PutCount", "PutRange", "PutRangeKeys"} {
+	if s := got["PutStructValue"]; s.Exhaustive && len(s.Failures) == 0 {
+		t.Errorf("PutStructValue: exhaustive with its failure missed; a struct stored in a map keeps no shadows")
+	}
+	if s, ok := got["Invert"]; !ok || !s.Exhaustive {
+		t.Errorf("Invert (a map parameter and result): explored %v, exhaustive %v", ok, s.Exhaustive)
+	}
+	for _, name := range []string{"PutLen", "PutDelete", "PutLookup", "PutStoredValue", "PutCount", "PutRange", "PutRangeKeys", "PutInput", "PutSumValues"} {
 		if len(got[name].Failures) == 0 {
 			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
 		}

@@ -566,6 +566,23 @@ func (w *writer) autoTable(p *plan) {
 		isErr[i] = namedAs(r.Type(), "", "error")
 		count[isErr[i]]++
 	}
+	// Field names of the table: the parameters', then fresh ones for the
+	// expected values (a parameter may be called want).
+	taken := map[string]bool{"name": true}
+	for _, f := range p.fields {
+		taken[f] = true
+	}
+	fresh := func(name string) string {
+		if taken[name] {
+			base := name + "Result"
+			name = base
+			for n := 2; taken[name]; n++ {
+				name = base + strconv.Itoa(n)
+			}
+		}
+		taken[name] = true
+		return name
+	}
 	var extra []string
 	for i, r := range results {
 		want, got, typ := "want", "got", w.r.typeString(r.Type())
@@ -575,6 +592,7 @@ func (w *writer) autoTable(p *plan) {
 		if count[isErr[i]] > 1 {
 			want, got = want+strconv.Itoa(i+1), got+strconv.Itoa(i+1)
 		}
+		want = fresh(want)
 		wants[i], gots[i] = want, got
 		extra = append(extra, want+" "+typ)
 	}
@@ -596,7 +614,7 @@ func (w *writer) autoTable(p *plan) {
 	afterWants := make([]string, len(after))
 	for k, i := range after {
 		f := p.fields[i]
-		afterWants[k] = "want" + strings.ToUpper(f[:1]) + f[1:]
+		afterWants[k] = fresh("want" + strings.ToUpper(f[:1]) + f[1:])
 		extra = append(extra, afterWants[k]+" "+w.r.typeString(p.t.Params[i].Type())+" // after the call")
 	}
 	unchecked := false

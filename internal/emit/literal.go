@@ -93,6 +93,15 @@ func (r *renderer) lit(v *value, elided bool) string {
 		return r.composite(v.t, elided, r.elems(v.elems))
 	case *types.Array:
 		return r.composite(v.t, elided, r.elems(v.elems))
+	case *types.Map:
+		if v.isNil {
+			return "nil"
+		}
+		parts := make([]string, len(v.entries))
+		for i, e := range v.entries {
+			parts[i] = r.lit(e.key, true) + ": " + r.lit(e.val, true)
+		}
+		return r.composite(v.t, elided, parts)
 	case *types.Struct:
 		var parts []string
 		for _, f := range v.fields {

@@ -121,6 +121,15 @@ func (r *renderer) nameFrag(v *value) string {
 			parts[i] = r.nameFrag(f.val)
 		}
 		return strings.Join(parts, "_")
+	case *types.Map:
+		if v.isNil {
+			return "nil"
+		}
+		parts := make([]string, len(v.entries))
+		for i, e := range v.entries {
+			parts[i] = r.nameFrag(e.key) + "_" + r.nameFrag(e.val)
+		}
+		return "map_" + strings.Join(parts, "_")
 	}
 	parts := make([]string, len(v.elems))
 	for i, e := range v.elems {

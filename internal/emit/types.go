@@ -120,6 +120,11 @@ func (c *typeChecker) structure(t types.Type) error {
 		return c.walk(u.Elem())
 	case *types.Slice:
 		return c.walk(u.Elem())
+	case *types.Map:
+		if err := c.walk(u.Key()); err != nil {
+			return err
+		}
+		return c.walk(u.Elem())
 	case *types.Pointer:
 		return c.walk(u.Elem())
 	case *types.Signature:

@@ -22,6 +22,14 @@ type value struct {
 	built  *built       // a value made by calls (rt.ShapeBuilt)
 	calls  [][]*value   // a non-nil func stub: the results of each scripted call
 	dyn    *value       // a non-nil any: the value of its dynamic type
+	// entries are a map's entries in slot order, a key equal to an
+	// earlier one replacing that entry's value as the worker's stores did.
+	entries []mapEntry
+}
+
+// mapEntry is one entry of a map value.
+type mapEntry struct {
+	key, val *value
 }
 
 // built is a value made by its constructor and method calls.
@@ -158,6 +166,47 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			}
 			if int64(i) < n {
 				v.elems = append(v.elems, e)
+			}
+		}
+	case rt.ShapeMap:
+		m, ok := u.(*types.Map)
+		if !ok {
+			return nil, mismatch()
+		}
+		in, err := d.next("len(" + path + ")")
+		if err != nil {
+			return nil, err
+		}
+		n := signExtend(in.Bits, 64)
+		empty := d.outputs && in.Bits == rt.EmptySlice
+		if empty {
+			n = 0
+		}
+		if n < 0 || n > int64(d.l.MaxLen) {
+			return nil, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, d.l.MaxLen)
+		}
+		v.isNil = n == 0 && !empty
+		v.entries = []mapEntry{}
+		for i := 0; i < d.l.MaxLen; i++ {
+			k, err := d.decode(sh.Key, m.Key(), fmt.Sprintf("key(%s, %d)", path, i))
+			if err != nil {
+				return nil, err
+			}
+			e, err := d.decode(sh.Elem, m.Elem(), fmt.Sprintf("value(%s, %d)", path, i))
+			if err != nil {
+				return nil, err
+			}
+			if int64(i) >= n {
+				continue
+			}
+			replaced := false
+			for j := range v.entries {
+				if ek := v.entries[j].key; ek.bits == k.bits && ek.str == k.str {
+					v.entries[j].val, replaced = e, true
+				}
+			}
+			if !replaced {
+				v.entries = append(v.entries, mapEntry{k, e})
 			}
 		}
 	case rt.ShapeStruct:
@@ -342,7 +391,7 @@ func (v *value) isZero() bool {
 		return true
 	}
 	switch types.Unalias(v.t).Underlying().(type) {
-	case *types.Slice:
+	case *types.Slice, *types.Map:
 		return v.isNil
 	case *types.Array:
 		for _, e := range v.elems {

@@ -525,9 +525,10 @@ func (f *fn) impure(e ast.Expr) bool {
 			}
 			if sel, ok := x.Fun.(*ast.SelectorExpr); ok {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == f.fl.rt {
-					// Our own helpers; PickI's arguments are the pure index
-					// and shadow expressions pickIndex gave it.
-					return sel.Sel.Name != "PickI"
+					// Our own helpers; the arguments of PickI and MapKeyI
+					// are the pure index and shadow expressions pickIndex
+					// and mapKey gave them.
+					return sel.Sel.Name != "PickI" && sel.Sel.Name != "MapKeyI"
 				}
 			}
 			found = true

@@ -265,10 +265,20 @@ func (f *fn) setShadow(t lhsTarget, sh ast.Expr, aggSrc ast.Expr) []ast.Stmt {
 		return nil
 	}
 	if t.mapElem {
-		if t.cls != scalar && t.cls != str {
-			sh = nil // the table keeps shadows of integers, bools and strings
+		var out []ast.Stmt
+		if t.cls == aggregate && aggSrc != nil {
+			// The table keeps shadows of integers, bools and strings only:
+			// the cells of an aggregate stored in a map are lost.
+			f.fl.needU = true
+			site := f.fl.site(t.expr.Pos(), "map")
+			p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{aggSrc}}
+			out = append(out, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), p, f.fl.sizeof(t.expr),
+				&ast.BasicLit{Kind: token.STRING, Value: `"stored in a map"`})})
 		}
-		return f.mapStore(t, sh)
+		if t.cls != scalar && t.cls != str {
+			sh = nil
+		}
+		return append(out, f.mapStore(t, sh)...)
 	}
 	switch t.cls {
 	case scalar, str, slice:
@@ -427,6 +437,14 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 					fp := f.fl.fp(t.expr, rt)
 					sh = f.fl.rtCall("Mk", f.fl.rtCall("Res", intLit(uint64(id)), intLit(0), fp), fp)
 				case aggregate:
+					if t.mapElem {
+						// A map element has no address: the cells of the
+						// result are lost (and the table keeps no shadow).
+						site := f.fl.site(t.expr.Pos(), "map")
+						post = append(post, &ast.ExprStmt{X: f.fl.rtCall("ResAggLost", intLit(uint64(id)), intLit(0), f.fl.sizeof(t.expr), intLit(uint64(site)))})
+						post = append(post, f.mapStore(t, nil)...)
+						continue
+					}
 					var dst ast.Expr = t.addrTmp
 					if dst == nil {
 						dst = f.fl.addr(t.expr)

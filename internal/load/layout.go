@@ -150,6 +150,27 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		return b.composite(t, rt.Shape{Kind: rt.ShapeArray, Type: name, Len: int(u.Len())}, u.Elem(), part)
 	case *types.Slice:
 		return b.composite(t, rt.Shape{Kind: rt.ShapeSlice, Type: name}, u.Elem(), part)
+	case *types.Map:
+		// Keys and values of integer, bool and string types: the map
+		// model keeps their shadows (a value of another type read from a
+		// map has none).
+		kb, okK := u.Key().Underlying().(*types.Basic)
+		vb, okV := u.Elem().Underlying().(*types.Basic)
+		if !okK || !okV || basicKind(kb) == rt.KInvalid || basicKind(vb) == rt.KInvalid {
+			return 0, "maps of integers, bools and strings only", false
+		}
+		i := b.begin(t, rt.Shape{Kind: rt.ShapeMap, Type: name})
+		k, why, ok := part(u.Key())
+		if !ok {
+			return 0, why, false
+		}
+		e, why, ok := part(u.Elem())
+		if !ok {
+			return 0, why, false
+		}
+		b.l.Shapes[i].Key, b.l.Shapes[i].Elem = k, e
+		b.open.Delete(t)
+		return i, "", true
 	case *types.Pointer:
 		i := b.begin(t, rt.Shape{Kind: rt.ShapePointer, Type: name})
 		b.ptrs++

@@ -296,3 +296,16 @@ func Maps(a, b int, s string) string {
 	}
 	return fmt.Sprintf("%v %v %v %v %v %v %v", hasS, len(seen), narrow[2], len(counts) > 0, keys, visits > 0, total >= a)
 }
+
+type point struct{ X, Y int }
+
+func mkPoint(x int) point { return point{X: x, Y: -x} }
+
+// StructsInMaps stores structs in a map from a literal and from a call's
+// result (a map element has no address to copy shadows to).
+func StructsInMaps(x int) int {
+	m := map[string]point{}
+	m["lit"] = point{X: x}
+	m["call"] = mkPoint(x)
+	return m["lit"].X + m["call"].Y
+}

@@ -118,6 +118,12 @@ func TestMaps(t *testing.T) {
 	}
 }
 
+func TestStructsInMaps(t *testing.T) {
+	if got := StructsInMaps(4); got != 0 {
+		t.Fatalf("StructsInMaps(4) = %d, want 0", got)
+	}
+}
+
 func TestCopiesAndOrder(t *testing.T) {
 	if n, err := Copies(); err != nil || n != 30 {
 		t.Fatal(n, err)
