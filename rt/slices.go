@@ -151,10 +151,7 @@ func (v elemView) matches(i int, k Kind, x S) S {
 func SlicesContains[S ~[]E, E comparable](s S, x E) bool {
 	r := slices.Contains(s, x)
 	if on.Load() && Enter(idSlicesContains, 2) {
-		k := kindOf(reflect.TypeFor[E]())
-		fp, xc := valueOf(x, k)
-		ls, xs := In(0, uint64(len(s))), In(1, fp)
-		Ret(idSlicesContains, Arg{S: search(s, ls, xs, xc, k, true), F: B(r)})
+		Ret(idSlicesContains, Arg{S: searchIn(s, x, true), F: B(r)})
 	}
 	return r
 }
@@ -163,12 +160,18 @@ func SlicesContains[S ~[]E, E comparable](s S, x E) bool {
 func SlicesIndex[S ~[]E, E comparable](s S, x E) int {
 	r := slices.Index(s, x)
 	if on.Load() && Enter(idSlicesIndex, 2) {
-		k := kindOf(reflect.TypeFor[E]())
-		fp, xc := valueOf(x, k)
-		ls, xs := In(0, uint64(len(s))), In(1, fp)
-		Ret(idSlicesIndex, Arg{S: search(s, ls, xs, xc, k, false), F: uint64(r)})
+		Ret(idSlicesIndex, Arg{S: searchIn(s, x, false), F: uint64(r)})
 	}
 	return r
+}
+
+// searchIn takes the argument shadows of a search of x in s, whose
+// prologue the caller entered, and returns the result's shadow.
+func searchIn[E any](s []E, x E, contains bool) S {
+	k := kindOf(reflect.TypeFor[E]())
+	fp, xc := valueOf(x, k)
+	ls, xs := In(0, uint64(len(s))), In(1, fp)
+	return search(s, ls, xs, xc, k, contains)
 }
 
 // search is the shadow of slices.Contains (contains) or slices.Index of x

@@ -105,6 +105,24 @@ func paramLabel(p *types.Var, i int) string {
 	return p.Name()
 }
 
+// length reads the length leaf of the slice or map at path: the length,
+// and whether the value is nil (length 0, except an output's EmptySlice).
+func (d *decoder) length(path string) (int64, bool, error) {
+	in, err := d.next("len(" + path + ")")
+	if err != nil {
+		return 0, false, err
+	}
+	n := signExtend(in.Bits, 64)
+	empty := d.outputs && in.Bits == rt.EmptySlice
+	if empty {
+		n = 0
+	}
+	if n < 0 || n > int64(d.l.MaxLen) {
+		return 0, false, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, d.l.MaxLen)
+	}
+	return n, n == 0 && !empty, nil
+}
+
 func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 	sh := &d.l.Shapes[shape]
 	v := &value{t: t, shape: sh.Kind}
@@ -146,19 +164,11 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if !ok {
 			return nil, mismatch()
 		}
-		in, err := d.next("len(" + path + ")")
+		n, isNil, err := d.length(path)
 		if err != nil {
 			return nil, err
 		}
-		n := signExtend(in.Bits, 64)
-		empty := d.outputs && in.Bits == rt.EmptySlice
-		if empty {
-			n = 0
-		}
-		if n < 0 || n > int64(d.l.MaxLen) {
-			return nil, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, d.l.MaxLen)
-		}
-		v.isNil = n == 0 && !empty
+		v.isNil = isNil
 		for i := 0; i < d.l.MaxLen; i++ {
 			e, err := d.decode(sh.Elem, s.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
@@ -173,19 +183,11 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if !ok {
 			return nil, mismatch()
 		}
-		in, err := d.next("len(" + path + ")")
+		n, isNil, err := d.length(path)
 		if err != nil {
 			return nil, err
 		}
-		n := signExtend(in.Bits, 64)
-		empty := d.outputs && in.Bits == rt.EmptySlice
-		if empty {
-			n = 0
-		}
-		if n < 0 || n > int64(d.l.MaxLen) {
-			return nil, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, d.l.MaxLen)
-		}
-		v.isNil = n == 0 && !empty
+		v.isNil = isNil
 		v.entries = []mapEntry{}
 		for i := 0; i < d.l.MaxLen; i++ {
 			k, err := d.decode(sh.Key, m.Key(), fmt.Sprintf("key(%s, %d)", path, i))

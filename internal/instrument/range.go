@@ -163,28 +163,7 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 		valExpr = c
 	}
 	f.temps[r] = temp{t: xt}
-	if s.Key != nil || s.Value != nil {
-		as := &ast.AssignStmt{Tok: s.Tok}
-		if s.Key != nil {
-			as.Lhs = append(as.Lhs, s.Key)
-			as.Rhs = append(as.Rhs, i)
-		}
-		if s.Value != nil && valExpr != nil {
-			if s.Key == nil {
-				as.Lhs = append(as.Lhs, ast.NewIdent("_"))
-				as.Rhs = append(as.Rhs, i)
-			}
-			as.Lhs = append(as.Lhs, s.Value)
-			as.Rhs = append(as.Rhs, valExpr)
-		}
-		if as.Tok == token.ILLEGAL {
-			as.Tok = token.DEFINE
-		}
-		if isBlankList(as.Lhs) {
-			as.Tok = token.ASSIGN
-		}
-		head = append(head, f.assign(as)...)
-	}
+	head = append(head, f.iterationVars(s, i, valExpr)...)
 	// The original body is a block of its own: it may redeclare the
 	// iteration variables (tc := tc).
 	body := append(head, blockOf(f.block(s.Body.List)))
@@ -263,41 +242,24 @@ func (f *fn) rangeMap(s *ast.RangeStmt, mt *types.Map, label *ast.Ident) []ast.S
 		},
 	}
 	f.temps[k] = temp{t: mt.Key(), sh: f.fl.rtCall("MapKeySh", r, k)}
-	if s.Key != nil || s.Value != nil {
-		as := &ast.AssignStmt{Tok: s.Tok}
-		if s.Key != nil {
-			as.Lhs = append(as.Lhs, s.Key)
-			as.Rhs = append(as.Rhs, k)
+	var valExpr ast.Expr
+	if s.Value != nil {
+		v := &ast.IndexExpr{X: r, Index: k}
+		if f.mapKeys == nil {
+			f.mapKeys = map[*ast.IndexExpr]ast.Expr{}
 		}
-		if s.Value != nil {
-			if s.Key == nil {
-				as.Lhs = append(as.Lhs, ast.NewIdent("_"))
-				as.Rhs = append(as.Rhs, k)
-			}
-			v := &ast.IndexExpr{X: r, Index: k}
-			if f.mapKeys == nil {
-				f.mapKeys = map[*ast.IndexExpr]ast.Expr{}
-			}
-			f.mapKeys[v] = k // the entry is known: no choice to record
-			vt := mt.Elem()
-			f.temps[v] = temp{t: vt}
-			if c := classOf(vt); c == scalar || c == str {
-				lookup := &ast.IndexExpr{X: r, Index: k}
-				f.temps[v] = temp{t: vt, sh: &ast.CallExpr{
-					Fun:  &ast.SelectorExpr{X: f.fl.rtCall("MapLdSh", r, k), Sel: ast.NewIdent("At")},
-					Args: []ast.Expr{f.fl.fp(lookup, vt)}}}
-			}
-			as.Lhs = append(as.Lhs, s.Value)
-			as.Rhs = append(as.Rhs, v)
+		f.mapKeys[v] = k // the entry is known: no choice to record
+		vt := mt.Elem()
+		f.temps[v] = temp{t: vt}
+		if c := classOf(vt); c == scalar || c == str {
+			lookup := &ast.IndexExpr{X: r, Index: k}
+			f.temps[v] = temp{t: vt, sh: &ast.CallExpr{
+				Fun:  &ast.SelectorExpr{X: f.fl.rtCall("MapLdSh", r, k), Sel: ast.NewIdent("At")},
+				Args: []ast.Expr{f.fl.fp(lookup, vt)}}}
 		}
-		if as.Tok == token.ILLEGAL {
-			as.Tok = token.DEFINE
-		}
-		if isBlankList(as.Lhs) {
-			as.Tok = token.ASSIGN
-		}
-		head = append(head, f.assign(as)...)
+		valExpr = v
 	}
+	head = append(head, f.iterationVars(s, k, valExpr)...)
 	body := append(head, blockOf(f.block(s.Body.List)))
 	loop := &ast.ForStmt{
 		For:  s.For,
@@ -308,4 +270,33 @@ func (f *fn) rangeMap(s *ast.RangeStmt, mt *types.Map, label *ast.Ident) []ast.S
 	}
 	out := append(pre, labeled(label, loop))
 	return []ast.Stmt{blockOf(out)}
+}
+
+// iterationVars assigns (or declares) the iteration variables of range
+// loop s from key and val (nil: no value) at the start of an iteration,
+// with their shadows.
+func (f *fn) iterationVars(s *ast.RangeStmt, key, val ast.Expr) []ast.Stmt {
+	if s.Key == nil && s.Value == nil {
+		return nil
+	}
+	as := &ast.AssignStmt{Tok: s.Tok}
+	if s.Key != nil {
+		as.Lhs = append(as.Lhs, s.Key)
+		as.Rhs = append(as.Rhs, key)
+	}
+	if s.Value != nil && val != nil {
+		if s.Key == nil {
+			as.Lhs = append(as.Lhs, ast.NewIdent("_"))
+			as.Rhs = append(as.Rhs, key)
+		}
+		as.Lhs = append(as.Lhs, s.Value)
+		as.Rhs = append(as.Rhs, val)
+	}
+	if as.Tok == token.ILLEGAL {
+		as.Tok = token.DEFINE
+	}
+	if isBlankList(as.Lhs) {
+		as.Tok = token.ASSIGN
+	}
+	return f.assign(as)
 }
