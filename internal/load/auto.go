@@ -26,10 +26,14 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 		return nil
 	}
 	var targets []*Target
+	var files []*ast.File
 	for _, f := range v.Syntax {
-		if strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
-			continue
+		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
+			files = append(files, f)
 		}
+	}
+	readOnly := readOnlyMethods(v.TypesInfo, files)
+	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || !fd.Name.IsExported() {
@@ -39,7 +43,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 			if !ok {
 				continue
 			}
-			if t := autoTarget(fn, v.Types); t != nil {
+			if t := autoTarget(fn, v.Types, readOnly); t != nil {
 				t.Pos = fset.Position(fd.Name.Pos())
 				t.Decl = fd
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
@@ -53,7 +57,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 
 // autoTarget describes the target for fn, or returns nil for a method of
 // an unexported type (reached through exported functions instead).
-func autoTarget(fn *types.Func, pkg *types.Package) *Target {
+func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool) *Target {
 	sig := fn.Type().(*types.Signature)
 	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
 	var params []*types.Var
@@ -96,7 +100,7 @@ func autoTarget(fn *types.Func, pkg *types.Package) *Target {
 		t.Err = &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
 		return t
 	}
-	layout, funcs, err := layoutFor(t.Name, params, pkg, true)
+	layout, funcs, err := layoutFor(t.Name, params, pkg, true, readOnly)
 	if err != nil {
 		t.Err = err
 		return t

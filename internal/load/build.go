@@ -37,7 +37,7 @@ func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
 		return 0, false
 	}
 	ctor := b.constructor(named, t)
-	if ctor == nil && !(hasUnexported(named) && len(mutators(named)) > 0) {
+	if ctor == nil && !(hasUnexported(named) && len(mutators(named, b.readOnly)) > 0) {
 		return 0, false
 	}
 	b.building[named.Obj()] = true
@@ -51,7 +51,7 @@ func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
 	}
 	// Methods whose parameters cannot be built are not offered (the
 	// shapes begun for them stay in the table, unreferenced).
-	for _, m := range mutators(named) {
+	for _, m := range mutators(named, b.readOnly) {
 		if len(bd.Methods) == maxMutators {
 			break
 		}
@@ -127,13 +127,14 @@ func (b *layoutBuilder) constructor(n *types.Named, t types.Type) *types.Func {
 }
 
 // mutators are the exported methods of *n declared with a pointer
-// receiver (those that may change the value), in name order.
-func mutators(n *types.Named) []*types.Func {
+// receiver (those that may change the value) and not known to leave it
+// unchanged (readOnly), in name order.
+func mutators(n *types.Named, readOnly map[*types.Func]bool) []*types.Func {
 	var out []*types.Func
 	for i := 0; i < n.NumMethods(); i++ {
 		m := n.Method(i)
 		sig := m.Type().(*types.Signature)
-		if !m.Exported() || sig.Variadic() {
+		if !m.Exported() || sig.Variadic() || readOnly[m] {
 			continue
 		}
 		if _, ptr := types.Unalias(sig.Recv().Type()).(*types.Pointer); ptr {

@@ -27,21 +27,24 @@ type layoutBuilder struct {
 	funcs    map[string]*types.Func
 	building map[*types.TypeName]bool
 	made     []types.Type // the types given a shape, in order (see shape)
+	// readOnly holds the methods that never change their receiver, which
+	// builds do not call (see readOnlyMethods).
+	readOnly map[*types.Func]bool
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
 // declared in pkg, or why one of them cannot be built: its Why names the
 // part of the type that is not allowed ("" when the type itself is not).
 func LayoutOf(target string, params []*types.Var, pkg *types.Package) (*rt.Layout, error) {
-	l, _, err := layoutFor(target, params, pkg, false)
+	l, _, err := layoutFor(target, params, pkg, false, nil)
 	return l, err
 }
 
 // layoutFor is LayoutOf; with ctors, values of the package's types are
 // built by their constructors where they have one, and funcs are the
 // functions those builds call, by expression.
-func layoutFor(target string, params []*types.Var, pkg *types.Package, ctors bool) (*rt.Layout, map[string]*types.Func, error) {
-	b := &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}}
+func layoutFor(target string, params []*types.Var, pkg *types.Package, ctors bool, readOnly map[*types.Func]bool) (*rt.Layout, map[string]*types.Func, error) {
+	b := &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}, readOnly: readOnly}
 	l, err := b.params(target, params)
 	return l, b.funcs, err
 }

@@ -41,7 +41,7 @@ func Use(s *Stack) {}
 		t.Fatal(err)
 	}
 	use := pkg.Scope().Lookup("Use").(*types.Func)
-	l, _, err := layoutFor("Use", []*types.Var{use.Type().(*types.Signature).Params().At(0)}, pkg, true)
+	l, _, err := layoutFor("Use", []*types.Var{use.Type().(*types.Signature).Params().At(0)}, pkg, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
