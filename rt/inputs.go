@@ -141,8 +141,12 @@ func (c *checker) fitsBuild(bd *Build, t reflect.Type) error {
 			return fmt.Errorf("the worker has no function %s", bd.Ctor.Expr)
 		}
 		ct := ctor.Type()
-		if ct.NumOut() == 0 || ct.Out(0) != t {
-			return fmt.Errorf("%s does not return %s", bd.Ctor.Expr, t)
+		want := t
+		if bd.Deref {
+			want = reflect.PointerTo(t)
+		}
+		if ct.NumOut() == 0 || ct.Out(0) != want {
+			return fmt.Errorf("%s does not return %s", bd.Ctor.Expr, want)
 		}
 		if err := c.fitsParams(bd.Ctor, ct, 0); err != nil {
 			return err
@@ -492,7 +496,22 @@ func (b *builder) stub(v reflect.Value, sh *Shape) {
 // then each method in turn, as a switch would).
 func (b *builder) build(v reflect.Value, bd *Build) {
 	ok := true
+	recv := v
+	if v.Kind() != reflect.Pointer {
+		recv = v.Addr()
+	}
 	switch {
+	case bd.Ctor.Expr != "" && bd.Deref:
+		// *T made by the constructor, changed by the methods, copied into
+		// v at the end.
+		var out []reflect.Value
+		if out, ok = b.call(bd.Ctor, nil); ok && out[0].IsNil() {
+			ok, b.rejected = false, bd.Ctor.Expr+" returned nil"
+		}
+		if ok {
+			recv = out[0]
+			defer func() { v.Set(recv.Elem()) }()
+		}
 	case bd.Ctor.Expr != "":
 		var out []reflect.Value
 		if out, ok = b.call(bd.Ctor, nil); ok {
@@ -501,9 +520,8 @@ func (b *builder) build(v reflect.Value, bd *Build) {
 	case v.Kind() == reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem())) // a pointer to the zero value
 	}
-	recv := v
-	if v.Kind() != reflect.Pointer {
-		recv = v.Addr()
+	if v.Kind() == reflect.Pointer {
+		recv = v
 	}
 	for c := 0; c < bd.Steps; c++ {
 		pick := b.pick(len(bd.Methods))

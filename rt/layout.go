@@ -155,6 +155,9 @@ type Build struct {
 	Ctor    Func
 	Methods []Func
 	Steps   int
+	// Deref says the constructor returns *T for a value of type T: the
+	// methods are called on the pointer, and the value is its pointee.
+	Deref bool
 }
 
 // Func is a function a Build calls.

@@ -952,6 +952,7 @@ func TestAutomaticTargets(t *testing.T) {
 		"items: []int{}",                          // emptied by Pop: not nil
 		"built, err := New(",                      // receivers made by the constructor
 		"built.Push(",                             // and the methods that change them
+		"return *built",                           // Len's value receiver: the pointee of what New returns
 	} {
 		if !strings.Contains(string(gen), assert) {
 			t.Errorf("the generated file has no %q\n%s", assert, gen)

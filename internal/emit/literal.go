@@ -180,7 +180,11 @@ func (r *renderer) built(v *value) string {
 	for _, c := range b.calls {
 		fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.argList(c.args))
 	}
-	s.WriteString("return built\n}()")
+	if b.deref {
+		s.WriteString("return *built\n}()")
+	} else {
+		s.WriteString("return built\n}()")
+	}
 	return s.String()
 }
 

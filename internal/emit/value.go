@@ -36,6 +36,7 @@ type mapEntry struct {
 type built struct {
 	ctor  *types.Func
 	fn    rt.Func
+	deref bool // the constructor returns a pointer to the value
 	args  []*value
 	calls []call
 }
@@ -451,7 +452,7 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 // are read and dropped).
 func (d *decoder) build(bd *rt.Build, path string) (*built, error) {
 	ctor := d.funcs[bd.Ctor.Expr]
-	b := &built{ctor: ctor, fn: bd.Ctor}
+	b := &built{ctor: ctor, fn: bd.Ctor, deref: bd.Deref}
 	if bd.Ctor.Expr != "" { // else the zero value
 		if ctor == nil {
 			return nil, fmt.Errorf("%s: no function %s", path, bd.Ctor.Expr)

@@ -36,13 +36,13 @@ func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
 	if _, isIface := named.Underlying().(*types.Interface); isIface {
 		return 0, false
 	}
-	ctor := b.constructor(named, t)
+	ctor, deref := b.constructor(named, t)
 	if ctor == nil && !(hasUnexported(named) && len(mutators(named, b.readOnly)) > 0) {
 		return 0, false
 	}
 	b.building[named.Obj()] = true
 	defer delete(b.building, named.Obj())
-	bd := &rt.Build{Steps: maxCalls}
+	bd := &rt.Build{Steps: maxCalls, Deref: deref}
 	if ctor != nil {
 		var ok bool
 		if bd.Ctor, ok = b.fn(ctor, false); !ok {
@@ -81,10 +81,14 @@ func hasUnexported(n *types.Named) bool {
 
 // constructor returns the function of the package that makes values of
 // type t (T or *T for the named type n): not generic, not variadic,
-// returning t first and at most an error besides. "New"+T comes first,
-// then "New", then other functions named New..., then the rest, exported
-// ones before unexported ones, each group in name order.
-func (b *layoutBuilder) constructor(n *types.Named, t types.Type) *types.Func {
+// returning t first and at most an error besides; for a t that is T, one
+// returning *T does too (deref: the value is its pointee), after those
+// returning T. "New"+T comes first, then "New", then other functions
+// named New..., then the rest, exported ones before unexported ones, each
+// group in name order.
+func (b *layoutBuilder) constructor(n *types.Named, t types.Type) (ctor *types.Func, deref bool) {
+	_, tIsPtr := types.Unalias(t).(*types.Pointer)
+	ptrTo := map[*types.Func]bool{}
 	var found []*types.Func
 	scope := b.pkg.Scope()
 	for _, name := range scope.Names() {
@@ -97,10 +101,15 @@ func (b *layoutBuilder) constructor(n *types.Named, t types.Type) *types.Func {
 			continue
 		}
 		res := sig.Results()
-		ok = res.Len() == 1 && types.Identical(res.At(0).Type(), t) ||
-			res.Len() == 2 && types.Identical(res.At(0).Type(), t) && isNamed(res.At(1).Type(), "", "error")
-		if ok {
+		if res.Len() == 0 || res.Len() > 2 || res.Len() == 2 && !isNamed(res.At(1).Type(), "", "error") {
+			continue
+		}
+		switch first := res.At(0).Type(); {
+		case types.Identical(first, t):
 			found = append(found, fn)
+		case !tIsPtr && types.Identical(first, types.NewPointer(t)):
+			found = append(found, fn)
+			ptrTo[fn] = true
 		}
 	}
 	rank := func(fn *types.Func) int {
@@ -117,13 +126,16 @@ func (b *layoutBuilder) constructor(n *types.Named, t types.Type) *types.Func {
 		if !fn.Exported() {
 			r += 4
 		}
+		if ptrTo[fn] {
+			r += 8
+		}
 		return r
 	}
 	sort.SliceStable(found, func(i, j int) bool { return rank(found[i]) < rank(found[j]) })
 	if len(found) == 0 {
-		return nil
+		return nil, false
 	}
-	return found[0]
+	return found[0], ptrTo[found[0]]
 }
 
 // mutators are the exported methods of *n declared with a pointer
