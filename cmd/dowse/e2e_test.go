@@ -883,6 +883,53 @@ func TestRichInputs(t *testing.T) {
 	generatedTestsPass(t, dir)
 }
 
+// TestBuiltFromPointerConstructor explores a value-receiver method of a
+// type whose fields are unexported and that has no method to change it:
+// the only way to make one is the constructor, which returns a pointer,
+// so the receiver is its pointee (rt.Build.Deref).
+func TestBuiltFromPointerConstructor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/deref\n\ngo 1.22\n",
+		"deref.go": `package deref
+
+import "errors"
+
+// Range is an inclusive range of ints.
+type Range struct{ lo, hi int }
+
+// NewRange returns the range [lo, hi].
+func NewRange(lo, hi int) (*Range, error) {
+	if hi < lo {
+		return nil, errors.New("empty")
+	}
+	return &Range{lo, hi}, nil
+}
+
+// Width is the number of ints in r.
+func (r Range) Width() int { return r.hi - r.lo + 1 }
+`,
+	}
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "3", "./...")
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	if s, ok := got["Range.Width"]; !ok || s.Paths == 0 {
+		t.Fatalf("Range.Width not explored\n%s", stdout)
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "deref_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gen), "return *built") {
+		t.Errorf("Range values are not built from NewRange's pointer\n%s", gen)
+	}
+	generatedTestsPass(t, dir)
+}
+
 // TestAutomaticTargets explores testdata/auto, a package without any test:
 // every exported function and method is a target (kinds func and method
 // in the JSON), receivers are made by the constructor and the methods that
@@ -952,7 +999,6 @@ func TestAutomaticTargets(t *testing.T) {
 		"items: []int{}",                          // emptied by Pop: not nil
 		"built, err := New(",                      // receivers made by the constructor
 		"built.Push(",                             // and the methods that change them
-		"return *built",                           // Len's value receiver: the pointee of what New returns
 	} {
 		if !strings.Contains(string(gen), assert) {
 			t.Errorf("the generated file has no %q\n%s", assert, gen)

@@ -37,6 +37,12 @@ func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
 		return 0, false
 	}
 	ctor, deref := b.constructor(named, t)
+	if deref && hasUnexported(named) && len(mutators(named, b.readOnly)) > 0 {
+		// The zero value and the methods reach states a constructor that
+		// validates its input may not (a version parsed by a regexp):
+		// a constructor of *T builds a T only where nothing else can.
+		ctor, deref = nil, false
+	}
 	if ctor == nil && !(hasUnexported(named) && len(mutators(named, b.readOnly)) > 0) {
 		return 0, false
 	}
