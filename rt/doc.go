@@ -10,7 +10,7 @@
 //
 // # Model
 //
-// Shadows live in three places:
+// Shadows live in four places:
 //
 //   - locals and parameters of tracked types (integers, bools, strings and
 //     slices, whose shadow is the shadow of their length) have companion
@@ -20,6 +20,10 @@
 //     the value it describes; a load whose concrete value no longer matches
 //     the fingerprint (the cell was overwritten by uninstrumented code, or
 //     the memory was reused) yields no shadow;
+//   - maps with symbolic keys or values have a shadow table each (maps.go),
+//     keyed by the map's runtime pointer: its entries in the order the run
+//     stored them, with the shadows of keys and values; every access
+//     records which entry its key reaches as branches;
 //   - calls pass shadows through two registers: the caller announces the
 //     argument shadows of the next call (Call) and the callee's prologue
 //     takes them (Enter, In); the callee leaves its result shadows before
