@@ -886,7 +886,8 @@ func TestRichInputs(t *testing.T) {
 // TestBuiltFromPointerConstructor explores a value-receiver method of a
 // type whose fields are unexported and that has no method to change it:
 // the only way to make one is the constructor, which returns a pointer,
-// so the receiver is its pointee (rt.Build.Deref).
+// so the receiver is its pointee (rt.Build.Deref). Count's parameters are
+// named like the generated table's fields for expected values.
 func TestBuiltFromPointerConstructor(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
@@ -910,6 +911,15 @@ func NewRange(lo, hi int) (*Range, error) {
 
 // Width is the number of ints in r.
 func (r Range) Width() int { return r.hi - r.lo + 1 }
+
+// Count has parameters named like the fields of a generated table's
+// expected values: the table must still compile.
+func Count(want []string, unchecked bool) int {
+	if unchecked {
+		return -1
+	}
+	return len(want)
+}
 `,
 	}
 	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "3", "./...")

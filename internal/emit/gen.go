@@ -623,12 +623,15 @@ func (w *writer) autoTable(p *plan) {
 			unchecked = true
 		}
 	}
+	uncheckedField, afterUncheckedField := "unchecked", "afterUnchecked"
 	if unchecked {
-		extra = append(extra, "unchecked bool // results not compared")
+		uncheckedField = fresh(uncheckedField)
+		extra = append(extra, uncheckedField+" bool // results not compared")
 	}
 	afterUnchecked := withAfter && withoutAfter
 	if afterUnchecked {
-		extra = append(extra, "afterUnchecked bool // the state after the call not compared")
+		afterUncheckedField = fresh(afterUncheckedField)
+		extra = append(extra, afterUncheckedField+" bool // the state after the call not compared")
 	}
 	w.tableHead(p, strings.Join(extra, "\n\t\t"))
 	names := uniqueNames{}
@@ -660,10 +663,10 @@ func (w *writer) autoTable(p *plan) {
 				}
 			}
 		case unchecked:
-			parts = append(parts, "unchecked: true")
+			parts = append(parts, uncheckedField+": true")
 		}
 		if afterUnchecked && rp.outs != nil && len(rp.outs) == len(results) {
-			parts = append(parts, "afterUnchecked: true")
+			parts = append(parts, afterUncheckedField+": true")
 		}
 		line := "{name: " + quoteString(name)
 		if len(parts) > 0 {
@@ -694,7 +697,7 @@ func (w *writer) autoTable(p *plan) {
 	}
 	indent := "\t\t\t"
 	if unchecked {
-		w.pf("\t\t\tif tt.unchecked {\n\t\t\t\treturn\n\t\t\t}\n")
+		w.pf("\t\t\tif tt.%s {\n\t\t\t\treturn\n\t\t\t}\n", uncheckedField)
 	}
 	shown := strings.Replace(call, "tt.", "", -1)
 	for i := range results {
@@ -707,7 +710,7 @@ func (w *writer) autoTable(p *plan) {
 		w.pf("%s\tt.Errorf(\"%s = %%#v, want %%#v\", %s, tt.%s)\n%s}\n", indent, escape(shown), gots[i], wants[i], indent)
 	}
 	if afterUnchecked && len(after) > 0 {
-		w.pf("%sif tt.afterUnchecked {\n%s\treturn\n%s}\n", indent, indent, indent)
+		w.pf("%sif tt.%s {\n%s\treturn\n%s}\n", indent, afterUncheckedField, indent, indent)
 	}
 	for k, i := range after {
 		f := p.fields[i]
