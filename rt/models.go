@@ -35,6 +35,7 @@ func Models() map[string]string {
 		"strconv.ParseInt":      "StrconvParseInt",
 		"strconv.ParseUint":     "StrconvParseUint",
 		"strconv.ParseBool":     "StrconvParseBool",
+		"strings.Cut":           "StringsCut",
 		"slices.Contains":       "SlicesContains",
 		"slices.Index":          "SlicesIndex",
 		"slices.Equal":          "SlicesEqual",

@@ -1,6 +1,9 @@
 package rt
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // StrCmp is the shadow of the string comparison a op b.
 func StrCmp(op Op, a S, av string, b S, bv string) S {
@@ -113,4 +116,33 @@ func RuneAt(site uint32, s S, sv string, i int) S {
 	}
 	Conc(site, "multi-byte rune")
 	return 0
+}
+
+var idStringsCut = funcID("strings.Cut")
+
+// StringsCut is strings.Cut. For a symbolic s and a constant separator,
+// found is "the separator's index is not -1" (the index's shadow is
+// strings.Index's model), and before and after are slices of s at that
+// index — at the end of s when it is not found, so that the slices' bounds
+// are valid on every input.
+func StringsCut(s, sep string) (before, after string, found bool) {
+	before, after, found = strings.Cut(s, sep)
+	if on.Load() && Enter(idStringsCut, 2) {
+		ss, ps := In(0, FS(s)), In(1, FS(sep))
+		switch {
+		case ps != 0:
+			Conc(0, "strings.Cut with a symbolic separator")
+		case ss != 0:
+			idx := stringIndex(ss, s, sep)
+			L := StrLen(ss)
+			f := mk(Node{Op: OpGe, K: KBool, K2: KInt, A: idx, B: intS(0)})
+			end := mk(Node{Op: OpIte, K: KInt, A: f, B: idx, C: L})
+			start := mk(Node{Op: OpIte, K: KInt, A: f, B: mk(Node{Op: OpAdd, K: KInt, A: idx, B: intS(len(sep))}), C: L})
+			Ret(idStringsCut,
+				Arg{S: mk(Node{Op: OpSlice, K: KString, A: ss, B: intS(0), C: end}), F: FS(before)},
+				Arg{S: mk(Node{Op: OpSlice, K: KString, A: ss, B: start, C: L}), F: FS(after)},
+				Arg{S: f, F: B(found)})
+		}
+	}
+	return before, after, found
 }

@@ -546,6 +546,13 @@ func PutAtoi(t *testing.T, s string) {
 	}
 }
 
+func PutCut(t *testing.T, s string) {
+	k, v, ok := strings.Cut(s, "=")
+	if ok && k == "ab" && v == "x" {
+		t.Fatal("ab=x")
+	}
+}
+
 func PutParse(t *testing.T, s, b string) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
@@ -566,7 +573,7 @@ func PutParse(t *testing.T, s, b string) {
 		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 	got := summaries(t, stdout)
-	for _, name := range []string{"PutExt", "PutColon", "PutMethod", "PutAtoi", "PutParse"} {
+	for _, name := range []string{"PutExt", "PutColon", "PutMethod", "PutAtoi", "PutParse", "PutCut"} {
 		if len(got[name].Failures) == 0 {
 			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
 		}
