@@ -146,3 +146,73 @@ func StringsCut(s, sep string) (before, after string, found bool) {
 	}
 	return before, after, found
 }
+
+var (
+	idStringsTrimPrefix = funcID("strings.TrimPrefix")
+	idStringsTrimSuffix = funcID("strings.TrimSuffix")
+	idStringsCutPrefix  = funcID("strings.CutPrefix")
+	idStringsCutSuffix  = funcID("strings.CutSuffix")
+)
+
+// trimAffix is the shadow of s without the prefix (or suffix) p, and of
+// whether s has it, for string shadows ss and ps (0 for constants); both
+// 0 when everything is concrete. The slice's bounds are valid on every
+// input: without the affix the slice is all of s.
+func trimAffix(ss S, s string, ps S, p string, suffix bool) (rest, has S) {
+	if ss == 0 && ps == 0 {
+		return 0, 0
+	}
+	has = affix(ss, s, ps, p, suffix)
+	ss = orStr(ss, s)
+	ls, lp := StrLen(ss), StrLen(orStr(ps, p))
+	if suffix {
+		hi := mk(Node{Op: OpIte, K: KInt, A: has, B: mk(Node{Op: OpSub, K: KInt, A: ls, B: lp}), C: ls})
+		return mk(Node{Op: OpSlice, K: KString, A: ss, B: intS(0), C: hi}), has
+	}
+	lo := mk(Node{Op: OpIte, K: KInt, A: has, B: lp, C: intS(0)})
+	return mk(Node{Op: OpSlice, K: KString, A: ss, B: lo, C: ls}), has
+}
+
+// StringsTrimPrefix is strings.TrimPrefix.
+func StringsTrimPrefix(s, prefix string) string {
+	r := strings.TrimPrefix(s, prefix)
+	if on.Load() && Enter(idStringsTrimPrefix, 2) {
+		if rest, _ := trimAffix(In(0, FS(s)), s, In(1, FS(prefix)), prefix, false); rest != 0 {
+			Ret(idStringsTrimPrefix, Arg{S: rest, F: FS(r)})
+		}
+	}
+	return r
+}
+
+// StringsTrimSuffix is strings.TrimSuffix.
+func StringsTrimSuffix(s, suffix string) string {
+	r := strings.TrimSuffix(s, suffix)
+	if on.Load() && Enter(idStringsTrimSuffix, 2) {
+		if rest, _ := trimAffix(In(0, FS(s)), s, In(1, FS(suffix)), suffix, true); rest != 0 {
+			Ret(idStringsTrimSuffix, Arg{S: rest, F: FS(r)})
+		}
+	}
+	return r
+}
+
+// StringsCutPrefix is strings.CutPrefix.
+func StringsCutPrefix(s, prefix string) (after string, found bool) {
+	after, found = strings.CutPrefix(s, prefix)
+	if on.Load() && Enter(idStringsCutPrefix, 2) {
+		if rest, has := trimAffix(In(0, FS(s)), s, In(1, FS(prefix)), prefix, false); rest != 0 {
+			Ret(idStringsCutPrefix, Arg{S: rest, F: FS(after)}, Arg{S: has, F: B(found)})
+		}
+	}
+	return after, found
+}
+
+// StringsCutSuffix is strings.CutSuffix.
+func StringsCutSuffix(s, suffix string) (before string, found bool) {
+	before, found = strings.CutSuffix(s, suffix)
+	if on.Load() && Enter(idStringsCutSuffix, 2) {
+		if rest, has := trimAffix(In(0, FS(s)), s, In(1, FS(suffix)), suffix, true); rest != 0 {
+			Ret(idStringsCutSuffix, Arg{S: rest, F: FS(before)}, Arg{S: has, F: B(found)})
+		}
+	}
+	return before, found
+}

@@ -553,6 +553,21 @@ func PutCut(t *testing.T, s string) {
 	}
 }
 
+func PutTrim(t *testing.T, s, p string) {
+	if strings.TrimPrefix(s, "v") == "12" {
+		t.Fatal("v12")
+	}
+	if strings.TrimSuffix(s, p) == "ab" && len(p) == 2 {
+		t.Fatal("ab + two")
+	}
+	if rest, ok := strings.CutPrefix(s, "go"); ok && rest == "!" {
+		t.Fatal("go!")
+	}
+	if rest, ok := strings.CutSuffix(s, ".go"); ok && rest == "m" {
+		t.Fatal("m.go")
+	}
+}
+
 func PutParse(t *testing.T, s, b string) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
@@ -580,6 +595,9 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive || !got["PutAtoi"].Exhaustive {
 		t.Errorf("PutExt, PutColon, PutAtoi: exhaustive %v, %v, %v; want all exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive, got["PutAtoi"].Exhaustive)
+	}
+	if n := len(got["PutTrim"].Failures); n != 4 || !got["PutTrim"].Exhaustive {
+		t.Errorf("PutTrim: %d failures, exhaustive %v; want the 4 (TrimPrefix, TrimSuffix, CutPrefix, CutSuffix), exhaustive", n, got["PutTrim"].Exhaustive)
 	}
 	if got["PutMethod"].Exhaustive {
 		t.Errorf("PutMethod reported exhaustive, but EqualFold is modelled for ASCII only")
