@@ -36,6 +36,8 @@ func Models() map[string]string {
 		"strconv.ParseUint":     "StrconvParseUint",
 		"strconv.ParseBool":     "StrconvParseBool",
 		"strings.Cut":           "StringsCut",
+		"strings.ToLower":       "StringsToLower",
+		"strings.ToUpper":       "StringsToUpper",
 		"strings.TrimPrefix":    "StringsTrimPrefix",
 		"strings.TrimSuffix":    "StringsTrimSuffix",
 		"strings.CutPrefix":     "StringsCutPrefix",

@@ -216,3 +216,71 @@ func StringsCutSuffix(s, suffix string) (before string, found bool) {
 	}
 	return before, found
 }
+
+var (
+	idStringsToLower = funcID("strings.ToLower")
+	idStringsToUpper = funcID("strings.ToUpper")
+)
+
+// caseMap is the shadow of strings.ToLower (upper false) or ToUpper of s
+// (shadow ss) for ASCII strings: byte by byte, letters of the other case
+// moved by 32. The run chooses s's length (Pick) and records "every byte
+// is ASCII" as an implicit branch; where it is not, Unicode case mapping
+// may change the length, and the run records a concretization instead.
+func caseMap(ss S, s string, upper bool) S {
+	choose(0, KInt, StrLen(ss), uint64(len(s)))
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		ascii = ascii && s[i] < utf8RuneSelf
+	}
+	all := constant(KBool, 1)
+	bytes := make([]S, len(s))
+	from, to := byte('A'), byte('Z')
+	delta := uint64(32)
+	if upper {
+		from, to, delta = 'a', 'z', uint64(0x100-32)
+	}
+	for i := range bytes {
+		b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
+		all = mk(Node{Op: OpLAnd, K: KBool, A: all, B: mk(Node{Op: OpLt, K: KBool, K2: KUint8, A: b, B: constant(KUint8, utf8RuneSelf)})})
+		letter := mk(Node{Op: OpLAnd, K: KBool,
+			A: mk(Node{Op: OpGe, K: KBool, K2: KUint8, A: b, B: constant(KUint8, uint64(from))}),
+			B: mk(Node{Op: OpLe, K: KBool, K2: KUint8, A: b, B: constant(KUint8, uint64(to))})})
+		bytes[i] = mk(Node{Op: OpIte, K: KUint8, A: letter, B: mk(Node{Op: OpAdd, K: KUint8, A: b, B: constant(KUint8, delta)}), C: b})
+	}
+	Imp(0, ascii, all)
+	if !ascii {
+		Conc(0, "case mapping of a string that is not ASCII")
+		return 0
+	}
+	return mk(Node{Op: OpFromList, K: KString, List: bytes})
+}
+
+// utf8RuneSelf is utf8.RuneSelf: bytes below it are ASCII.
+const utf8RuneSelf = 0x80
+
+// StringsToLower is strings.ToLower.
+func StringsToLower(s string) string {
+	r := strings.ToLower(s)
+	if on.Load() && Enter(idStringsToLower, 1) {
+		if ss := In(0, FS(s)); ss != 0 {
+			if rs := caseMap(ss, s, false); rs != 0 {
+				Ret(idStringsToLower, Arg{S: rs, F: FS(r)})
+			}
+		}
+	}
+	return r
+}
+
+// StringsToUpper is strings.ToUpper.
+func StringsToUpper(s string) string {
+	r := strings.ToUpper(s)
+	if on.Load() && Enter(idStringsToUpper, 1) {
+		if ss := In(0, FS(s)); ss != 0 {
+			if rs := caseMap(ss, s, true); rs != 0 {
+				Ret(idStringsToUpper, Arg{S: rs, F: FS(r)})
+			}
+		}
+	}
+	return r
+}

@@ -568,6 +568,15 @@ func PutTrim(t *testing.T, s, p string) {
 	}
 }
 
+func PutCase(t *testing.T, s string) {
+	if strings.ToLower(s) == "get" && s[0] == 'G' && s[2] == 't' {
+		t.Fatal("Get-like")
+	}
+	if strings.ToUpper(s) == "OK" && s[1] == 'k' {
+		t.Fatal("Ok-like")
+	}
+}
+
 func PutParse(t *testing.T, s, b string) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
@@ -595,6 +604,9 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive || !got["PutAtoi"].Exhaustive {
 		t.Errorf("PutExt, PutColon, PutAtoi: exhaustive %v, %v, %v; want all exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive, got["PutAtoi"].Exhaustive)
+	}
+	if n := len(got["PutCase"].Failures); n != 2 {
+		t.Errorf("PutCase: %d failures, want 2 (ToLower, ToUpper)", n)
 	}
 	if n := len(got["PutTrim"].Failures); n != 4 || !got["PutTrim"].Exhaustive {
 		t.Errorf("PutTrim: %d failures, exhaustive %v; want the 4 (TrimPrefix, TrimSuffix, CutPrefix, CutSuffix), exhaustive", n, got["PutTrim"].Exhaustive)
