@@ -261,24 +261,21 @@ const utf8RuneSelf = 0x80
 
 // StringsToLower is strings.ToLower.
 func StringsToLower(s string) string {
-	r := strings.ToLower(s)
-	if on.Load() && Enter(idStringsToLower, 1) {
-		if ss := In(0, FS(s)); ss != 0 {
-			if rs := caseMap(ss, s, false); rs != 0 {
-				Ret(idStringsToLower, Arg{S: rs, F: FS(r)})
-			}
-		}
-	}
-	return r
+	return caseModel(idStringsToLower, s, strings.ToLower(s), false)
 }
 
 // StringsToUpper is strings.ToUpper.
 func StringsToUpper(s string) string {
-	r := strings.ToUpper(s)
-	if on.Load() && Enter(idStringsToUpper, 1) {
+	return caseModel(idStringsToUpper, s, strings.ToUpper(s), true)
+}
+
+// caseModel takes the argument shadow of a case mapping (function id) of
+// s, whose result is r, and leaves the result's shadow.
+func caseModel(id uint32, s, r string, upper bool) string {
+	if on.Load() && Enter(id, 1) {
 		if ss := In(0, FS(s)); ss != 0 {
-			if rs := caseMap(ss, s, true); rs != 0 {
-				Ret(idStringsToUpper, Arg{S: rs, F: FS(r)})
+			if rs := caseMap(ss, s, upper); rs != 0 {
+				Ret(id, Arg{S: rs, F: FS(r)})
 			}
 		}
 	}
