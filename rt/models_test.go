@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // TestModelsAgree checks that the models return what the standard library
@@ -120,6 +121,32 @@ func TestSearchModelsAgree(t *testing.T) {
 				if got, want := StringsEqualFold(s, o), strings.EqualFold(s, o); got != want {
 					t.Fatalf("StringsEqualFold(%q, %q) = %v", s, o, got)
 				}
+			}
+		}
+	}
+}
+
+// TestASCIIClasses checks the ASCII ranges of the unicode class models
+// against the unicode package for every ASCII rune.
+func TestASCIIClasses(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		ranges [][2]rune
+		is     func(rune) bool
+	}{
+		{"IsDigit", asciiDigits, unicode.IsDigit},
+		{"IsLetter", asciiLetters, unicode.IsLetter},
+		{"IsSpace", asciiSpaces, unicode.IsSpace},
+		{"IsUpper", asciiUpper, unicode.IsUpper},
+		{"IsLower", asciiLower, unicode.IsLower},
+	} {
+		for r := rune(0); r < utf8RuneSelf; r++ {
+			in := false
+			for _, rg := range c.ranges {
+				in = in || r >= rg[0] && r <= rg[1]
+			}
+			if in != c.is(r) {
+				t.Errorf("%s(%q): ranges say %v, unicode says %v", c.name, r, in, c.is(r))
 			}
 		}
 	}

@@ -516,6 +516,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func PutExt(t *testing.T, s string) {
@@ -577,6 +578,24 @@ func PutCase(t *testing.T, s string) {
 	}
 }
 
+func PutLex(t *testing.T, s string) {
+	kinds := ""
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			kinds += "d"
+		} else if unicode.IsUpper(r) {
+			kinds += "U"
+		} else if unicode.IsLetter(r) {
+			kinds += "l"
+		} else if unicode.IsSpace(r) {
+			kinds += "_"
+		}
+	}
+	if kinds == "Ud_l" {
+		t.Fatal("upper, digit, space, lower")
+	}
+}
+
 func PutParse(t *testing.T, s, b string) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
@@ -604,6 +623,9 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive || !got["PutAtoi"].Exhaustive {
 		t.Errorf("PutExt, PutColon, PutAtoi: exhaustive %v, %v, %v; want all exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive, got["PutAtoi"].Exhaustive)
+	}
+	if len(got["PutLex"].Failures) == 0 {
+		t.Errorf("PutLex: the failing input was not found\n%s", stdout)
 	}
 	if n := len(got["PutCase"].Failures); n != 2 {
 		t.Errorf("PutCase: %d failures, want 2 (ToLower, ToUpper)", n)
