@@ -164,6 +164,13 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 	if iv >= nv {
 		return 0 // the access panics
 	}
+	if ke.Integer() && size != 0 && nv > maxIteElems && !picked(i) {
+		if _, isInput := cur.slices[uintptr(base)]; !isInput {
+			if t := table(ki, i, nv, base, size, ke); t != 0 {
+				return t
+			}
+		}
+	}
 	if ke.Bits() == 0 || nv > maxIteElems || size == 0 || picked(i) {
 		choose(site, ki, i, iv)
 		return Ld(addr, fp)
@@ -237,4 +244,88 @@ func fingerprintBits(k Kind, bits uint64) uint64 {
 		return signExtend(k, bits)
 	}
 	return bits
+}
+
+// Limits of table: the elements it scans and the segments it writes.
+const (
+	maxTableElems    = 4096
+	maxTableSegments = 32
+)
+
+// table is the shadow of x[i] for a symbolic index i into nv integer
+// elements of kind ke at base, none of which has a shadow (a lookup table
+// such as a package-level [256]byte of hexadecimal digit values): the
+// elements split into segments of arithmetic progressions (runs of one
+// value, or of values that go up or down by a step), and the shadow
+// selects the segment by i, ite(i <= end1, c1 + d1*i, ite(i <= end2, ...)),
+// exact for every index in range (the bounds check is recorded). It is 0
+// (no model) when an element has a shadow, or the table is too long or has
+// too many segments.
+func table(ki Kind, i S, nv uint64, base unsafe.Pointer, size uintptr, ke Kind) S {
+	if nv > maxTableElems {
+		return 0
+	}
+	vals := make([]uint64, nv)
+	if !lock() {
+		return 0
+	}
+	for k := range vals {
+		p := unsafe.Add(base, uintptr(k)*size)
+		if _, ok := cur.mem[uintptr(p)]; ok {
+			unlock()
+			return 0
+		}
+		vals[k] = readBits(p, ke)
+	}
+	unlock()
+	// run(s) is the length of the progression that starts at s with the
+	// step from s to s+1.
+	run := func(s int) (int, uint64) {
+		if s+1 >= len(vals) {
+			return 1, 0
+		}
+		d := mask(ke, vals[s+1]-vals[s])
+		n := 2
+		for s+n < len(vals) && mask(ke, vals[s+n]-vals[s+n-1]) == d {
+			n++
+		}
+		return n, d
+	}
+	type segment struct {
+		end  uint64 // last index
+		c, d uint64 // value c + d*i
+	}
+	var segs []segment
+	for s := 0; s < len(vals); {
+		n, d := run(s)
+		// Two elements that only share a step by chance: the second
+		// starts a longer progression of its own.
+		if n == 2 && d != 0 {
+			if m, _ := run(s + 1); m > 2 {
+				n, d = 1, 0
+			}
+		}
+		if len(segs) == maxTableSegments {
+			return 0
+		}
+		segs = append(segs, segment{end: uint64(s + n - 1), c: mask(ke, vals[s]-uint64(s)*d), d: d})
+		s += n
+	}
+	ix := Conv(ke, ki, i)
+	ux := Conv(KUint64, ki, i)
+	value := func(g segment) S {
+		switch g.d {
+		case 0:
+			return constant(ke, g.c)
+		case 1:
+			return mk(Node{Op: OpAdd, K: ke, A: constant(ke, g.c), B: ix})
+		}
+		return mk(Node{Op: OpAdd, K: ke, A: constant(ke, g.c), B: mk(Node{Op: OpMul, K: ke, A: constant(ke, g.d), B: ix})})
+	}
+	acc := value(segs[len(segs)-1])
+	for k := len(segs) - 2; k >= 0; k-- {
+		in := mk(Node{Op: OpLe, K: KBool, K2: KUint64, A: ux, B: constant(KUint64, segs[k].end)})
+		acc = mk(Node{Op: OpIte, K: ke, A: in, B: value(segs[k]), C: acc})
+	}
+	return acc
 }

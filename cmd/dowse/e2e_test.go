@@ -496,6 +496,26 @@ func FuzzID(f *testing.F) {
 	if l := s.BoundLimited[0].Lengths; len(l) != 1 || !regexp.MustCompile(`^len\(b\)=(1[2-9]|[2-9][0-9])$`).MatchString(l[0]) {
 		t.Errorf("lengths %v, want len(b) of at least 12", l)
 	}
+
+	// With the default bound (10) and no -max-len, the bound is raised to
+	// what the branch needs and the failure behind it is found.
+	code, stdout, stderr, _ = runGenIn(t, files, "-json", "./...")
+	if code != 3 {
+		t.Fatalf("default bound: exit code %d, want 3 (the 0x1234 message found with the bound raised)\n%s\n%s", code, stdout, stderr)
+	}
+	var r struct {
+		Failures []json.RawMessage `json:"failures"`
+		Bounds   struct {
+			MaxLen     int `json:"max_len"`
+			RaisedFrom int `json:"raised_from"`
+		} `json:"bounds"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(r.Failures) != 1 || r.Bounds.RaisedFrom != 10 || r.Bounds.MaxLen < 12 || r.Bounds.MaxLen > 64 {
+		t.Errorf("failures %d, bounds %+v; want 1 failure, the bound raised from 10 to at least 12 (cap 64)\n%s", len(r.Failures), r.Bounds, stdout)
+	}
 }
 
 // TestSearchModels checks branches behind strings.LastIndexByte,
@@ -578,6 +598,33 @@ func PutCase(t *testing.T, s string) {
 	}
 }
 
+var hexValue [256]byte
+
+func init() {
+	for i := range hexValue {
+		hexValue[i] = 255
+	}
+	for i, c := range "0123456789abcdef" {
+		hexValue[c] = byte(i)
+	}
+	for i, c := range "ABCDEF" {
+		hexValue[c] = byte(10 + i)
+	}
+}
+
+func PutHex(t *testing.T, s string) {
+	if len(s) != 2 {
+		return
+	}
+	hi, lo := hexValue[s[0]], hexValue[s[1]]
+	if hi == 255 || lo == 255 {
+		return
+	}
+	if hi<<4|lo == 0xa7 {
+		t.Fatal("0xa7")
+	}
+}
+
 func PutLex(t *testing.T, s string) {
 	kinds := ""
 	for _, r := range s {
@@ -623,6 +670,9 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive || !got["PutAtoi"].Exhaustive {
 		t.Errorf("PutExt, PutColon, PutAtoi: exhaustive %v, %v, %v; want all exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive, got["PutAtoi"].Exhaustive)
+	}
+	if h := got["PutHex"]; len(h.Failures) != 1 || !h.Exhaustive {
+		t.Errorf("PutHex: %d failures, exhaustive %v; want 0xa7 found through the lookup table, exhaustively", len(h.Failures), h.Exhaustive)
 	}
 	if len(got["PutLex"].Failures) == 0 {
 		t.Errorf("PutLex: the failing input was not found\n%s", stdout)

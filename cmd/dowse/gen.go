@@ -55,6 +55,7 @@ type genConfig struct {
 	corpus           bool // seed fuzz targets from testdata/fuzz and the fuzz cache
 	keepWork         bool
 	maxLen           int
+	lenCap           int
 	auto             bool
 	maxMemory        int64 // bytes of heap per worker process; 0: no bound
 	workers          int
@@ -100,6 +101,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
 	fs.DurationVar(&cfg.explore.SolverTimeout, "solver-timeout", 5*time.Second, "bound on the time of one solver query")
 	fs.IntVar(&cfg.maxLen, "max-len", 10, "bound on the length of string and slice inputs")
+	fs.IntVar(&cfg.lenCap, "len-cap", 64, "raise the length bound up to this when seeds, or branches the search cannot reach within it, need longer strings or slices (at most -max-len: never; an explicit -max-len alone is never raised)")
 	fs.Int64Var(&cfg.maxMemory, "max-memory", 2<<30, "bound on the memory (bytes of data) of each worker process; a run that exceeds it ends its worker (0: none)")
 	fs.DurationVar(&cfg.runTimeout, "run-timeout", 10*time.Second, "bound on the time of one run (0: none)")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "worker processes per target")
@@ -129,6 +131,13 @@ flags:`)
 			return cfg, nil, exitOK
 		}
 		return cfg, nil, exitUsage
+	}
+	// A bound the user chose is the bound, unless the user also chose a
+	// cap to raise it to.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["max-len"] && !set["len-cap"] {
+		cfg.lenCap = cfg.maxLen
 	}
 	usage := func(format string, args ...any) (genConfig, []string, int) {
 		fmt.Fprintf(stderr, "dowse gen: "+format+"\n", args...)
@@ -366,9 +375,11 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 	if g.cfg.maxMemory > 0 {
 		cmd.Env = append(cmd.Env, rt.EnvMaxMemory+"="+strconv.FormatInt(g.cfg.maxMemory, 10))
 	}
-	load.SetBounds(t.Layout, g.cfg.maxLen)
-	pool := explore.NewPool(explore.Command(cmd), t.Name, t.Layout, g.cfg.workers, g.cfg.runTimeout)
-	defer pool.Close()
+	raise := explore.Raise{From: g.cfg.maxLen, Cap: g.cfg.lenCap, Start: func(maxLen int) (explore.Executor, func(), error) {
+		load.SetBounds(t.Layout, maxLen)
+		pool := explore.NewPool(explore.Command(cmd), t.Name, t.Layout, g.cfg.workers, g.cfg.runTimeout)
+		return pool, func() { pool.Close() }, nil
+	}}
 	seeds := t.Seeds
 	if t.Kind == load.KindFuzz && g.cfg.corpus {
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
@@ -376,7 +387,7 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto()}
 	solver, closeSolver := newSolver(g.cfg.explore.SolverTimeout)
 	defer closeSolver()
-	return explore.Explore(ctx, g.cfg.explore, target, pool, solver)
+	return explore.ExploreRaising(ctx, g.cfg.explore, target, raise, solver)
 }
 
 // corpusSeeds reads the seeds of fuzz target t that go test -fuzz would

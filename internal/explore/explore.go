@@ -58,6 +58,13 @@ type Target struct {
 	// Seeds are initial inputs besides the zero input, as Go values of the
 	// parameters (int64, uint64, bool, string, []byte); see SeedInputs.
 	Seeds [][]any
+	// Inputs are initial input vectors for the executor's leaves, run
+	// after the seeds (a search with a raised length bound starts from
+	// the rows of the one before it).
+	Inputs [][]rt.Value
+	// From are the leaves Inputs are for, if not the executor's: they are
+	// translated leaf by path (see translate).
+	From []rt.Leaf
 }
 
 // Reasons why an exploration is not exhaustive, in the order reports list
@@ -141,6 +148,10 @@ type Report struct {
 	// the lengths a solution needs (the first few checked).
 	BoundLimited []BoundLimited
 	Errors       []string // internal errors (malformed expression arenas), the first few
+	// MaxLen is the length bound the verdict holds for, and RaisedFrom
+	// the bound the search started from if ExploreRaising raised it (0
+	// otherwise). Explore itself leaves both 0.
+	MaxLen, RaisedFrom int
 }
 
 // BoundLimited is a branch outcome that only inputs longer than the
@@ -149,6 +160,12 @@ type BoundLimited struct {
 	Site    uint32
 	Taken   bool
 	Lengths []string // e.g. "len(b)=12", "len(s)=36": the lengths of one solution that exceed the bound
+	// Need is the longest length of the solution, and Inputs the solution
+	// itself (for the leaves with relaxed bounds: a slice's elements
+	// beyond the bound are missing), which a search with a raised bound
+	// starts from (see ExploreRaising).
+	Need   int
+	Inputs []rt.Value
 }
 
 // Branch is one outcome of a branch site.
@@ -327,8 +344,15 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		zero = distinctInputs(leaves)
 	}
 	batch := []child{{inputs: zero, flip: -1}}
-	for _, s := range SeedInputs(leaves, seeds) {
-		if !slices.Equal(s, zero) {
+	initial := SeedInputs(leaves, seeds)
+	for _, in := range target.Inputs {
+		if target.From != nil {
+			in = translate(target.From, leaves, in)
+		}
+		initial = append(initial, in)
+	}
+	for _, s := range initial {
+		if len(s) == len(leaves) && !slices.ContainsFunc(batch, func(c child) bool { return slices.Equal(c.inputs, s) }) {
 			batch = append(batch, child{inputs: s, flip: -1})
 		}
 	}
@@ -1122,6 +1146,7 @@ func (e *explorer) checkBounds(ctx context.Context) {
 			continue
 		}
 		var lengths []string
+		need := 0
 		for i, l := range e.leaves {
 			n := -1
 			switch {
@@ -1131,6 +1156,7 @@ func (e *explorer) checkBounds(ctx context.Context) {
 				n = len(ans.Model[i].Str)
 			}
 			if n > l.Max {
+				need = max(need, n)
 				path := l.Path
 				if l.K == rt.KString {
 					path = "len(" + path + ")"
@@ -1139,7 +1165,7 @@ func (e *explorer) checkBounds(ctx context.Context) {
 			}
 		}
 		if len(lengths) > 0 {
-			e.rep.BoundLimited = append(e.rep.BoundLimited, BoundLimited{Site: c.site, Taken: c.taken, Lengths: lengths})
+			e.rep.BoundLimited = append(e.rep.BoundLimited, BoundLimited{Site: c.site, Taken: c.taken, Lengths: lengths, Need: need, Inputs: ans.Model})
 		}
 	}
 }

@@ -121,6 +121,9 @@ type Coverage struct {
 // Bounds says which input-size bound applied to the target's inputs.
 type Bounds struct {
 	MaxLen *int `json:"max_len,omitempty"` // set if the target has string or slice inputs
+	// RaisedFrom is the bound the search started from (-max-len) when it
+	// raised the bound to MaxLen because longer inputs mattered.
+	RaisedFrom *int `json:"raised_from,omitempty"`
 	// MaxAlloc is set if some input asked the code to make a slice longer
 	// than this: those inputs are outside the explored domain.
 	MaxAlloc *int `json:"max_alloc,omitempty"`
@@ -225,7 +228,14 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	for _, l := range rep.Leaves {
 		if l.IsLen || l.K == rt.KString {
 			m := opts.MaxLen
+			if rep.MaxLen > 0 {
+				m = rep.MaxLen
+			}
 			out.Bounds.MaxLen = &m
+			if rep.RaisedFrom > 0 {
+				from := rep.RaisedFrom
+				out.Bounds.RaisedFrom = &from
+			}
 			break
 		}
 	}

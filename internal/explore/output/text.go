@@ -56,6 +56,9 @@ func (h *TextHandler) Target(t *Target) error {
 		var bounds []string
 		if t.Bounds.MaxLen != nil {
 			bounds = append(bounds, fmt.Sprintf("strings and slices of at most %d elements", *t.Bounds.MaxLen))
+			if t.Bounds.RaisedFrom != nil {
+				bounds[len(bounds)-1] += fmt.Sprintf(", raised from -max-len %d", *t.Bounds.RaisedFrom)
+			}
 		}
 		if t.Bounds.MaxAlloc != nil {
 			bounds = append(bounds, fmt.Sprintf("make lengths of at most %d", *t.Bounds.MaxAlloc))

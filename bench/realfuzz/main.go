@@ -1,0 +1,311 @@
+// Command realfuzz compares dowse with Go's native fuzzer on fuzz targets
+// of real modules from the module proxy, code nobody wrote for dowse: the
+// modules' own fuzz targets where they have them, and otherwise a target of
+// ours from testdata (dropped into a copy of the module in place of the
+// package's tests). For each target both tools get the same exploration
+// budget (-time, build excluded for both) on fresh copies, starting cold
+// (no testdata/fuzz corpus, no fuzz cache; both run the target's f.Add
+// seeds), and dowse gets a second run with a tenth of the budget. The
+// table reports, for what each run left behind (the fuzzer's cache corpus;
+// dowse's generated corpus and tests), the statement coverage of the
+// package and its function coverage (functions with a statement run), as
+// measured by running the target over that corpus with go test -cover,
+// and whether a failing input was found.
+//
+// Usage (from the repository root; needs the module proxy):
+//
+//	go run ./bench/realfuzz [-time 60s] [-max-len 10] [-targets uuid,...]
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A target is one fuzz target in a package of a module.
+type target struct {
+	name   string // short name for the table
+	module string // module@version
+	dir    string // package directory in the module
+	fuzz   string // fuzz target
+	ours   string // file in testdata declaring the target ("": the module's own)
+}
+
+var targets = []target{
+	{"uuid", "github.com/google/uuid@v1.6.0", ".", "FuzzParse", ""},
+	{"dnsmessage", "golang.org/x/net@v0.62.0", "dns/dnsmessage", "FuzzUnpackPack", ""},
+	{"humanize", "github.com/dustin/go-humanize@v1.1.0", ".", "FuzzComma", ""},
+	{"x/mod/semver", "golang.org/x/mod@v0.42.0", "semver", "FuzzSemver", "xmodsemver_test.go"},
+	{"x/mod/module", "golang.org/x/mod@v0.42.0", "module", "FuzzCheckPath", "xmodmodule_test.go"},
+	{"blang/semver", "github.com/blang/semver/v4@v4.0.0", ".", "FuzzParse", "blangsemver_test.go"},
+	{"shlex", "github.com/google/shlex@v0.0.0-20191202100458-e7afc7fbc510", ".", "FuzzSplit", "shlex_test.go"},
+	{"shellquote", "github.com/kballard/go-shellquote@v0.0.0-20180428030007-95032a82bc51", ".", "FuzzSplit", "shellquote_test.go"},
+	{"cron", "github.com/robfig/cron/v3@v3.0.1", ".", "FuzzParseStandard", "cron_test.go"},
+	{"go-glob", "github.com/ryanuber/go-glob@v1.0.0", ".", "FuzzGlob", "goglob_test.go"},
+	{"go-units", "github.com/docker/go-units@v0.5.0", ".", "FuzzParseSize", "units_test.go"},
+}
+
+func main() {
+	budget := flag.Duration("time", 60*time.Second, "exploration budget per target and tool")
+	maxLen := flag.Int("max-len", 10, "dowse gen -max-len")
+	only := flag.String("targets", "", "comma-separated target names (default: all)")
+	flag.Parse()
+	log.SetFlags(0)
+
+	root, err := os.Getwd()
+	if err != nil {
+		log.Fatal(err)
+	}
+	work, err := os.MkdirTemp("", "realfuzz")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(work)
+	dowse := filepath.Join(work, "dowse")
+	if out, err := exec.Command("go", "build", "-o", dowse, "./cmd/dowse").CombinedOutput(); err != nil {
+		log.Fatalf("build dowse: %v\n%s", err, out)
+	}
+	tenth := *budget / 10
+
+	fmt.Printf("budget %s per target and tool (dowse also %s); dowse -max-len %d; coverage of the package: statements, functions\n\n", *budget, tenth, *maxLen)
+	fmt.Println("| target | fuzzer | dowse | dowse, 1/10 of the time | ≥ fuzzer | fuzzer's coverage in 1/10 | dowse runs, paths, verdict |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	var atLeast, inTenth, total int
+	for i, tg := range targets {
+		if *only != "" && !strings.Contains(","+*only+",", ","+tg.name+",") {
+			continue
+		}
+		total++
+		src, err := prepare(root, filepath.Join(work, fmt.Sprint(i)), tg)
+		if err != nil {
+			log.Fatalf("%s: %v", tg.name, err)
+		}
+		fz := runFuzzer(src, work, tg, *budget)
+		full := runDowse(dowse, src, work, tg, *budget, *maxLen)
+		short := runDowse(dowse, src, work, tg, tenth, *maxLen)
+		ge := full.stmts >= fz.stmts && full.funcs >= fz.funcs
+		fast := short.stmts >= fz.stmts
+		if ge {
+			atLeast++
+		}
+		if fast {
+			inTenth++
+		}
+		fmt.Printf("| %s (%s) | %s | %s | %s | %s | %s | %s |\n", tg.name, tg.fuzz, fz, full, short, yes(ge), yes(fast), full.summary)
+	}
+	fmt.Printf("\ndowse ≥ the fuzzer on %d of %d targets; reaches the fuzzer's statement coverage in a tenth of the time on %d\n", atLeast, total, inTenth)
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// A result is what one run left behind, measured.
+type result struct {
+	stmts, funcs float64 // percent
+	nfuncs       string  // "reached/total"
+	found        bool    // a failing input
+	corpus       int     // corpus entries left behind
+	summary      string  // dowse: runs, paths, verdict
+}
+
+func (r result) String() string {
+	s := fmt.Sprintf("%.1f%%, %s fn (%d inputs)", r.stmts, r.nfuncs, r.corpus)
+	if r.found {
+		s += ", failure found"
+	}
+	return s
+}
+
+// prepare copies the module into dir/src, removes the target's seed corpus
+// so both tools start cold, and for a target of ours replaces the
+// package's tests by the target's file.
+func prepare(root, dir string, tg target) (string, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", tg.module).Output()
+	if err != nil {
+		return "", fmt.Errorf("download %s: %v", tg.module, err)
+	}
+	var m struct{ Dir string }
+	if err := json.Unmarshal(out, &m); err != nil {
+		return "", err
+	}
+	src := filepath.Join(dir, "src")
+	if err := copyTree(m.Dir, src); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
+		path, _, _ := strings.Cut(tg.module, "@")
+		os.WriteFile(filepath.Join(src, "go.mod"), []byte("module "+path+"\n\ngo 1.20\n"), 0o644)
+	}
+	pkg := filepath.Join(src, tg.dir)
+	os.RemoveAll(filepath.Join(pkg, "testdata", "fuzz", tg.fuzz))
+	if tg.ours != "" {
+		tests, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
+		for _, t := range tests {
+			os.Remove(t)
+		}
+		data, err := os.ReadFile(filepath.Join(root, "bench", "realfuzz", "testdata", tg.ours))
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(pkg, "realfuzz_"+tg.ours), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return src, nil
+}
+
+// runFuzzer fuzzes a fresh copy for the budget and measures what its cache
+// corpus (and a failing input, if any) reach.
+func runFuzzer(src, work string, tg target, budget time.Duration) result {
+	dir := filepath.Join(filepath.Dir(src), "fuzzer")
+	if err := copyTree(src, dir); err != nil {
+		log.Fatal(err)
+	}
+	pkg := filepath.Join(dir, tg.dir)
+	importPath := strings.TrimSpace(run(pkg, nil, "go", "list", "."))
+	corpus := filepath.Join(strings.TrimSpace(run(pkg, nil, "go", "env", "GOCACHE")), "fuzz", importPath, tg.fuzz)
+	os.RemoveAll(corpus)
+	cmd := exec.Command("go", "test", "-run", "^$", "-fuzz", "^"+tg.fuzz+"$", "-fuzztime", budget.String(), ".")
+	cmd.Dir = pkg
+	out, err := cmd.CombinedOutput()
+	found := err != nil && bytes.Contains(out, []byte("Failing input written"))
+	if err != nil && !found {
+		log.Printf("%s: fuzzer: %v\n%s", tg.name, err, tail(out))
+	}
+	dst := filepath.Join(pkg, "testdata", "fuzz", tg.fuzz)
+	os.MkdirAll(dst, 0o755)
+	entries, _ := os.ReadDir(corpus)
+	for _, e := range entries {
+		if data, err := os.ReadFile(filepath.Join(corpus, e.Name())); err == nil {
+			os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644)
+		}
+	}
+	os.RemoveAll(corpus)
+	r := measure(pkg, tg.fuzz, nil)
+	r.found = found
+	return r
+}
+
+// runDowse explores a fresh copy with the budget and measures what its
+// generated corpus and tests reach.
+func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen int) result {
+	dir := filepath.Join(filepath.Dir(src), "dowse-"+budget.String())
+	if err := copyTree(src, dir); err != nil {
+		log.Fatal(err)
+	}
+	cmd := exec.Command(dowse, "gen", "-json", "-corpus=false", "-max-runs", "0", "-max-len", strconv.Itoa(maxLen),
+		"-max-time", budget.String(), "-run", "^"+tg.fuzz+"$", "./"+tg.dir)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output() // exit status 3: failures found
+	if code := cmd.ProcessState.ExitCode(); err != nil && code != 3 {
+		log.Printf("%s: dowse: %v\n%s", tg.name, err, tail(stderr.Bytes()))
+	}
+	var s struct {
+		Runs       int               `json:"runs"`
+		Paths      int               `json:"paths"`
+		Exhaustive bool              `json:"exhaustive"`
+		Failures   []json.RawMessage `json:"failures"`
+		Elapsed    float64           `json:"elapsed_seconds"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.Decode(&s) == nil {
+	}
+	r := measure(filepath.Join(dir, tg.dir), tg.fuzz, []string{"DOWSE_REPRODUCE=1"})
+	r.found = len(s.Failures) > 0
+	verdict := "not exhaustive"
+	if s.Exhaustive {
+		verdict = "exhaustive"
+	}
+	r.summary = fmt.Sprintf("%d runs, %d paths in %.1fs, %s", s.Runs, s.Paths, s.Elapsed, verdict)
+	return r
+}
+
+// measure runs the fuzz target over the package's corpus (and dowse's
+// generated tests, if any) with a cover profile of the package.
+func measure(pkg, fuzz string, env []string) result {
+	prof := filepath.Join(pkg, "realfuzz.cover")
+	defer os.Remove(prof)
+	run(pkg, env, "go", "test", "-count=1", "-run", "^("+fuzz+"|FuzzDowse\\w*Failures)$", "-coverprofile", prof, ".")
+	out := run(pkg, nil, "go", "tool", "cover", "-func", prof)
+	var r result
+	var reached, all int
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		pct, err := strconv.ParseFloat(strings.TrimSuffix(f[2], "%"), 64)
+		if err != nil {
+			continue
+		}
+		if f[0] == "total:" {
+			r.stmts = pct
+			continue
+		}
+		all++
+		if pct > 0 {
+			reached++
+		}
+	}
+	if all > 0 {
+		r.funcs = 100 * float64(reached) / float64(all)
+	}
+	r.nfuncs = fmt.Sprintf("%d/%d", reached, all)
+	filepath.WalkDir(filepath.Join(pkg, "testdata", "fuzz", fuzz), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() != "dowse-notes" {
+			r.corpus++
+		}
+		return nil
+	})
+	return r
+}
+
+// run runs a command in dir and returns its standard output; failures
+// (a failing input fails the tests) are not errors here.
+func run(dir string, env []string, name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, _ := cmd.Output()
+	return string(out)
+}
+
+var lastLines = regexp.MustCompile(`(?s)(?:[^\n]*\n?){0,15}$`)
+
+func tail(b []byte) []byte { return lastLines.Find(b) }
+
+// copyTree copies a directory tree with writable files (the module cache's
+// are read-only).
+func copyTree(src, dst string) error {
+	os.RemoveAll(dst)
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		return err
+	}
+	return filepath.WalkDir(dst, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if d.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(path, mode)
+	})
+}

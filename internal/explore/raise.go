@@ -1,0 +1,175 @@
+package explore
+
+import (
+	"context"
+	"time"
+
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Raise says how ExploreRaising may raise the length bound of strings and
+// slices.
+type Raise struct {
+	From int // the bound to start with (-max-len)
+	Cap  int // the highest bound it may raise to; at most From: never raise
+	// Start starts an executor whose layout has length bound maxLen; the
+	// function returned closes it.
+	Start func(maxLen int) (Executor, func(), error)
+}
+
+// ExploreRaising explores target as Explore does, with a length bound
+// that grows, up to r.Cap, when the search shows that longer inputs
+// matter:
+//
+//   - before the search, when seeds the target added (f.Add) are longer
+//     than the bound, it is raised to fit the longest that fits r.Cap;
+//   - when a search ends with its paths exhausted but branch outcomes
+//     that only longer inputs reach (Report.BoundLimited), the target is
+//     explored again with the bound raised to what those solutions need
+//     (at least half as much again), in the time and runs left, starting
+//     from the rows and failures found so far and from the solutions.
+//
+// The report is the last search's, with the work of all of them counted;
+// Report.MaxLen is the bound the verdict holds for.
+func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, solver Solver) (*Report, error) {
+	start := time.Now()
+	maxLen := r.From
+	var total Report
+	for phase := 0; ; phase++ {
+		ex, closeEx, err := r.Start(maxLen)
+		if err != nil {
+			return nil, err
+		}
+		if sd, ok := ex.(Seeder); ok && phase == 0 && maxLen < r.Cap {
+			// The runtime seeds are known once a worker has run the
+			// target's f.Add calls.
+			if _, err := ex.Leaves(ctx); err != nil {
+				closeEx()
+				return nil, err
+			}
+			if need := seedsNeed(append(target.Seeds, sd.Seeds()...), r.Cap); need > maxLen {
+				closeEx()
+				maxLen = need
+				if ex, closeEx, err = r.Start(maxLen); err != nil {
+					return nil, err
+				}
+			}
+		}
+		c := cfg
+		if cfg.MaxTime > 0 {
+			c.MaxTime = cfg.MaxTime - time.Since(start)
+		}
+		if cfg.MaxRuns > 0 {
+			c.MaxRuns = cfg.MaxRuns - total.Runs
+		}
+		rep, err := Explore(ctx, c, target, ex, solver)
+		closeEx()
+		if err != nil {
+			return nil, err
+		}
+		accumulate(&total, rep)
+		rep.MaxLen = maxLen
+		if maxLen > r.From {
+			rep.RaisedFrom = r.From
+		}
+		next := raisedBound(rep, maxLen, r.Cap)
+		if next == 0 || (cfg.MaxTime > 0 && time.Since(start) >= cfg.MaxTime) || (cfg.MaxRuns > 0 && total.Runs >= cfg.MaxRuns) {
+			rep.Runs, rep.Queries, rep.Sat, rep.Unsat = total.Runs, total.Queries, total.Sat, total.Unsat
+			rep.UnknownAnswers, rep.CacheHits, rep.Divergences = total.UnknownAnswers, total.CacheHits, total.Divergences
+			rep.SolverTime, rep.TargetTime, rep.Elapsed = total.SolverTime, total.TargetTime, time.Since(start)
+			return rep, nil
+		}
+		// The next search starts from what this one found.
+		var inputs [][]rt.Value
+		for _, row := range rep.Rows {
+			inputs = append(inputs, row.Inputs)
+		}
+		for _, f := range rep.Failures {
+			inputs = append(inputs, f.Inputs)
+		}
+		for _, b := range rep.BoundLimited {
+			inputs = append(inputs, b.Inputs)
+		}
+		target.Inputs = inputs
+		target.From = rep.Leaves
+		maxLen = next
+	}
+}
+
+// accumulate adds the work counted in rep to total.
+func accumulate(total, rep *Report) {
+	total.Runs += rep.Runs
+	total.Queries += rep.Queries
+	total.Sat += rep.Sat
+	total.Unsat += rep.Unsat
+	total.UnknownAnswers += rep.UnknownAnswers
+	total.CacheHits += rep.CacheHits
+	total.Divergences += rep.Divergences
+	total.SolverTime += rep.SolverTime
+	total.TargetTime += rep.TargetTime
+}
+
+// raisedBound is the bound the next search should have after rep (0: no
+// next search): rep's paths were exhausted, some branch outcome needs
+// longer inputs, and the bound may still grow.
+func raisedBound(rep *Report, maxLen, limit int) int {
+	if maxLen >= limit || len(rep.BoundLimited) == 0 {
+		return 0
+	}
+	switch rep.StopReason {
+	case ReasonMaxTime, ReasonCanceled, ReasonMaxRuns:
+		return 0
+	}
+	need := maxLen + (maxLen+1)/2
+	for _, b := range rep.BoundLimited {
+		need = max(need, b.Need)
+	}
+	return min(need, limit)
+}
+
+// seedsNeed is the length bound that fits the longest string or byte slice
+// of the seeds that are at most limit long.
+func seedsNeed(seeds [][]any, limit int) int {
+	need := 0
+	for _, seed := range seeds {
+		n := 0
+		for _, v := range seed {
+			switch v := v.(type) {
+			case string:
+				n = max(n, len(v))
+			case []byte:
+				n = max(n, len(v))
+			}
+		}
+		if n <= limit {
+			need = max(need, n)
+		}
+	}
+	return need
+}
+
+// translate maps an input vector for the leaves from onto the leaves to,
+// leaf by path: a leaf of to that from does not have (an element beyond
+// an earlier bound) is zero, and lengths are kept within to's bounds.
+func translate(from, to []rt.Leaf, in []rt.Value) []rt.Value {
+	at := make(map[string]int, len(from))
+	for i, l := range from {
+		at[l.Path] = i
+	}
+	out := make([]rt.Value, len(to))
+	for i, l := range to {
+		j, ok := at[l.Path]
+		if !ok || j >= len(in) {
+			continue
+		}
+		v := in[j]
+		switch {
+		case l.IsLen && int64(v.Bits) > int64(l.Max):
+			v.Bits = uint64(l.Max)
+		case l.K == rt.KString && len(v.Str) > l.Max:
+			v.Str = v.Str[:l.Max]
+		}
+		out[i] = v
+	}
+	return out
+}
