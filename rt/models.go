@@ -36,6 +36,8 @@ func Models() map[string]string {
 		"strconv.ParseUint":     "StrconvParseUint",
 		"strconv.ParseBool":     "StrconvParseBool",
 		"strings.Cut":           "StringsCut",
+		"strings.Split":         "StringsSplit",
+		"strings.SplitN":        "StringsSplitN",
 		"unicode.IsDigit":       "UnicodeIsDigit",
 		"unicode.IsLetter":      "UnicodeIsLetter",
 		"unicode.IsSpace":       "UnicodeIsSpace",
@@ -236,7 +238,7 @@ func searchLen(n int) (int, bool) {
 	if w := theWorker; w != nil {
 		bound = w.maxLen
 	}
-	if n >= bound {
+	if n > bound {
 		return n, true
 	}
 	return bound, false

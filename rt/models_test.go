@@ -3,6 +3,7 @@ package rt
 import (
 	"bytes"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -147,6 +148,37 @@ func TestASCIIClasses(t *testing.T) {
 			}
 			if in != c.is(r) {
 				t.Errorf("%s(%q): ranges say %v, unicode says %v", c.name, r, in, c.is(r))
+			}
+		}
+	}
+}
+
+// TestSplitAgrees checks that the Split models return what the strings
+// package returns, traced or not.
+func TestSplitAgrees(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	for _, traced := range []bool{false, true} {
+		for i := 0; i < 2000; i++ {
+			b := make([]byte, rnd.Intn(7))
+			for k := range b {
+				b[k] = "a.="[rnd.Intn(3)]
+			}
+			s := string(b)
+			sep := []string{".", "=", ".=", ""}[rnd.Intn(4)]
+			n := rnd.Intn(5) - 1
+			if traced {
+				begin(t)
+				in := mk(Node{Op: OpInput, K: KString})
+				Call(0, Arg{S: in, F: FS(s)}, Arg{}, Arg{})
+			}
+			if got, want := StringsSplitN(s, sep, n), strings.SplitN(s, sep, n); !slices.Equal(got, want) {
+				t.Fatalf("StringsSplitN(%q, %q, %d) = %q, want %q", s, sep, n, got, want)
+			}
+			if traced {
+				Call(0, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(s)}, Arg{})
+			}
+			if got, want := StringsSplit(s, sep), strings.Split(s, sep); !slices.Equal(got, want) {
+				t.Fatalf("StringsSplit(%q, %q) = %q, want %q", s, sep, got, want)
 			}
 		}
 	}

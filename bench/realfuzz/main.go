@@ -7,10 +7,11 @@
 // (no testdata/fuzz corpus, no fuzz cache; both run the target's f.Add
 // seeds), and dowse gets a second run with a tenth of the budget. The
 // table reports, for what each run left behind (the fuzzer's cache corpus;
-// dowse's generated corpus and tests), the statement coverage of the
-// package and its function coverage (functions with a statement run), as
-// measured by running the target over that corpus with go test -cover,
-// and whether a failing input was found.
+// dowse's generated corpus), the statement coverage of the package and its
+// function coverage (functions with a statement run), as measured by
+// running the target over the passing inputs of that corpus with go test
+// -cover (a failing input would end the measuring run), and whether a
+// failing input was found.
 //
 // Usage (from the repository root; needs the module proxy):
 //
@@ -196,7 +197,12 @@ func runFuzzer(src, work string, tg target, budget time.Duration) result {
 		}
 	}
 	os.RemoveAll(corpus)
-	r := measure(pkg, tg.fuzz, nil)
+	// A failing input would end the measuring run (dowse's are in a
+	// corpus of their own, which is not measured either).
+	if m := failingInput.FindSubmatch(out); m != nil {
+		os.Remove(filepath.Join(pkg, string(m[1])))
+	}
+	r := measure(pkg, tg.fuzz)
 	r.found = found
 	return r
 }
@@ -227,7 +233,7 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for dec.Decode(&s) == nil {
 	}
-	r := measure(filepath.Join(dir, tg.dir), tg.fuzz, []string{"DOWSE_REPRODUCE=1"})
+	r := measure(filepath.Join(dir, tg.dir), tg.fuzz)
 	r.found = len(s.Failures) > 0
 	verdict := "not exhaustive"
 	if s.Exhaustive {
@@ -237,12 +243,14 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 	return r
 }
 
-// measure runs the fuzz target over the package's corpus (and dowse's
-// generated tests, if any) with a cover profile of the package.
-func measure(pkg, fuzz string, env []string) result {
+var failingInput = regexp.MustCompile(`Failing input written to (testdata/fuzz/\w+/\w+)`)
+
+// measure runs the fuzz target over the package's corpus of passing
+// inputs with a cover profile of the package.
+func measure(pkg, fuzz string) result {
 	prof := filepath.Join(pkg, "realfuzz.cover")
 	defer os.Remove(prof)
-	run(pkg, env, "go", "test", "-count=1", "-run", "^("+fuzz+"|FuzzDowse\\w*Failures)$", "-coverprofile", prof, ".")
+	run(pkg, nil, "go", "test", "-count=1", "-run", "^"+fuzz+"$", "-coverprofile", prof, ".")
 	out := run(pkg, nil, "go", "tool", "cover", "-func", prof)
 	var r result
 	var reached, all int

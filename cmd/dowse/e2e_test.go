@@ -443,6 +443,61 @@ func FuzzCorpus(f *testing.F) {
 	}
 }
 
+// TestMutationPhase explores a PUT whose failing branch is behind a call
+// dowse does not model (strconv.Itoa: the value is concretized, so the
+// solver cannot reach the branch): once the concolic search has nothing
+// left, mutating the inputs it found reaches it; with -mutate=false it is
+// not found.
+func TestMutationPhase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/opaque\n\ngo 1.22\n",
+		"opaque.go": `package opaque
+
+import "strconv"
+
+// Tag is the decimal form of n.
+func Tag(n int) string { return strconv.Itoa(n) }
+`,
+		"opaque_test.go": `package opaque
+
+import (
+	"strings"
+	"testing"
+)
+
+func PutTag(t *testing.T, n int) {
+	if n > 1000 && strings.HasSuffix(Tag(n), "7") {
+		t.Fatal("ends in 7")
+	}
+}
+`,
+	}
+	type summary struct {
+		Failures      []json.RawMessage `json:"failures"`
+		MutationRuns  int               `json:"mutation_runs"`
+		MutationPaths int               `json:"mutation_paths"`
+	}
+	code, stdout, stderr, _ := runGenIn(t, files, "-json", "./...")
+	var s summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stdout, stderr)
+	}
+	if code != 3 || len(s.Failures) != 1 || s.MutationRuns == 0 || s.MutationPaths == 0 {
+		t.Errorf("exit %d, %d failures, %d mutation runs finding %d paths; want the failure found by mutation\n%s", code, len(s.Failures), s.MutationRuns, s.MutationPaths, stdout)
+	}
+	code, stdout, _, _ = runGenIn(t, files, "-json", "-mutate=false", "./...")
+	s = summary{}
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if code != 0 || len(s.Failures) != 0 || s.MutationRuns != 0 {
+		t.Errorf("-mutate=false: exit %d, %d failures, %d mutation runs; want none (the solver cannot reach the branch)\n%s", code, len(s.Failures), s.MutationRuns, stdout)
+	}
+}
+
 // TestBoundLimited explores a header parser that needs at least 12 bytes
 // with -max-len 8: the target is exhaustive within the bound, and the
 // report names the branch only longer inputs reach and a length that
@@ -598,6 +653,20 @@ func PutCase(t *testing.T, s string) {
 	}
 }
 
+func PutSplit(t *testing.T, s string) {
+	parts := strings.Split(s, ".")
+	if len(parts) == 3 && parts[1] == "ab" && len(parts[2]) == 1 {
+		t.Fatal("x.ab.y")
+	}
+}
+
+func PutSplitN(t *testing.T, s string) {
+	kv := strings.SplitN(s, "=", 2)
+	if len(kv) == 2 && kv[0] == "k" && kv[1] == "v=" {
+		t.Fatal("k=v=")
+	}
+}
+
 var hexValue [256]byte
 
 func init() {
@@ -670,6 +739,11 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive || !got["PutAtoi"].Exhaustive {
 		t.Errorf("PutExt, PutColon, PutAtoi: exhaustive %v, %v, %v; want all exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive, got["PutAtoi"].Exhaustive)
+	}
+	for _, name := range []string{"PutSplit", "PutSplitN"} {
+		if r := got[name]; len(r.Failures) != 1 || !r.Exhaustive {
+			t.Errorf("%s: %d failures, exhaustive %v; want the one failing shape found, exhaustively", name, len(r.Failures), r.Exhaustive)
+		}
 	}
 	if h := got["PutHex"]; len(h.Failures) != 1 || !h.Exhaustive {
 		t.Errorf("PutHex: %d failures, exhaustive %v; want 0xa7 found through the lookup table, exhaustively", len(h.Failures), h.Exhaustive)

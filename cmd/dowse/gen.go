@@ -106,6 +106,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.DurationVar(&cfg.runTimeout, "run-timeout", 10*time.Second, "bound on the time of one run (0: none)")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "worker processes per target")
 	fs.Int64Var(&cfg.explore.Seed, "seed", 1, "seed of the random choices (random search)")
+	mutate := fs.Bool("mutate", true, "when the concolic search has nothing left to expand but the target is not exhaustive, mutate the inputs found, as a fuzzer does, until -max-time or a plateau")
 	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (default: rows that reach every branch outcome, and every failure)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
@@ -150,6 +151,7 @@ flags:`)
 		}
 		cfg.run = re
 	}
+	cfg.explore.NoMutation = !*mutate
 	cfg.explore.Strategy = explore.Strategy(*search)
 	if !knownStrategy(cfg.explore.Strategy) {
 		return usage("-search: unknown strategy %q (want generational, dfs, bfs or random)", *search)

@@ -38,6 +38,14 @@ type Config struct {
 	SolverTimeout time.Duration // per query; 0: the solver's default
 	Strategy      Strategy      // "" means Generational
 	Seed          int64         // for the random strategy
+	// NoMutation turns the mutation phase off (see mutate.go): the
+	// search then ends when the concolic frontier is empty.
+	NoMutation bool
+	// Raisable says that the caller raises the length bound when the
+	// search shows longer inputs matter (ExploreRaising): before mutating,
+	// the bound checks run, and if they find such branches the search
+	// ends, so that a search with a longer bound uses the time instead.
+	Raisable bool
 	// RowPerPath keeps a row for every distinct passing path. By default
 	// passing rows are reduced to a few that together reach every branch
 	// outcome the passing paths reach (failing rows are all kept).
@@ -148,6 +156,9 @@ type Report struct {
 	// the lengths a solution needs (the first few checked).
 	BoundLimited []BoundLimited
 	Errors       []string // internal errors (malformed expression arenas), the first few
+	// MutantRuns counts the runs of mutated inputs (the mutation phase,
+	// mutate.go) and MutantPaths the distinct paths they found first.
+	MutantRuns, MutantPaths int
 	// MaxLen is the length bound the verdict holds for, and RaisedFrom
 	// the bound the search started from if ExploreRaising raised it (0
 	// otherwise). Explore itself leaves both 0.
@@ -271,7 +282,8 @@ var prefix0 = prefix{0xcbf29ce484222325, 0x84222325cbf29ce4}
 type child struct {
 	inputs []rt.Value
 	parent *node
-	flip   int // the parent's event negated; -1 for an initial input
+	flip   int  // the parent's event negated; -1 for an initial input
+	mutant bool // made by mutation (see mutate.go)
 }
 
 // explorer holds the state of one exploration.
@@ -297,11 +309,13 @@ type explorer struct {
 	// bounded holds infeasible branches whose queries involve inputs
 	// with a length bound: checkBounds asks whether longer inputs would
 	// take them.
-	boundChecks []boundCandidate
-	stop        string
-	rep         *Report
-	runs        int
-	died        int // runs that ended their worker
+	boundChecks   []boundCandidate
+	boundsChecked bool
+	mut           *mutator // the mutation phase's state
+	stop          string
+	rep           *Report
+	runs          int
+	died          int // runs that ended their worker
 
 	deadline context.Context // ctx with the time bound, once made
 	cancel   context.CancelFunc
@@ -315,7 +329,7 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	e := &explorer{
 		cfg: cfg, target: target, ex: ex, solver: solver, start: time.Now(), sym: sym.NewContext(),
 		reached: map[prefix]bool{}, covered: map[Branch]bool{}, paths: map[prefix]bool{},
-		hit: map[string]bool{},
+		hit: map[string]bool{}, mut: newMutator(cfg.Seed),
 		rep: &Report{Target: target.Name, Statuses: map[rt.Status]int{}},
 	}
 	defer func() {
@@ -367,8 +381,21 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 			}
 			batch = nil
 		}
-		if e.stop != "" || e.front.len() == 0 || !e.checkTime(ctx) {
+		if e.stop != "" || !e.checkTime(ctx) {
 			break
+		}
+		if e.front.len() == 0 {
+			if !e.mutating(ctx) {
+				break
+			}
+			for _, in := range e.mut.batch(e.leaves) {
+				batch = append(batch, child{inputs: in, flip: -1, mutant: true})
+			}
+			if e.cfg.MaxRuns > 0 && e.runs+len(batch) > e.cfg.MaxRuns {
+				batch = batch[:max(0, e.cfg.MaxRuns-e.runs)]
+				e.halt(ReasonMaxRuns)
+			}
+			continue
 		}
 		n := e.front.pop()
 		if n == nil {
@@ -379,7 +406,9 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 			return nil, err
 		}
 	}
-	e.checkBounds(ctx)
+	if !e.boundsChecked {
+		e.checkBounds(ctx)
+	}
 	e.finish()
 	if e.target.Regression {
 		if err := e.confirm(ctx); err != nil {
@@ -518,9 +547,13 @@ func (e *explorer) record(c child, o RunOutcome) {
 	decoded := e.decode(n)
 	n.prefix = make([]prefix, len(res.Events)+1)
 	n.prefix[0] = prefix0
+	fresh := false // a prefix no run reached or query tried
 	for i, ev := range res.Events {
 		n.prefix[i+1] = n.prefix[i].add(ev.Site, ev.Taken)
-		e.reached[n.prefix[i+1]] = true
+		if !e.reached[n.prefix[i+1]] {
+			fresh = true
+			e.reached[n.prefix[i+1]] = true
+		}
 		oc := Branch{ev.Site, ev.Taken}
 		if !e.covered[oc] {
 			e.covered[oc] = true
@@ -576,13 +609,34 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 
 	complete := res.Status != rt.StatusBound && !res.Truncated
+	newPath := false
 	if complete {
 		key := pathKey(res)
 		if !e.paths[key] {
 			e.paths[key] = true
 			e.rep.Paths++
 			e.newPath(n, key)
+			newPath = true
 		}
+	}
+	if c.mutant {
+		e.mut.runs++
+		e.rep.MutantRuns++
+		if newPath {
+			e.rep.MutantPaths++
+		}
+	}
+	if decoded && len(e.mut.ints)+len(e.mut.strs) < 2*maxDict {
+		e.mut.harvest(n.conds)
+	}
+	if n.score > 0 || newPath {
+		e.mut.keep(c.inputs)
+		if c.mutant {
+			e.mut.lastNew = e.mut.runs
+		}
+	}
+	if c.mutant && !fresh {
+		return // nothing for the concolic search to expand
 	}
 	if decoded && n.bound < len(res.Events) {
 		e.front.push(n)

@@ -56,6 +56,7 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 			}
 		}
 		c := cfg
+		c.Raisable = maxLen < r.Cap
 		if cfg.MaxTime > 0 {
 			c.MaxTime = cfg.MaxTime - time.Since(start)
 		}

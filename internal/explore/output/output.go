@@ -54,11 +54,16 @@ type Target struct {
 	Incomplete []string `json:"incomplete,omitempty"` // every reason it is not exhaustive
 	Bounds     Bounds   `json:"bounds"`
 
-	ElapsedSeconds  float64  `json:"elapsed_seconds"`
-	SolverSeconds   float64  `json:"solver_seconds"`
-	TargetSeconds   float64  `json:"target_seconds"` // time the runs spent in the target itself
-	SolverQueries   int      `json:"solver_queries"`
-	CacheHits       int      `json:"cache_hits"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	SolverSeconds  float64 `json:"solver_seconds"`
+	TargetSeconds  float64 `json:"target_seconds"` // time the runs spent in the target itself
+	SolverQueries  int     `json:"solver_queries"`
+	CacheHits      int     `json:"cache_hits"`
+	// MutationRuns counts the runs of mutated inputs, after the concolic
+	// search had nothing left to expand, and MutationPaths the distinct
+	// paths they found first (the rest of the paths the solver found).
+	MutationRuns    int      `json:"mutation_runs,omitempty"`
+	MutationPaths   int      `json:"mutation_paths,omitempty"`
 	Divergences     int      `json:"divergences"`
 	DivergenceSites []string `json:"divergence_sites,omitempty"` // positions of the first few
 	Concretizations int      `json:"concretizations"`
@@ -249,6 +254,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.SolverQueries = rep.Queries
 	out.CacheHits = rep.CacheHits
 	out.Divergences = rep.Divergences
+	out.MutationRuns, out.MutationPaths = rep.MutantRuns, rep.MutantPaths
 	out.UnstableRows = rep.Unstable
 	for _, s := range rep.DivergenceSites {
 		out.DivergenceSites = append(out.DivergenceSites, site(s))

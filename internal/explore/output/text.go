@@ -72,6 +72,9 @@ func (h *TextHandler) Target(t *Target) error {
 		fmt.Fprintf(&b, "  stopped: %s; not exhaustive: %s\n", t.StopReason, strings.Join(t.Incomplete, ", "))
 	}
 	var extra []string
+	if t.MutationRuns > 0 {
+		extra = append(extra, fmt.Sprintf("%s of mutated inputs found %s", plural(t.MutationRuns, "run"), plural(t.MutationPaths, "path")))
+	}
 	if t.Divergences > 0 {
 		extra = append(extra, fmt.Sprintf("%s (at %s)", plural(t.Divergences, "divergence"), strings.Join(t.DivergenceSites, ", ")))
 	}
