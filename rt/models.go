@@ -38,6 +38,7 @@ func Models() map[string]string {
 		"strings.Cut":           "StringsCut",
 		"strings.Split":         "StringsSplit",
 		"strings.SplitN":        "StringsSplitN",
+		"strings.Fields":        "StringsFields",
 		"unicode.IsDigit":       "UnicodeIsDigit",
 		"unicode.IsLetter":      "UnicodeIsLetter",
 		"unicode.IsSpace":       "UnicodeIsSpace",

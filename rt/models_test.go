@@ -153,7 +153,7 @@ func TestASCIIClasses(t *testing.T) {
 	}
 }
 
-// TestSplitAgrees checks that the Split models return what the strings
+// TestSplitAgrees checks that the Split and Fields models return what the strings
 // package returns, traced or not.
 func TestSplitAgrees(t *testing.T) {
 	rnd := rand.New(rand.NewSource(3))
@@ -179,6 +179,18 @@ func TestSplitAgrees(t *testing.T) {
 			}
 			if got, want := StringsSplit(s, sep), strings.Split(s, sep); !slices.Equal(got, want) {
 				t.Fatalf("StringsSplit(%q, %q) = %q, want %q", s, sep, got, want)
+			}
+			w := []byte(s)
+			for k := range w {
+				if rnd.Intn(3) == 0 {
+					w[k] = " \t\n\v\x85\xa0\xc2"[rnd.Intn(7)]
+				}
+			}
+			if traced {
+				Call(0, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(string(w))})
+			}
+			if got, want := StringsFields(string(w)), strings.Fields(string(w)); !slices.Equal(got, want) {
+				t.Fatalf("StringsFields(%q) = %q, want %q", w, got, want)
 			}
 		}
 	}

@@ -94,3 +94,82 @@ func splitModel(id uint32, ss S, s string, ps S, sep string, ns S, n int, r []st
 	}
 	Ret(id, Arg{S: length, F: uint64(len(r))})
 }
+
+var idStringsFields = funcID("strings.Fields")
+
+// StringsFields is strings.Fields: for an ASCII string, the fields are the
+// maximal runs of bytes that are not ASCII spaces, and the model gives
+// the result's length (the number of field starts: a non-space at 0 or
+// after a space, over every position an input can have) and each field a
+// shadow s[start_k:end_k] (start_k the first field start at or after
+// end_k-1, end_k the first space at or after start_k, or the end).
+// Whether every byte is ASCII is an implicit branch: Unicode spaces
+// (U+0085, U+00A0 and others) are not modelled, so a string that is not
+// ASCII records a concretization.
+func StringsFields(s string) []string {
+	r := strings.Fields(s)
+	if on.Load() && Enter(idStringsFields, 1) {
+		if ss := In(0, FS(s)); ss != 0 {
+			fieldsModel(ss, s, r)
+		}
+	}
+	return r
+}
+
+func fieldsModel(ss S, s string, r []string) {
+	L := StrLen(ss)
+	m, approx := searchLen(len(s))
+	if approx {
+		Conc(0, "fields of a value of symbolic length")
+	}
+	in := func(i int) S { return mk(Node{Op: OpLt, K: KBool, K2: KInt, A: intS(i), B: L}) }
+	ascii := true
+	all := constant(KBool, 1)
+	space := make([]S, m) // byte i is a space (false beyond the end)
+	for i := range m {
+		b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
+		low := mk(Node{Op: OpLt, K: KBool, K2: KUint8, A: b, B: constant(KUint8, utf8RuneSelf)})
+		all = mk(Node{Op: OpLAnd, K: KBool, A: all, B: mk(Node{Op: OpIte, K: KBool, A: in(i), B: low, C: constant(KBool, 1)})})
+		if i < len(s) {
+			ascii = ascii && s[i] < utf8RuneSelf
+		}
+		ws := mk(Node{Op: OpLOr, K: KBool,
+			A: mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: b, B: constant(KUint8, ' ')}),
+			B: mk(Node{Op: OpLAnd, K: KBool,
+				A: mk(Node{Op: OpGe, K: KBool, K2: KUint8, A: b, B: constant(KUint8, '\t')}),
+				B: mk(Node{Op: OpLe, K: KBool, K2: KUint8, A: b, B: constant(KUint8, '\r')})})})
+		space[i] = mk(Node{Op: OpIte, K: KBool, A: in(i), B: ws, C: falseS()})
+	}
+	Imp(0, ascii, all)
+	if !ascii {
+		Conc(0, "strings.Fields of a string that is not ASCII")
+		return
+	}
+	// start[i]: a field starts at i.
+	start := make([]S, m)
+	for i := range m {
+		word := mk(Node{Op: OpLAnd, K: KBool, A: in(i), B: mk(Node{Op: OpNot, K: KBool, A: space[i]})})
+		if i > 0 {
+			word = mk(Node{Op: OpLAnd, K: KBool, A: word, B: space[i-1]})
+		}
+		start[i] = word
+	}
+	count := countMatches(m, func(i int) S { return start[i] })
+	// first returns the first i >= from (a shadow) where at(i), else L.
+	first := func(from S, at []S) S {
+		acc := L
+		for i := m - 1; i >= 0; i-- {
+			after := mk(Node{Op: OpLe, K: KBool, K2: KInt, A: from, B: intS(i)})
+			hit := mk(Node{Op: OpLAnd, K: KBool, A: after, B: at[i]})
+			acc = mk(Node{Op: OpIte, K: KInt, A: hit, B: intS(i), C: acc})
+		}
+		return acc
+	}
+	end := intS(0)
+	for k := range r {
+		lo := first(end, start)
+		end = first(lo, space)
+		St(uintptr(unsafe.Pointer(&r[k])), mk(Node{Op: OpSlice, K: KString, A: ss, B: lo, C: end}), FS(r[k]))
+	}
+	Ret(idStringsFields, Arg{S: count, F: uint64(len(r))})
+}

@@ -15,7 +15,7 @@
 //
 // Usage (from the repository root; needs the module proxy):
 //
-//	go run ./bench/realfuzz [-time 60s] [-max-len 10] [-targets uuid,...]
+//	go run ./bench/realfuzz [-time 60s] [-max-len n] [-targets uuid,...]
 package main
 
 import (
@@ -59,7 +59,7 @@ var targets = []target{
 
 func main() {
 	budget := flag.Duration("time", 60*time.Second, "exploration budget per target and tool")
-	maxLen := flag.Int("max-len", 10, "dowse gen -max-len")
+	maxLen := flag.Int("max-len", 0, "dowse gen -max-len (0: dowse's default, which dowse may raise)")
 	only := flag.String("targets", "", "comma-separated target names (default: all)")
 	flag.Parse()
 	log.SetFlags(0)
@@ -79,7 +79,11 @@ func main() {
 	}
 	tenth := *budget / 10
 
-	fmt.Printf("budget %s per target and tool (dowse also %s); dowse -max-len %d; coverage of the package: statements, functions\n\n", *budget, tenth, *maxLen)
+	bound := "dowse's default length bound"
+	if *maxLen > 0 {
+		bound = fmt.Sprintf("dowse -max-len %d", *maxLen)
+	}
+	fmt.Printf("budget %s per target and tool (dowse also %s); %s; coverage of the package: statements, functions\n\n", *budget, tenth, bound)
 	fmt.Println("| target | fuzzer | dowse | dowse, 1/10 of the time | ≥ fuzzer | fuzzer's coverage in 1/10 | dowse runs, paths, verdict |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	var atLeast, inTenth, total int
@@ -214,8 +218,11 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 	if err := copyTree(src, dir); err != nil {
 		log.Fatal(err)
 	}
-	cmd := exec.Command(dowse, "gen", "-json", "-corpus=false", "-max-runs", "0", "-max-len", strconv.Itoa(maxLen),
-		"-max-time", budget.String(), "-run", "^"+tg.fuzz+"$", "./"+tg.dir)
+	args := []string{"gen", "-json", "-corpus=false", "-max-runs", "0", "-max-time", budget.String(), "-run", "^" + tg.fuzz + "$"}
+	if maxLen > 0 {
+		args = append(args, "-max-len", strconv.Itoa(maxLen))
+	}
+	cmd := exec.Command(dowse, append(args, "./"+tg.dir)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

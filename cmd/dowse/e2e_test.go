@@ -667,6 +667,13 @@ func PutSplitN(t *testing.T, s string) {
 	}
 }
 
+func PutFields(t *testing.T, s string) {
+	f := strings.Fields(s)
+	if len(f) == 2 && f[0] == "go" && len(f[1]) == 2 {
+		t.Fatal("go xy")
+	}
+}
+
 var hexValue [256]byte
 
 func init() {
@@ -744,6 +751,10 @@ func PutParse(t *testing.T, s, b string) {
 		if r := got[name]; len(r.Failures) != 1 || !r.Exhaustive {
 			t.Errorf("%s: %d failures, exhaustive %v; want the one failing shape found, exhaustively", name, len(r.Failures), r.Exhaustive)
 		}
+	}
+	// Fields models ASCII strings only: others are a concretization.
+	if r := got["PutFields"]; len(r.Failures) != 1 {
+		t.Errorf("PutFields: %d failures; want the one failing shape found", len(r.Failures))
 	}
 	if h := got["PutHex"]; len(h.Failures) != 1 || !h.Exhaustive {
 		t.Errorf("PutHex: %d failures, exhaustive %v; want 0xa7 found through the lookup table, exhaustively", len(h.Failures), h.Exhaustive)
