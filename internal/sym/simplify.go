@@ -1,6 +1,8 @@
 package sym
 
 import (
+	"math/bits"
+
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -103,6 +105,16 @@ func (c *Context) binary(op rt.Op, k, k2 rt.Kind, a, b *Expr) *Expr {
 			return a
 		case bOnes && k.Signed():
 			return c.unary(rt.OpNeg, k, a)
+		}
+		// (x/d1)/d2 is x/(d1*d2) for positive divisors (truncated
+		// division composes), when the product is in range: a loop that
+		// divides by 10 asks about x/10^k, not ten nested divisions.
+		if d2, ok := positive(k, b); ok && a.op == rt.OpQuo && a.k == k {
+			if d1, ok := positive(k, a.args[1]); ok {
+				if d, ok := mulInRange(k, d1, d2); ok {
+					return c.binary(rt.OpQuo, k, 0, a.args[0], c.konst(k, d))
+				}
+			}
 		}
 	case rt.OpRem:
 		if bOne || (bOnes && k.Signed()) {
@@ -263,6 +275,11 @@ func (c *Context) compareConst(op rt.Op, a, b *Expr) *Expr {
 		return c.fls
 	case (op == rt.OpGe && b.bits == lo) || (op == rt.OpLe && b.bits == hi):
 		return c.tru
+	}
+	if a.op == rt.OpQuo {
+		if e := c.compareQuo(op, a, b); e != nil {
+			return e
+		}
 	}
 	if op != rt.OpEq && op != rt.OpNe {
 		return nil
@@ -486,4 +503,73 @@ func (c *Context) ite(cond, a, b *Expr) *Expr {
 		}
 	}
 	return c.intern(rt.OpIte, a.k, 0, []*Expr{cond, a, b}, 0, "")
+}
+
+// positive returns e's value if e is a constant greater than 0 in kind k.
+func positive(k rt.Kind, e *Expr) (uint64, bool) {
+	if e.op != rt.OpConst || e.bits == 0 || (k.Signed() && signExtend(k, e.bits) < 0) {
+		return 0, false
+	}
+	return e.bits, true
+}
+
+// maxPositive is the largest value of kind k.
+func maxPositive(k rt.Kind) uint64 {
+	if k.Signed() {
+		return allOnes(k) >> 1
+	}
+	return allOnes(k)
+}
+
+// mulInRange returns a*b if it is at most maxPositive(k).
+func mulInRange(k rt.Kind, a, b uint64) (uint64, bool) {
+	hi, lo := bits.Mul64(a, b)
+	return lo, hi == 0 && lo <= maxPositive(k)
+}
+
+// compareQuo rewrites x/d op e, for a positive constant divisor d and a
+// constant e >= 0, into comparisons of x itself (truncated division:
+// x/d >= e is x >= e*d for e >= 1, and x > -d for e == 0), which the
+// order layer and the solver decide without a divider; nil if it does not
+// apply.
+func (c *Context) compareQuo(op rt.Op, a, b *Expr) *Expr {
+	k := a.k
+	d, ok := positive(k, a.args[1])
+	if !ok || (k.Signed() && signExtend(k, b.bits) < 0) {
+		return nil
+	}
+	x, e := a.args[0], b.bits
+	// atLeast is x/d >= v.
+	atLeast := func(v uint64, over bool) *Expr {
+		switch {
+		case over:
+			return c.fls
+		case v == 0 && !k.Signed():
+			return c.tru
+		case v == 0:
+			return c.compare(rt.OpGt, x, c.konst(k, truncate(k, -d)))
+		}
+		p, ok := mulInRange(k, v, d)
+		if !ok {
+			return c.fls
+		}
+		return c.compare(rt.OpGe, x, c.konst(k, p))
+	}
+	next := e + 1
+	over := e == maxPositive(k) // e+1 is out of range: x/d > e is false
+	switch op {
+	case rt.OpGe:
+		return atLeast(e, false)
+	case rt.OpGt:
+		return atLeast(next, over)
+	case rt.OpLt:
+		return c.not(atLeast(e, false))
+	case rt.OpLe:
+		return c.not(atLeast(next, over))
+	case rt.OpEq:
+		return c.and(atLeast(e, false), c.not(atLeast(next, over)))
+	case rt.OpNe:
+		return c.not(c.and(atLeast(e, false), c.not(atLeast(next, over))))
+	}
+	return nil
 }

@@ -190,3 +190,57 @@ func TestFormat(t *testing.T) {
 		t.Errorf("FormatAll = %s, want %s", got, want)
 	}
 }
+
+// TestDivisionByConstant checks the rewrites of x/d1/d2 and of x/d op e
+// against Go's truncated division, for every 8-bit x, signed and
+// unsigned, positive divisors and comparison constants in range.
+func TestDivisionByConstant(t *testing.T) {
+	c := NewContext()
+	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	for _, k := range []rt.Kind{rt.KInt8, rt.KUint8} {
+		x := c.Input(0, k)
+		for _, d := range []uint64{1, 2, 3, 10, 63, 64, 127} {
+			q := c.Binary(rt.OpQuo, x, c.Const(k, d))
+			for _, d2 := range []uint64{2, 10, 127} {
+				qq := c.Binary(rt.OpQuo, q, c.Const(k, d2))
+				for v := uint64(0); v < 256; v++ {
+					got, err := Eval(qq, []rt.Value{{Bits: v}})
+					want, _ := arith(rt.OpQuo, k, 0, truncate(k, mustArith(t, rt.OpQuo, k, v, d)), d2)
+					if err != nil || got.Bits != want {
+						t.Fatalf("%v: (x/%d)/%d at x=%d: %d (%v), want %d (as %v)", k, d, d2, v, got.Bits, err, want, qq)
+					}
+				}
+			}
+			for _, e := range []uint64{0, 1, 2, 9, 12, 63, 64, 126, 127, 255} {
+				if k.Signed() && e > 127 {
+					continue
+				}
+				for _, op := range ops {
+					cmp := c.Compare(op, q, c.Const(k, e))
+					for v := uint64(0); v < 256; v++ {
+						got, err := Eval(cmp, []rt.Value{{Bits: v}})
+						want, _ := compare(op, k, rt.Value{Bits: mustArith(t, rt.OpQuo, k, v, d)}, rt.Value{Bits: e})
+						if err != nil || (got.Bits == 1) != want {
+							t.Fatalf("%v: x/%d %v %d at x=%d: %d (%v), want %v (as %v)", k, d, op, e, v, got.Bits, err, want, cmp)
+						}
+					}
+				}
+			}
+		}
+	}
+	// The rewrite applies: no division is left.
+	x := c.Input(0, rt.KInt64)
+	ten := c.Const(rt.KInt64, 10)
+	if got := c.Compare(rt.OpNe, c.Binary(rt.OpQuo, c.Binary(rt.OpQuo, x, ten), ten), c.Const(rt.KInt64, 0)).String(); got != "!(in[0] > -100 && in[0] < 100)" && got != "in[0] <= -100 || in[0] >= 100" {
+		t.Errorf("x/10/10 != 0 = %s", got)
+	}
+}
+
+func mustArith(t *testing.T, op rt.Op, k rt.Kind, a, b uint64) uint64 {
+	t.Helper()
+	v, err := arith(op, k, 0, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
