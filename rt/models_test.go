@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // TestModelsAgree checks that the models return what the standard library
@@ -191,6 +192,26 @@ func TestSplitAgrees(t *testing.T) {
 			}
 			if got, want := StringsFields(string(w)), strings.Fields(string(w)); !slices.Equal(got, want) {
 				t.Fatalf("StringsFields(%q) = %q, want %q", w, got, want)
+			}
+			ws := string(w)
+			if traced {
+				Call(0, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(ws)})
+			}
+			if got, want := UTF8ValidString(ws), utf8.ValidString(ws); got != want {
+				t.Fatalf("UTF8ValidString(%q) = %v", ws, got)
+			}
+			if traced {
+				Call(0, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(ws)})
+			}
+			if got, want := UTF8RuneCountInString(ws), utf8.RuneCountInString(ws); got != want {
+				t.Fatalf("UTF8RuneCountInString(%q) = %v", ws, got)
+			}
+			if traced {
+				Call(0, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(ws)})
+			}
+			r, n := UTF8DecodeRuneInString(ws)
+			if wr, wn := utf8.DecodeRuneInString(ws); r != wr || n != wn {
+				t.Fatalf("UTF8DecodeRuneInString(%q) = %q, %d, want %q, %d", ws, r, n, wr, wn)
 			}
 		}
 	}

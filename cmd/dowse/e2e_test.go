@@ -592,6 +592,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 func PutExt(t *testing.T, s string) {
@@ -664,6 +665,15 @@ func PutSplitN(t *testing.T, s string) {
 	kv := strings.SplitN(s, "=", 2)
 	if len(kv) == 2 && kv[0] == "k" && kv[1] == "v=" {
 		t.Fatal("k=v=")
+	}
+}
+
+func PutUTF8(t *testing.T, s string) {
+	if !utf8.ValidString(s) || utf8.RuneCountInString(s) != 3 {
+		return
+	}
+	if r, n := utf8.DecodeRuneInString(s); n == 1 && r == 'x' && s[2] == 'y' {
+		t.Fatal("x?y")
 	}
 }
 
@@ -751,6 +761,9 @@ func PutParse(t *testing.T, s, b string) {
 		if r := got[name]; len(r.Failures) != 1 || !r.Exhaustive {
 			t.Errorf("%s: %d failures, exhaustive %v; want the one failing shape found, exhaustively", name, len(r.Failures), r.Exhaustive)
 		}
+	}
+	if r := got["PutUTF8"]; len(r.Failures) != 1 {
+		t.Errorf("PutUTF8: %d failures; want the one failing shape found", len(r.Failures))
 	}
 	// Fields models ASCII strings only: others are a concretization.
 	if r := got["PutFields"]; len(r.Failures) != 1 {
