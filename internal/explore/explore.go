@@ -155,7 +155,13 @@ type Report struct {
 	// bound (-max-len) but feasible with longer strings or slices, with
 	// the lengths a solution needs (the first few checked).
 	BoundLimited []BoundLimited
-	Errors       []string // internal errors (malformed expression arenas), the first few
+	// Longer is, when BoundLimited is empty and the caller may raise the
+	// bound (Config.Raisable), an outcome that some run reached but that
+	// longer inputs reach along another path (a helper or loop run once
+	// more): a reason to raise the bound while time is plentiful, not
+	// reported.
+	Longer []BoundLimited
+	Errors []string // internal errors (malformed expression arenas), the first few
 	// MutantRuns counts the runs of mutated inputs (the mutation phase,
 	// mutate.go) and MutantPaths the distinct paths they found first.
 	MutantRuns, MutantPaths int
@@ -1178,50 +1184,76 @@ func (e *explorer) checkBounds(ctx context.Context) {
 		}
 	}
 	seen := map[Branch]bool{}
+	// An outcome some run reached (a loop that would go round once more,
+	// a helper called once more) is no news: it is not reported. A caller
+	// that may raise the bound still learns about the first of them
+	// (Report.Longer), when no outcome is news.
+	var reached []boundCandidate
 	for _, c := range e.boundChecks {
-		// An outcome some run reached (a loop that would go round once
-		// more) is no news; one no run reached is.
 		b := Branch{c.site, c.taken}
-		if seen[b] || e.covered[b] || !e.checkTime(ctx) {
+		if seen[b] || !e.checkTime(ctx) {
+			continue
+		}
+		if e.covered[b] {
+			if len(reached) == 0 {
+				reached = append(reached, c)
+			}
 			continue
 		}
 		if len(seen) == maxBoundChecks {
 			break
 		}
 		seen[b] = true
-		// Asked directly: an unknown answer here must not change the
-		// verdict, which is about the bounded domain.
-		q := &Query{Conds: c.conds, Leaves: relaxed, Seed: c.seed, Timeout: e.cfg.SolverTimeout}
-		t0 := time.Now()
-		ans, err := e.solver.Solve(e.bounded(ctx), q)
-		e.rep.SolverTime += time.Since(t0)
-		e.rep.Queries++
-		if err != nil || ans.Verdict != Sat || len(ans.Model) != len(relaxed) {
-			continue
-		}
-		var lengths []string
-		need := 0
-		for i, l := range e.leaves {
-			n := -1
-			switch {
-			case l.IsLen:
-				n = int(signExtend(l.K, ans.Model[i].Bits))
-			case l.K == rt.KString:
-				n = len(ans.Model[i].Str)
-			}
-			if n > l.Max {
-				need = max(need, n)
-				path := l.Path
-				if l.K == rt.KString {
-					path = "len(" + path + ")"
-				}
-				lengths = append(lengths, fmt.Sprintf("%s=%d", path, n))
-			}
-		}
-		if len(lengths) > 0 {
-			e.rep.BoundLimited = append(e.rep.BoundLimited, BoundLimited{Site: c.site, Taken: c.taken, Lengths: lengths, Need: need, Inputs: ans.Model})
+		if l, ok := e.longer(ctx, c, relaxed); ok {
+			e.rep.BoundLimited = append(e.rep.BoundLimited, l)
 		}
 	}
+	if e.cfg.Raisable && len(e.rep.BoundLimited) == 0 {
+		for _, c := range reached {
+			if l, ok := e.longer(ctx, c, relaxed); ok {
+				e.rep.Longer = append(e.rep.Longer, l)
+			}
+		}
+	}
+}
+
+// longer asks whether the outcome of candidate c is feasible with the
+// relaxed leaves and, if a solution needs inputs longer than the bound,
+// returns it.
+func (e *explorer) longer(ctx context.Context, c boundCandidate, relaxed []rt.Leaf) (BoundLimited, bool) {
+	// Asked directly: an unknown answer here must not change the
+	// verdict, which is about the bounded domain.
+	q := &Query{Conds: c.conds, Leaves: relaxed, Seed: c.seed, Timeout: e.cfg.SolverTimeout}
+	t0 := time.Now()
+	ans, err := e.solver.Solve(e.bounded(ctx), q)
+	e.rep.SolverTime += time.Since(t0)
+	e.rep.Queries++
+	if err != nil || ans.Verdict != Sat || len(ans.Model) != len(relaxed) {
+		return BoundLimited{}, false
+	}
+	var lengths []string
+	need := 0
+	for i, l := range e.leaves {
+		n := -1
+		switch {
+		case l.IsLen:
+			n = int(signExtend(l.K, ans.Model[i].Bits))
+		case l.K == rt.KString:
+			n = len(ans.Model[i].Str)
+		}
+		if n > l.Max {
+			need = max(need, n)
+			path := l.Path
+			if l.K == rt.KString {
+				path = "len(" + path + ")"
+			}
+			lengths = append(lengths, fmt.Sprintf("%s=%d", path, n))
+		}
+	}
+	if len(lengths) == 0 {
+		return BoundLimited{}, false
+	}
+	return BoundLimited{Site: c.site, Taken: c.taken, Lengths: lengths, Need: need, Inputs: ans.Model}, true
 }
 
 // MaxRegressionRows bounds the passing rows kept for a regression target

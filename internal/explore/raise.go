@@ -73,7 +73,10 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		if maxLen > r.From {
 			rep.RaisedFrom = r.From
 		}
-		next := raisedBound(rep, maxLen, r.Cap)
+		// Outcomes reached already but along other paths with longer
+		// inputs are reason enough while most of the time is left.
+		plenty := cfg.MaxTime <= 0 || time.Since(start) < cfg.MaxTime/4
+		next := raisedBound(rep, maxLen, r.Cap, plenty)
 		if next == 0 || (cfg.MaxTime > 0 && time.Since(start) >= cfg.MaxTime) || (cfg.MaxRuns > 0 && total.Runs >= cfg.MaxRuns) {
 			rep.Runs, rep.Queries, rep.Sat, rep.Unsat = total.Runs, total.Queries, total.Sat, total.Unsat
 			rep.UnknownAnswers, rep.CacheHits, rep.Divergences = total.UnknownAnswers, total.CacheHits, total.Divergences
@@ -88,7 +91,7 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		for _, f := range rep.Failures {
 			inputs = append(inputs, f.Inputs)
 		}
-		for _, b := range rep.BoundLimited {
+		for _, b := range append(rep.BoundLimited, rep.Longer...) {
 			inputs = append(inputs, b.Inputs)
 		}
 		target.Inputs = inputs
@@ -111,10 +114,15 @@ func accumulate(total, rep *Report) {
 }
 
 // raisedBound is the bound the next search should have after rep (0: no
-// next search): rep's paths were exhausted, some branch outcome needs
-// longer inputs, and the bound may still grow.
-func raisedBound(rep *Report, maxLen, limit int) int {
-	if maxLen >= limit || len(rep.BoundLimited) == 0 {
+// next search): rep's paths were exhausted, some branch outcome no run
+// reached needs longer inputs (or, with plenty of time left, one reached
+// along other paths does), and the bound may still grow.
+func raisedBound(rep *Report, maxLen, limit int, plenty bool) int {
+	reasons := rep.BoundLimited
+	if len(reasons) == 0 && plenty {
+		reasons = rep.Longer
+	}
+	if maxLen >= limit || len(reasons) == 0 {
 		return 0
 	}
 	switch rep.StopReason {
@@ -122,7 +130,7 @@ func raisedBound(rep *Report, maxLen, limit int) int {
 		return 0
 	}
 	need := maxLen + (maxLen+1)/2
-	for _, b := range rep.BoundLimited {
+	for _, b := range reasons {
 		need = max(need, b.Need)
 	}
 	return min(need, limit)
