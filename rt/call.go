@@ -9,6 +9,10 @@ func Call(fn uint32, args ...Arg) {
 	}
 	f := &cur.pending
 	untaken(f)
+	// The results of the last call are gone: a callee that leaves none
+	// (uninstrumented code behind a func value) must not hand the caller
+	// those of an earlier call.
+	cur.ret.valid = false
 	f.fn = fn
 	f.n = copy(f.args[:], args)
 	f.valid = len(args) <= maxArgs

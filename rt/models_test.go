@@ -216,3 +216,52 @@ func TestSplitAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestPredicateModelsAgree checks the models of the strings functions
+// that take a rune predicate against the strings package, traced or not,
+// with a closure and with unicode class functions as predicates.
+func TestPredicateModelsAgree(t *testing.T) {
+	rnd := rand.New(rand.NewSource(4))
+	digit := func(r rune) bool { return r >= '0' && r <= '9' }
+	preds := []func(rune) bool{digit, unicode.IsSpace, unicode.IsLetter}
+	for _, traced := range []bool{false, true} {
+		for i := 0; i < 3000; i++ {
+			b := make([]byte, rnd.Intn(7))
+			for k := range b {
+				b[k] = "a1 \t\xc3\xa9\xff"[rnd.Intn(7)]
+			}
+			s := string(b)
+			f := preds[rnd.Intn(len(preds))]
+			call := func() {
+				if traced {
+					begin(t)
+					Call(0, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(s)}, Arg{})
+				}
+			}
+			call()
+			if got, want := StringsIndexFunc(s, f), strings.IndexFunc(s, f); got != want {
+				t.Fatalf("StringsIndexFunc(%q) = %d, want %d", s, got, want)
+			}
+			call()
+			if got, want := StringsLastIndexFunc(s, f), strings.LastIndexFunc(s, f); got != want {
+				t.Fatalf("StringsLastIndexFunc(%q) = %d, want %d", s, got, want)
+			}
+			call()
+			if got, want := StringsContainsFunc(s, f), strings.ContainsFunc(s, f); got != want {
+				t.Fatalf("StringsContainsFunc(%q) = %v, want %v", s, got, want)
+			}
+			call()
+			if got, want := StringsTrimLeftFunc(s, f), strings.TrimLeftFunc(s, f); got != want {
+				t.Fatalf("StringsTrimLeftFunc(%q) = %q, want %q", s, got, want)
+			}
+			call()
+			if got, want := StringsTrimRightFunc(s, f), strings.TrimRightFunc(s, f); got != want {
+				t.Fatalf("StringsTrimRightFunc(%q) = %q, want %q", s, got, want)
+			}
+			call()
+			if got, want := StringsTrimFunc(s, f), strings.TrimFunc(s, f); got != want {
+				t.Fatalf("StringsTrimFunc(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+}

@@ -677,6 +677,14 @@ func PutUTF8(t *testing.T, s string) {
 	}
 }
 
+func PutTrimFunc(t *testing.T, s string) {
+	digit := func(r rune) bool { return r >= '0' && r <= '9' }
+	core := strings.TrimFunc(s, digit)
+	if core == "ab" && len(s) == 4 && !strings.ContainsFunc(s, unicode.IsSpace) && strings.LastIndexFunc(s, digit) == 3 {
+		t.Fatal("ab between digits, a digit last")
+	}
+}
+
 func PutFields(t *testing.T, s string) {
 	f := strings.Fields(s)
 	if len(f) == 2 && f[0] == "go" && len(f[1]) == 2 {
@@ -761,6 +769,9 @@ func PutParse(t *testing.T, s, b string) {
 		if r := got[name]; len(r.Failures) != 1 || !r.Exhaustive {
 			t.Errorf("%s: %d failures, exhaustive %v; want the one failing shape found, exhaustively", name, len(r.Failures), r.Exhaustive)
 		}
+	}
+	if r := got["PutTrimFunc"]; len(r.Failures) == 0 {
+		t.Errorf("PutTrimFunc: no failure found; want one through the predicate models")
 	}
 	if r := got["PutUTF8"]; len(r.Failures) != 1 {
 		t.Errorf("PutUTF8: %d failures; want the one failing shape found", len(r.Failures))

@@ -390,8 +390,12 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		if e.stop != "" || !e.checkTime(ctx) {
 			break
 		}
-		if e.front.len() == 0 {
-			if !e.mutating(ctx) {
+		if e.front.len() == 0 || e.interleave() {
+			if !e.mutating(ctx, e.front.len() == 0) {
+				if e.front.len() > 0 {
+					e.mut.turn = false
+					continue
+				}
 				break
 			}
 			for _, in := range e.mut.batch(e.leaves) {
@@ -634,6 +638,9 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 	if decoded && len(e.mut.ints)+len(e.mut.strs) < 2*maxDict {
 		e.mut.harvest(n.conds)
+	}
+	if n.score > 0 {
+		e.mut.lastCover = e.runs
 	}
 	if n.score > 0 || newPath {
 		e.mut.keep(c.inputs)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -47,6 +48,11 @@ type mutator struct {
 	started bool // the phase has begun
 	runs    int  // mutant runs
 	lastNew int  // mutant runs when the last discovery was made
+	// lastCover is the run that last covered a new branch outcome, and
+	// turn alternates concolic expansions and mutant batches while the
+	// concolic search is stalled (see interleave).
+	lastCover int
+	turn      bool
 }
 
 func newMutator(seed int64) *mutator {
@@ -265,27 +271,53 @@ func (m *mutator) mutateString(s string, maxLen int) string {
 	return string(b)
 }
 
-// mutating reports whether the explorer goes on with mutants now that the
-// concolic frontier is empty, starting the phase the first time: only
-// under a time bound, for a target not yet explored exhaustively, while
-// the phase keeps finding things.
-func (e *explorer) mutating(ctx context.Context) bool {
+// stallRuns is how many runs without a new branch outcome make the
+// concolic search stalled.
+const stallRuns = 200
+
+// interleave reports whether the next batch should be mutants although
+// the concolic frontier is not empty: when the target is already known
+// not to be exhaustive (a concretization, a divergence, an undecided
+// branch: the search cannot reach everything by itself) and the search
+// has gone stallRuns runs without a new branch outcome, expansions and
+// mutant batches take turns. A search that may still be exhaustive is
+// left alone: mutants cannot find what it will.
+func (e *explorer) interleave() bool {
+	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || len(e.hit) == 0 || e.runs-e.mut.lastCover < stallRuns {
+		return false
+	}
+	e.mut.turn = !e.mut.turn
+	return e.mut.turn
+}
+
+// mutating reports whether the explorer goes on with mutants: only under
+// a time bound, for a target not yet explored exhaustively, while the
+// phase keeps finding things. final says that the concolic frontier is
+// empty: the bound checks run then (while there is time for them), and
+// with a caller that raises the bound, a longer bound is a better use of
+// the time than mutants within this one.
+func (e *explorer) mutating(ctx context.Context, final bool) bool {
 	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || len(e.hit) == 0 {
 		return false
 	}
-	if !e.mut.started {
-		// The bound checks first (while there is time for them): with
-		// a caller that raises the bound, a longer bound is a better use
-		// of the time than mutants within this one.
+	if final && !e.boundsChecked {
 		e.boundsChecked = true
 		e.checkBounds(ctx)
-		if e.cfg.Raisable && len(e.rep.BoundLimited) > 0 {
+		if e.cfg.Raisable && (len(e.rep.BoundLimited) > 0 || len(e.rep.Longer) > 0 && e.plentyOfTime()) {
 			return false
 		}
+	}
+	if !e.mut.started {
 		e.mut.started = true
 		if len(e.mut.pool) == 0 {
 			e.mut.keep(zeroInputs(e.leaves))
 		}
 	}
 	return !e.mut.plateau()
+}
+
+// plentyOfTime reports whether less than a quarter of the time bound is
+// spent.
+func (e *explorer) plentyOfTime() bool {
+	return e.cfg.MaxTime <= 0 || time.Since(e.start) < e.cfg.MaxTime/4
 }

@@ -75,7 +75,7 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		}
 		// Outcomes reached already but along other paths with longer
 		// inputs are reason enough while most of the time is left.
-		plenty := cfg.MaxTime <= 0 || time.Since(start) < cfg.MaxTime/4
+		plenty := c.MaxTime <= 0 || rep.Elapsed < c.MaxTime/4
 		next := raisedBound(rep, maxLen, r.Cap, plenty)
 		if next == 0 || (cfg.MaxTime > 0 && time.Since(start) >= cfg.MaxTime) || (cfg.MaxRuns > 0 && total.Runs >= cfg.MaxRuns) {
 			rep.Runs, rep.Queries, rep.Sat, rep.Unsat = total.Runs, total.Queries, total.Sat, total.Unsat
