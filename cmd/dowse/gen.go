@@ -386,7 +386,7 @@ func (g *generator) explore(ctx context.Context, bin *build.Binary, t *load.Targ
 	if t.Kind == load.KindFuzz && g.cfg.corpus {
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
 	}
-	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto()}
+	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto(), Fuzz: t.Kind == load.KindFuzz}
 	solver, closeSolver := newSolver(g.cfg.explore.SolverTimeout)
 	defer closeSolver()
 	return explore.ExploreRaising(ctx, g.cfg.explore, target, raise, solver)

@@ -63,6 +63,10 @@ type Target struct {
 	// keeps its row, since paths that reach no new branch outcome still
 	// return different results.
 	Regression bool
+	// Fuzz marks a fuzz target: its mutation phase (mutate.go) goes on
+	// until the time bound, as go test -fuzz would, instead of stopping at
+	// a plateau.
+	Fuzz bool
 	// Seeds are initial inputs besides the zero input, as Go values of the
 	// parameters (int64, uint64, bool, string, []byte); see SeedInputs.
 	Seeds [][]any

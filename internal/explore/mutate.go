@@ -22,9 +22,10 @@ import (
 // constants in the path conditions seen so far: the values the code
 // compares its inputs with.
 //
-// The phase stops at the time or run bound, or at a plateau: when the
-// mutants run since the last discovery are at least minPatience and at
-// least as many as all the mutants before it (patience grows with
+// The phase stops at the time or run bound, or — except for fuzz targets,
+// which go on until the time bound as go test -fuzz does — at a plateau:
+// when the mutants run since the last discovery are at least minPatience
+// and at least as many as all the mutants before it (patience grows with
 // success). Mutation is deterministic (its random source is seeded by
 // Config.Seed), so without a time bound two runs agree.
 
@@ -313,7 +314,7 @@ func (e *explorer) mutating(ctx context.Context, final bool) bool {
 			e.mut.keep(zeroInputs(e.leaves))
 		}
 	}
-	return !e.mut.plateau()
+	return e.target.Fuzz || !e.mut.plateau()
 }
 
 // plentyOfTime reports whether less than a quarter of the time bound is
