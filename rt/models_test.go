@@ -262,6 +262,19 @@ func TestPredicateModelsAgree(t *testing.T) {
 			if got, want := StringsTrimFunc(s, f), strings.TrimFunc(s, f); got != want {
 				t.Fatalf("StringsTrimFunc(%q) = %q, want %q", s, got, want)
 			}
+			chars := []string{"1 ", "a", "0123456789. ", "\xff", ""}[rnd.Intn(5)]
+			call()
+			if got, want := StringsIndexAny(s, chars), strings.IndexAny(s, chars); got != want {
+				t.Fatalf("StringsIndexAny(%q, %q) = %d, want %d", s, chars, got, want)
+			}
+			call()
+			if got, want := StringsLastIndexAny(s, chars), strings.LastIndexAny(s, chars); got != want {
+				t.Fatalf("StringsLastIndexAny(%q, %q) = %d, want %d", s, chars, got, want)
+			}
+			call()
+			if got, want := StringsContainsAny(s, chars), strings.ContainsAny(s, chars); got != want {
+				t.Fatalf("StringsContainsAny(%q, %q) = %v, want %v", s, chars, got, want)
+			}
 		}
 	}
 }

@@ -685,6 +685,16 @@ func PutTrimFunc(t *testing.T, s string) {
 	}
 }
 
+func PutAny(t *testing.T, s string) {
+	sep := strings.LastIndexAny(s, "0123456789. ")
+	if sep < 0 || sep != len(s)-3 || strings.IndexAny(s, ". ") != 1 {
+		return
+	}
+	if s[sep+1:] == "kb" {
+		t.Fatal("?.?kb")
+	}
+}
+
 func PutFields(t *testing.T, s string) {
 	f := strings.Fields(s)
 	if len(f) == 2 && f[0] == "go" && len(f[1]) == 2 {
@@ -765,7 +775,7 @@ func PutParse(t *testing.T, s, b string) {
 	if !got["PutExt"].Exhaustive || !got["PutColon"].Exhaustive || !got["PutAtoi"].Exhaustive {
 		t.Errorf("PutExt, PutColon, PutAtoi: exhaustive %v, %v, %v; want all exact", got["PutExt"].Exhaustive, got["PutColon"].Exhaustive, got["PutAtoi"].Exhaustive)
 	}
-	for _, name := range []string{"PutSplit", "PutSplitN"} {
+	for _, name := range []string{"PutSplit", "PutSplitN", "PutAny"} {
 		if r := got[name]; len(r.Failures) != 1 || !r.Exhaustive {
 			t.Errorf("%s: %d failures, exhaustive %v; want the one failing shape found, exhaustively", name, len(r.Failures), r.Exhaustive)
 		}
