@@ -3,6 +3,7 @@ package rt
 import (
 	"bytes"
 	"math/rand"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -274,6 +275,62 @@ func TestPredicateModelsAgree(t *testing.T) {
 			call()
 			if got, want := StringsContainsAny(s, chars), strings.ContainsAny(s, chars); got != want {
 				t.Fatalf("StringsContainsAny(%q, %q) = %v, want %v", s, chars, got, want)
+			}
+		}
+	}
+}
+
+// TestRegexpModelsAgree checks the regexp models against the regexp
+// package, traced (the model's own matcher runs and must agree, or record
+// a concretization) or not.
+func TestRegexpModelsAgree(t *testing.T) {
+	res := []*regexp.Regexp{
+		regexp.MustCompile(`^v?([0-9]+)(\.[0-9]+)?(-([a-z]+))?$`),
+		regexp.MustCompile(`a+b*`),
+		regexp.MustCompile(`(?i)ab|b(a*)`),
+		regexp.MustCompile(`\bab`),
+		regexp.MustCompile(`x*$`),
+		regexp.MustCompilePOSIX(`a|ab`),
+	}
+	rnd := rand.New(rand.NewSource(5))
+	for _, traced := range []bool{false, true} {
+		for i := 0; i < 3000; i++ {
+			b := make([]byte, rnd.Intn(7))
+			for k := range b {
+				b[k] = "av1.-bxA\xc3\xa9"[rnd.Intn(10)]
+			}
+			s := string(b)
+			re := res[rnd.Intn(len(res))]
+			call := func() {
+				if traced {
+					begin(t)
+					Call(0, Arg{}, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(s)})
+				}
+			}
+			call()
+			if got, want := RegexpMatchString(re, s), re.MatchString(s); got != want {
+				t.Fatalf("RegexpMatchString(%v, %q) = %v", re, s, got)
+			}
+			call()
+			if got, want := RegexpFindString(re, s), re.FindString(s); got != want {
+				t.Fatalf("RegexpFindString(%v, %q) = %q, want %q", re, s, got, want)
+			}
+			call()
+			if got, want := RegexpFindStringSubmatch(re, s), re.FindStringSubmatch(s); !slices.Equal(got, want) {
+				t.Fatalf("RegexpFindStringSubmatch(%v, %q) = %q, want %q", re, s, got, want)
+			}
+			ascii := !slices.ContainsFunc(b, func(c byte) bool { return c >= 0x80 })
+			if traced && ascii && re != res[3] && re != res[len(res)-1] && len(cur.conc) > 0 {
+				t.Fatalf("RegexpFindStringSubmatch(%v, %q) recorded %v", re, s, cur.conc)
+			}
+			if traced {
+				// The model's own matcher agrees on Perl expressions.
+				p := progOf(re, re.String())
+				loc, ok := match(p, mk(Node{Op: OpInput, K: KString}), s)
+				want := re.FindStringSubmatchIndex(s)
+				if ok && re != res[len(res)-1] && !slices.Equal(loc[:len(want)], want) && !(loc == nil && want == nil) {
+					t.Fatalf("match(%v, %q) = %v, want %v", re, s, loc, want)
+				}
 			}
 		}
 	}

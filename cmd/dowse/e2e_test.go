@@ -590,6 +590,7 @@ func TestSearchModels(t *testing.T) {
 import (
 	"strconv"
 	"strings"
+	"regexp"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -695,6 +696,18 @@ func PutAny(t *testing.T, s string) {
 	}
 }
 
+var versionRE = regexp.MustCompile("^v?([0-9]+)\\.([0-9]+)(-([a-z]+))?$")
+
+func PutRegexp(t *testing.T, s string) {
+	m := versionRE.FindStringSubmatch(s)
+	if m == nil || !versionRE.MatchString(s) {
+		return
+	}
+	if m[1] == "1" && m[4] == "rc" {
+		t.Fatal("1.x-rc")
+	}
+}
+
 func PutFields(t *testing.T, s string) {
 	f := strings.Fields(s)
 	if len(f) == 2 && f[0] == "go" && len(f[1]) == 2 {
@@ -779,6 +792,9 @@ func PutParse(t *testing.T, s, b string) {
 		if r := got[name]; len(r.Failures) != 1 || !r.Exhaustive {
 			t.Errorf("%s: %d failures, exhaustive %v; want the one failing shape found, exhaustively", name, len(r.Failures), r.Exhaustive)
 		}
+	}
+	if r := got["PutRegexp"]; len(r.Failures) == 0 {
+		t.Errorf("PutRegexp: no failure found; want 1.x-rc through the regexp model")
 	}
 	if r := got["PutTrimFunc"]; len(r.Failures) == 0 {
 		t.Errorf("PutTrimFunc: no failure found; want one through the predicate models")

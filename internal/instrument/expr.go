@@ -320,12 +320,30 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 						// type arguments: the import is made blank instead
 						// if no other use of it remains.
 						f.fl.replaced[pn]++
-					} else {
+					} else if ok {
 						f.fl.keep[x.Name+"."+sel.Sel.Name] = true // the import stays used
 					}
 				}
 			}
-			call.Fun = f.fl.rtSel(models[fn.FullName()])
+			model := f.fl.rtSel(models[fn.FullName()])
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && f.fl.info.Selections[sel] != nil && f.fl.info.Selections[sel].Kind() == types.MethodVal {
+				// A method's model takes the receiver first: x.M(a)
+				// becomes rt.Model(x, a), once the arguments (the
+				// receiver first) are announced. A promoted method or a
+				// receiver that is not of the method's receiver type
+				// (&x implied) is left to the original.
+				recvType := fn.Type().(*types.Signature).Recv().Type()
+				if len(f.fl.info.Selections[sel].Index()) != 1 || !types.Identical(f.typeOf(sel.X), recvType) {
+					f.lostArgs(call, fn, pre)
+					return 0, false
+				}
+				defer func() {
+					call.Fun = model
+					call.Args = append([]ast.Expr{sel.X}, call.Args...)
+				}()
+			} else {
+				call.Fun = model
+			}
 		case Concrete:
 			f.lostArgs(call, fn, pre)
 			return 0, false
