@@ -89,6 +89,9 @@ func (c *Context) binary(op rt.Op, k, k2 rt.Kind, a, b *Expr) *Expr {
 			return zero()
 		case isConstBits(a, 0):
 			return c.unary(rt.OpNeg, k, b)
+		case b.op == rt.OpConst && a.op == rt.OpAdd && a.args[1].op == rt.OpConst:
+			// (x + c1) - c2 is x + (c1 - c2), wrapping as both do.
+			return c.binary(rt.OpAdd, k, 0, a.args[0], c.konst(k, a.args[1].bits-b.bits))
 		}
 	case rt.OpMul:
 		switch {

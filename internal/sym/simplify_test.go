@@ -25,6 +25,8 @@ func TestSimplifications(t *testing.T) {
 		{"constant moves right", c.Binary(rt.OpAdd, i32(3), x), "in[0] + 3"},
 		{"constants gather", c.Binary(rt.OpAdd, c.Binary(rt.OpAdd, x, i32(3)), i32(-5)), "in[0] + -2"},
 		{"x-x", c.Binary(rt.OpSub, x, x), "0"},
+		{"(x+13)-13", c.Binary(rt.OpSub, c.Binary(rt.OpAdd, x, i32(13)), i32(13)), "in[0]"},
+		{"(x+13)-3", c.Binary(rt.OpSub, c.Binary(rt.OpAdd, x, i32(13)), i32(3)), "in[0] + 10"},
 		{"0-x", c.Binary(rt.OpSub, i32(0), x), "-in[0]"},
 		{"x*1", c.Binary(rt.OpMul, x, i32(1)), "in[0]"},
 		{"x*0", c.Binary(rt.OpMul, x, i32(0)), "0"},
