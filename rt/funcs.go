@@ -30,7 +30,7 @@ var (
 // runeAt calls f on the rune of s at byte i (a forward scan) or ending at
 // byte i (backward), passing its shadow, and records the implicit branch
 // on f's result. It returns f's result and the rune's width.
-func runeAt(ss S, s string, i int, backward bool, f func(rune) bool) (bool, int) {
+func runeAt(ss S, s string, i int, backward bool, p pred) (bool, int) {
 	var r rune
 	var n int
 	if backward {
@@ -38,26 +38,53 @@ func runeAt(ss S, s string, i int, backward bool, f func(rune) bool) (bool, int)
 	} else {
 		r, n = utf8.DecodeRuneInString(s[i:])
 	}
-	var rs S
+	var rs, b S
 	if ss != 0 {
-		b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
+		b = mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
 		ascii := s[i] < utf8RuneSelf
 		Imp(0, ascii, mk(Node{Op: OpLt, K: KBool, K2: KUint8, A: b, B: constant(KUint8, utf8RuneSelf)}))
 		if ascii {
 			rs = Conv(KInt32, KUint8, b)
 		} else {
+			b = 0
 			Conc(0, "a rune predicate on text that is not ASCII")
 		}
 	}
+	if p.set != nil {
+		ok := p.f(r)
+		if b != 0 {
+			Imp(0, ok, byteIn(b, p.set))
+		}
+		return ok, n
+	}
 	Call(0, Arg{S: rs, F: uint64(int64(r))})
-	ok := f(r)
+	ok := p.f(r)
 	Imp(0, ok, Res(0, 0, B(ok)))
 	return ok, n
 }
 
+// pred is a rune predicate: f, and, for a predicate of the model's own,
+// the ASCII bytes on which it holds (its shadow is then a range test on
+// the byte, and f is called without one).
+type pred struct {
+	f   func(rune) bool
+	set []byte
+}
+
+// asciiPred is f with the set of ASCII bytes on which it holds.
+func asciiPred(f func(rune) bool) pred {
+	p := pred{f: f, set: []byte{}}
+	for b := 0; b < utf8RuneSelf; b++ {
+		if f(rune(b)) {
+			p.set = append(p.set, byte(b))
+		}
+	}
+	return p
+}
+
 // indexFunc is the forward scan: the byte index of the first rune of s on
 // which f is want, or -1.
-func indexFunc(ss S, s string, f func(rune) bool, want bool) int {
+func indexFunc(ss S, s string, f pred, want bool) int {
 	L := StrLen(ss)
 	for i := 0; ; {
 		more := i < len(s)
@@ -77,7 +104,7 @@ func indexFunc(ss S, s string, f func(rune) bool, want bool) int {
 
 // lastIndexFunc is the backward scan: the byte index of the last rune of s
 // on which f is want, or -1.
-func lastIndexFunc(ss S, s string, f func(rune) bool, want bool) int {
+func lastIndexFunc(ss S, s string, f pred, want bool) int {
 	if ss != 0 {
 		choose(0, KInt, StrLen(ss), uint64(len(s)))
 	}
@@ -130,8 +157,8 @@ func StringsIndexFunc(s string, f func(rune) bool) int {
 	if !ok {
 		return strings.IndexFunc(s, f)
 	}
-	f = modelled(f)
-	return indexFunc(ss, s, f, true)
+	p := pred{f: modelled(f)}
+	return indexFunc(ss, s, p, true)
 }
 
 // StringsContainsFunc is strings.ContainsFunc.
@@ -140,8 +167,8 @@ func StringsContainsFunc(s string, f func(rune) bool) bool {
 	if !ok {
 		return strings.ContainsFunc(s, f)
 	}
-	f = modelled(f)
-	return indexFunc(ss, s, f, true) >= 0
+	p := pred{f: modelled(f)}
+	return indexFunc(ss, s, p, true) >= 0
 }
 
 // StringsLastIndexFunc is strings.LastIndexFunc.
@@ -150,13 +177,13 @@ func StringsLastIndexFunc(s string, f func(rune) bool) int {
 	if !ok {
 		return strings.LastIndexFunc(s, f)
 	}
-	f = modelled(f)
-	return lastIndexFunc(ss, s, f, true)
+	p := pred{f: modelled(f)}
+	return lastIndexFunc(ss, s, p, true)
 }
 
 // trimLeft is s without the leading runes on which f is true, with the
 // shadow of the rest as a slice of s.
-func trimLeft(ss S, s string, f func(rune) bool) (string, S) {
+func trimLeft(ss S, s string, f pred) (string, S) {
 	i := indexFunc(ss, s, f, false)
 	if i < 0 {
 		i = len(s)
@@ -169,7 +196,7 @@ func trimLeft(ss S, s string, f func(rune) bool) (string, S) {
 }
 
 // trimRight is s without the trailing runes on which f is true.
-func trimRight(ss S, s string, f func(rune) bool) (string, S) {
+func trimRight(ss S, s string, f pred) (string, S) {
 	i := lastIndexFunc(ss, s, f, false)
 	end := 0
 	if i >= 0 {
@@ -188,8 +215,8 @@ func StringsTrimLeftFunc(s string, f func(rune) bool) string {
 	if !ok {
 		return strings.TrimLeftFunc(s, f)
 	}
-	f = modelled(f)
-	r, rs := trimLeft(ss, s, f)
+	p := pred{f: modelled(f)}
+	r, rs := trimLeft(ss, s, p)
 	Ret(idStringsTrimLeftFunc, Arg{S: rs, F: FS(r)})
 	return r
 }
@@ -200,8 +227,8 @@ func StringsTrimRightFunc(s string, f func(rune) bool) string {
 	if !ok {
 		return strings.TrimRightFunc(s, f)
 	}
-	f = modelled(f)
-	r, rs := trimRight(ss, s, f)
+	p := pred{f: modelled(f)}
+	r, rs := trimRight(ss, s, p)
 	Ret(idStringsTrimRightFunc, Arg{S: rs, F: FS(r)})
 	return r
 }
@@ -213,9 +240,160 @@ func StringsTrimFunc(s string, f func(rune) bool) string {
 	if !ok {
 		return strings.TrimFunc(s, f)
 	}
-	f = modelled(f)
-	r, rs := trimLeft(ss, s, f)
-	r, rs = trimRight(rs, r, f)
+	p := pred{f: modelled(f)}
+	r, rs := trimLeft(ss, s, p)
+	r, rs = trimRight(rs, r, p)
 	Ret(idStringsTrimFunc, Arg{S: rs, F: FS(r)})
 	return r
+}
+
+var (
+	idStringsTrimSpace = funcID("strings.TrimSpace")
+	idStringsTrim      = funcID("strings.Trim")
+	idStringsTrimLeft  = funcID("strings.TrimLeft")
+	idStringsTrimRight = funcID("strings.TrimRight")
+)
+
+// isSpace is unicode.IsSpace with its ASCII bytes: strings.TrimSpace is
+// strings.TrimFunc(s, unicode.IsSpace).
+var isSpace = asciiPred(unicode.IsSpace)
+
+// StringsTrimSpace is strings.TrimSpace.
+func StringsTrimSpace(s string) string {
+	if !on.Load() || !Enter(idStringsTrimSpace, 1) {
+		return strings.TrimSpace(s)
+	}
+	ss := In(0, FS(s))
+	if ss == 0 {
+		return strings.TrimSpace(s)
+	}
+	r, rs := trimLeft(ss, s, isSpace)
+	r, rs = trimRight(rs, r, isSpace)
+	Ret(idStringsTrimSpace, Arg{S: rs, F: FS(r)})
+	return r
+}
+
+// cutsetPred is the predicate "r is in cutset" for a constant ASCII
+// cutset; ok is false otherwise.
+func cutsetPred(cs S, cutset string) (pred, bool) {
+	if cs != 0 {
+		Conc(0, "strings.Trim with a symbolic cutset")
+		return pred{}, false
+	}
+	for i := 0; i < len(cutset); i++ {
+		if cutset[i] >= utf8RuneSelf {
+			Conc(0, "strings.Trim with a cutset that is not ASCII")
+			return pred{}, false
+		}
+	}
+	return asciiPred(func(r rune) bool { return r < utf8RuneSelf && strings.IndexByte(cutset, byte(r)) >= 0 }), true
+}
+
+// trimCutset is the shared body of the Trim models (left, right or both).
+func trimCutset(id uint32, s, cutset string, left, right bool, original func(string, string) string) string {
+	if !on.Load() || !Enter(id, 2) {
+		return original(s, cutset)
+	}
+	ss, cs := In(0, FS(s)), In(1, FS(cutset))
+	if ss == 0 && cs == 0 {
+		return original(s, cutset)
+	}
+	p, ok := cutsetPred(cs, cutset)
+	if !ok || ss == 0 {
+		return original(s, cutset)
+	}
+	r, rs := s, ss
+	if left {
+		r, rs = trimLeft(rs, r, p)
+	}
+	if right {
+		r, rs = trimRight(rs, r, p)
+	}
+	Ret(id, Arg{S: rs, F: FS(r)})
+	return r
+}
+
+// StringsTrim is strings.Trim.
+func StringsTrim(s, cutset string) string {
+	return trimCutset(idStringsTrim, s, cutset, true, true, strings.Trim)
+}
+
+// StringsTrimLeft is strings.TrimLeft.
+func StringsTrimLeft(s, cutset string) string {
+	return trimCutset(idStringsTrimLeft, s, cutset, true, false, strings.TrimLeft)
+}
+
+// StringsTrimRight is strings.TrimRight.
+func StringsTrimRight(s, cutset string) string {
+	return trimCutset(idStringsTrimRight, s, cutset, false, true, strings.TrimRight)
+}
+
+var (
+	idStringsReplace    = funcID("strings.Replace")
+	idStringsReplaceAll = funcID("strings.ReplaceAll")
+)
+
+// StringsReplace is strings.Replace (see replaceModel).
+func StringsReplace(s, old, new string, n int) string {
+	r := strings.Replace(s, old, new, n)
+	if on.Load() && Enter(idStringsReplace, 4) {
+		ss, olds, news, cs := In(0, FS(s)), In(1, FS(old)), In(2, FS(new)), In(3, uint64(n))
+		replaceModel(idStringsReplace, ss, s, olds, old, news, new, cs, n, r)
+	}
+	return r
+}
+
+// StringsReplaceAll is strings.ReplaceAll (see replaceModel).
+func StringsReplaceAll(s, old, new string) string {
+	r := strings.ReplaceAll(s, old, new)
+	if on.Load() && Enter(idStringsReplaceAll, 3) {
+		ss, olds, news := In(0, FS(s)), In(1, FS(old)), In(2, FS(new))
+		replaceModel(idStringsReplaceAll, ss, s, olds, old, news, new, 0, -1, r)
+	}
+	return r
+}
+
+// replaceModel gives the result r of replacing the first n (n < 0: all)
+// occurrences of a one-byte constant old in a symbolic s by a constant
+// new its shadow: the string's length is chosen (like an index), "byte i
+// is old" is an implicit branch for every byte the replacement looks at,
+// and the result is the list of the kept bytes' shadows and new's bytes
+// in their places — exact for the path. Other cases record a
+// concretization.
+func replaceModel(id uint32, ss S, s string, olds S, old string, news S, new string, cs S, n int, r string) {
+	switch {
+	case ss == 0 && olds == 0 && news == 0 && cs == 0:
+		return
+	case olds != 0 || news != 0 || cs != 0:
+		Conc(0, "strings.Replace with a symbolic argument other than the string")
+		return
+	case len(old) != 1:
+		Conc(0, "strings.Replace of a string that is not one byte")
+		return
+	}
+	choose(0, KInt, StrLen(ss), uint64(len(s)))
+	c := constant(KUint8, uint64(old[0]))
+	var out []S
+	done := 0
+	for i := 0; i < len(s); i++ {
+		b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
+		if n >= 0 && done == n {
+			out = append(out, b)
+			continue
+		}
+		hit := s[i] == old[0]
+		Imp(0, hit, mk(Node{Op: OpEq, K: KBool, K2: KUint8, A: b, B: c}))
+		if !hit {
+			out = append(out, b)
+			continue
+		}
+		done++
+		for k := 0; k < len(new); k++ {
+			out = append(out, constant(KUint8, uint64(new[k])))
+		}
+	}
+	if len(out) != len(r) {
+		return // cannot happen: the model is the original
+	}
+	Ret(id, Arg{S: mk(Node{Op: OpFromList, K: KString, List: out}), F: FS(r)})
 }

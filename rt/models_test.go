@@ -233,12 +233,15 @@ func TestPredicateModelsAgree(t *testing.T) {
 			}
 			s := string(b)
 			f := preds[rnd.Intn(len(preds))]
-			call := func() {
+			callN := func(n int) {
 				if traced {
 					begin(t)
-					Call(0, Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(s)}, Arg{})
+					args := make([]Arg, n)
+					args[0] = Arg{S: mk(Node{Op: OpInput, K: KString}), F: FS(s)}
+					Call(0, args...)
 				}
 			}
+			call := func() { callN(2) }
 			call()
 			if got, want := StringsIndexFunc(s, f), strings.IndexFunc(s, f); got != want {
 				t.Fatalf("StringsIndexFunc(%q) = %d, want %d", s, got, want)
@@ -262,6 +265,30 @@ func TestPredicateModelsAgree(t *testing.T) {
 			call()
 			if got, want := StringsTrimFunc(s, f), strings.TrimFunc(s, f); got != want {
 				t.Fatalf("StringsTrimFunc(%q) = %q, want %q", s, got, want)
+			}
+			callN(1)
+			if got, want := StringsTrimSpace(s), strings.TrimSpace(s); got != want {
+				t.Fatalf("StringsTrimSpace(%q) = %q, want %q", s, got, want)
+			}
+			cut := []string{"1 ", "a", "\t", "\xff1", ""}[rnd.Intn(5)]
+			for _, c := range []struct {
+				name      string
+				model, of func(string, string) string
+			}{{"Trim", StringsTrim, strings.Trim}, {"TrimLeft", StringsTrimLeft, strings.TrimLeft}, {"TrimRight", StringsTrimRight, strings.TrimRight}} {
+				call()
+				if got, want := c.model(s, cut), c.of(s, cut); got != want {
+					t.Fatalf("Strings%s(%q, %q) = %q, want %q", c.name, s, cut, got, want)
+				}
+			}
+			old, repl := []string{" ", "a", "a1", ""}[rnd.Intn(4)], []string{"", "xy", "1"}[rnd.Intn(3)]
+			n := rnd.Intn(4) - 1
+			callN(4)
+			if got, want := StringsReplace(s, old, repl, n), strings.Replace(s, old, repl, n); got != want {
+				t.Fatalf("StringsReplace(%q, %q, %q, %d) = %q, want %q", s, old, repl, n, got, want)
+			}
+			callN(3)
+			if got, want := StringsReplaceAll(s, old, repl), strings.ReplaceAll(s, old, repl); got != want {
+				t.Fatalf("StringsReplaceAll(%q, %q, %q) = %q, want %q", s, old, repl, got, want)
 			}
 			chars := []string{"1 ", "a", "0123456789. ", "\xff", ""}[rnd.Intn(5)]
 			call()

@@ -708,6 +708,13 @@ func PutRegexp(t *testing.T, s string) {
 	}
 }
 
+func PutTrimReplace(t *testing.T, s string) {
+	v := strings.TrimLeft(strings.TrimSpace(s), "0")
+	if strings.ReplaceAll(v, " ", "") == "7x" && len(v) == 3 {
+		t.Fatal("7 x")
+	}
+}
+
 func PutFields(t *testing.T, s string) {
 	f := strings.Fields(s)
 	if len(f) == 2 && f[0] == "go" && len(f[1]) == 2 {
@@ -795,6 +802,9 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if r := got["PutRegexp"]; len(r.Failures) == 0 {
 		t.Errorf("PutRegexp: no failure found; want 1.x-rc through the regexp model")
+	}
+	if r := got["PutTrimReplace"]; len(r.Failures) == 0 {
+		t.Errorf("PutTrimReplace: no failure found; want \"7 x\" through TrimSpace, TrimLeft and ReplaceAll")
 	}
 	if r := got["PutTrimFunc"]; len(r.Failures) == 0 {
 		t.Errorf("PutTrimFunc: no failure found; want one through the predicate models")

@@ -384,6 +384,8 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		batch = batch[:cfg.MaxRuns]
 		e.halt(ReasonMaxRuns)
 	}
+	var turn time.Time // when the current expansion or mutant batch began
+	mutants := false
 	for {
 		if len(batch) > 0 {
 			if err := e.runBatch(ctx, batch); err != nil {
@@ -391,17 +393,22 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 			}
 			batch = nil
 		}
+		if !turn.IsZero() {
+			e.account(mutants, time.Since(turn))
+		}
 		if e.stop != "" || !e.checkTime(ctx) {
 			break
 		}
+		turn, mutants = time.Now(), false
 		if e.front.len() == 0 || e.interleave() {
 			if !e.mutating(ctx, e.front.len() == 0) {
 				if e.front.len() > 0 {
-					e.mut.turn = false
+					e.mut.owed = 0
 					continue
 				}
 				break
 			}
+			mutants = true
 			for _, in := range e.mut.batch(e.leaves) {
 				batch = append(batch, child{inputs: in, flip: -1, mutant: true})
 			}
@@ -781,6 +788,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 	events := n.res.Events
 	var kids []child
 	var path []*sym.Expr // the path condition up to event j
+	asked := 0
 	for j := 0; j < len(events); j++ {
 		ev := events[j]
 		if n.conds[j] == nil {
@@ -796,6 +804,14 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 		key := n.prefix[j].add(ev.Site, !ev.Taken)
 		again := j == n.retry && n.retryWas != nil && (moreInputs(flipped, n.retryWas) || flipped.Size() > n.retryWas.Size())
 		if (!e.reached[key] || again) && !flipped.IsFalse() {
+			if asked >= maxQueriesPerExpand && len(kids) > 0 {
+				// The rest of this run's branches later: its children
+				// run first, and mutants may take their turn.
+				n.bound = j
+				e.front.push(n)
+				break
+			}
+			asked++
 			if e.cfg.MaxRuns > 0 && e.runs+len(kids) >= e.cfg.MaxRuns {
 				e.halt(ReasonMaxRuns)
 				break
@@ -839,6 +855,12 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 	}
 	return kids, nil
 }
+
+// maxQueriesPerExpand bounds the queries of one expansion that has found
+// a child: a run with hundreds of branches (and a slow solver) is expanded
+// in slices, so that its children run early and the search stays
+// responsive.
+const maxQueriesPerExpand = 16
 
 // errInterrupted says that a query was cut short by the time bound or a
 // cancellation.

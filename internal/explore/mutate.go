@@ -50,10 +50,10 @@ type mutator struct {
 	runs    int  // mutant runs
 	lastNew int  // mutant runs when the last discovery was made
 	// lastCover is the run that last covered a new branch outcome, and
-	// turn alternates concolic expansions and mutant batches while the
-	// concolic search is stalled (see interleave).
+	// owed the time mutants are owed for the expansions made while the
+	// two take turns (see interleave).
 	lastCover int
-	turn      bool
+	owed      time.Duration
 }
 
 func newMutator(seed int64) *mutator {
@@ -277,18 +277,41 @@ func (m *mutator) mutateString(s string, maxLen int) string {
 const stallRuns = 200
 
 // interleave reports whether the next batch should be mutants although
-// the concolic frontier is not empty: when the target is already known
-// not to be exhaustive (a concretization, a divergence, an undecided
-// branch: the search cannot reach everything by itself) and the search
-// has gone stallRuns runs without a new branch outcome, expansions and
-// mutant batches take turns. A search that may still be exhaustive is
-// left alone: mutants cannot find what it will.
+// the concolic frontier is not empty: expansions and mutant batches take
+// turns, mutants getting as much time as the expansions took (account),
+// when the target is already known not to be exhaustive (a
+// concretization, a divergence, an undecided branch: the search cannot
+// reach everything by itself) and the search has gone stallRuns runs
+// without a new branch outcome, or when half the time bound is spent. A
+// search that may still be exhaustive is otherwise left alone: mutants
+// cannot find what it will.
 func (e *explorer) interleave() bool {
-	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || len(e.hit) == 0 || e.runs-e.mut.lastCover < stallRuns {
+	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 {
 		return false
 	}
-	e.mut.turn = !e.mut.turn
-	return e.mut.turn
+	return e.sharing() && e.mut.owed > 0
+}
+
+// sharing reports whether expansions and mutants take turns.
+func (e *explorer) sharing() bool {
+	stalled := len(e.hit) > 0 && e.runs-e.mut.lastCover >= stallRuns
+	// A search that has used half its time without finishing will likely
+	// not finish (often one that waits on the solver): mutants get turns
+	// in the other half.
+	late := time.Since(e.start) > e.cfg.MaxTime/2
+	return stalled || late
+}
+
+// account counts a turn of d: while expansions and mutants take turns,
+// mutants are owed as much time as the expansions took (a slow solver
+// does not starve them).
+func (e *explorer) account(mutants bool, d time.Duration) {
+	switch {
+	case mutants:
+		e.mut.owed -= d
+	case !e.cfg.NoMutation && e.cfg.MaxTime > 0 && e.sharing():
+		e.mut.owed += d
+	}
 }
 
 // mutating reports whether the explorer goes on with mutants: only under
@@ -298,7 +321,7 @@ func (e *explorer) interleave() bool {
 // with a caller that raises the bound, a longer bound is a better use of
 // the time than mutants within this one.
 func (e *explorer) mutating(ctx context.Context, final bool) bool {
-	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || len(e.hit) == 0 {
+	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || final && len(e.hit) == 0 {
 		return false
 	}
 	if final && !e.boundsChecked {
