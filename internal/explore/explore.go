@@ -166,6 +166,9 @@ type Report struct {
 	// reported.
 	Longer []BoundLimited
 	Errors []string // internal errors (malformed expression arenas), the first few
+	// OmittedFailures counts the failures of a PUT or fuzz target beyond
+	// MaxFailures, left out of Failures and Rows.
+	OmittedFailures int
 	// MutantRuns counts the runs of mutated inputs (the mutation phase,
 	// mutate.go) and MutantPaths the distinct paths they found first.
 	MutantRuns, MutantPaths int
@@ -909,6 +912,8 @@ func (e *explorer) finish() {
 	rep := e.rep
 	if e.target.Regression {
 		groupFailures(rep, e.leaves)
+	} else {
+		limitFailures(rep, MaxFailures)
 	}
 	if !e.cfg.RowPerPath {
 		limit := 0
@@ -1293,6 +1298,75 @@ func (e *explorer) longer(ctx context.Context, c boundCandidate, relaxed []rt.Le
 // (beyond those needed to reach every branch outcome).
 const MaxRegressionRows = 32
 
+// MaxFailures bounds the failures of a PUT or fuzz target that are kept
+// (with their rows); a search that mutates inputs can find thousands of
+// failing paths of one bug.
+const MaxFailures = 32
+
+// limitFailures keeps at most limit failures of a PUT or fuzz target: the
+// first of each status and panic site, then the others in the order
+// found. The rest are counted (Report.OmittedFailures) and their rows
+// dropped.
+func limitFailures(rep *Report, limit int) {
+	if len(rep.Failures) <= limit {
+		return
+	}
+	type key struct {
+		status  rt.Status
+		panicAt string
+	}
+	keep := make([]bool, len(rep.Failures))
+	seen := map[key]bool{}
+	n := 0
+	for i, f := range rep.Failures {
+		if k := (key{f.Status, f.PanicAt}); !seen[k] && n < limit {
+			seen[k] = true
+			keep[i] = true
+			n++
+		}
+	}
+	for i := range rep.Failures {
+		if !keep[i] && n < limit {
+			keep[i] = true
+			n++
+		}
+	}
+	drop := map[int]bool{}
+	var kept []Failure
+	for i, f := range rep.Failures {
+		if keep[i] {
+			kept = append(kept, f)
+		} else if f.Row >= 0 {
+			drop[f.Row] = true
+		}
+	}
+	rep.OmittedFailures = len(rep.Failures) - len(kept)
+	rep.Failures = kept
+	dropRows(rep, drop)
+}
+
+// dropRows removes the rows in drop and renumbers the failures' rows.
+func dropRows(rep *Report, drop map[int]bool) {
+	if len(drop) == 0 {
+		return
+	}
+	index := make([]int, len(rep.Rows))
+	var rows []Row
+	for i, r := range rep.Rows {
+		index[i] = -1
+		if !drop[i] {
+			index[i] = len(rows)
+			rows = append(rows, r)
+		}
+	}
+	rep.Rows = rows
+	for i := range rep.Failures {
+		if f := &rep.Failures[i]; f.Row >= 0 {
+			f.Row = index[f.Row]
+		}
+	}
+}
+
 // groupFailures keeps one failure of a regression target per status,
 // message and panic site (Failure.Similar counts the others, whose rows
 // are dropped), and marks nil pointer dereferences on a nil parameter.
@@ -1318,24 +1392,7 @@ func groupFailures(rep *Report, leaves []rt.Leaf) {
 		kept = append(kept, f)
 	}
 	rep.Failures = kept
-	if len(drop) == 0 {
-		return
-	}
-	index := make([]int, len(rep.Rows))
-	var rows []Row
-	for i, r := range rep.Rows {
-		index[i] = -1
-		if !drop[i] {
-			index[i] = len(rows)
-			rows = append(rows, r)
-		}
-	}
-	rep.Rows = rows
-	for i := range rep.Failures {
-		if f := &rep.Failures[i]; f.Row >= 0 {
-			f.Row = index[f.Row]
-		}
-	}
+	dropRows(rep, drop)
 }
 
 // nilParam reports whether a parameter itself is nil in the input vector

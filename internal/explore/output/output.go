@@ -38,11 +38,15 @@ type Target struct {
 	// dowse cannot build yet): expected, not an error.
 	Skipped string `json:"skipped,omitempty"`
 
-	Runs     int        `json:"runs"`
-	Paths    int        `json:"paths"` // distinct feasible paths, including those ending in skip, failure or panic
-	Tests    int        `json:"tests"` // rows emitted
-	Failures []Failure  `json:"failures"`
-	Unsolved []Unsolved `json:"unsolved,omitempty"`
+	Runs     int       `json:"runs"`
+	Paths    int       `json:"paths"` // distinct feasible paths, including those ending in skip, failure or panic
+	Tests    int       `json:"tests"` // rows emitted
+	Failures []Failure `json:"failures"`
+	// FailuresOmitted counts the failing paths of a PUT or fuzz target
+	// beyond the first explore.MaxFailures, which are not listed or
+	// written.
+	FailuresOmitted int        `json:"failures_omitted,omitempty"`
+	Unsolved        []Unsolved `json:"unsolved,omitempty"`
 	// BoundLimited lists branches that only inputs longer than -max-len
 	// reach (the verdict holds for the bound; these say what to raise).
 	BoundLimited []BoundLimited `json:"bound_limited,omitempty"`
@@ -255,6 +259,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.CacheHits = rep.CacheHits
 	out.Divergences = rep.Divergences
 	out.MutationRuns, out.MutationPaths = rep.MutantRuns, rep.MutantPaths
+	out.FailuresOmitted = rep.OmittedFailures
 	out.UnstableRows = rep.Unstable
 	for _, s := range rep.DivergenceSites {
 		out.DivergenceSites = append(out.DivergenceSites, site(s))

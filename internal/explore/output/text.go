@@ -114,6 +114,9 @@ func (h *TextHandler) Target(t *Target) error {
 			real++
 		}
 	}
+	if t.FailuresOmitted > 0 {
+		fmt.Fprintf(&b, "  %d more failing paths not kept (the first %d, of every kind first, are)\n", t.FailuresOmitted, len(t.Failures))
+	}
 	shown := 0
 	for _, f := range t.Failures {
 		if f.NilInput || f.Documented {

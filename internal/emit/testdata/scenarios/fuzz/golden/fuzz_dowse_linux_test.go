@@ -20,7 +20,7 @@ import (
 //     path: n == 43 && len(s) == 1
 func FuzzDowseParseFailures(f *testing.F) {
 	if os.Getenv("DOWSE_REPRODUCE") != "1" {
-		f.Skip("dowse found 2 failing input(s) of FuzzParse in testdata/fuzz/FuzzDowseParseFailures:\ndowse-b8836d5738f515c7: fail: n is 42\ndowse-d2335a3fc84d79c1: panic: index out of range [5] with length 3 (at parse.go:17)\nreproduce: DOWSE_REPRODUCE=1 go test -run '^FuzzDowseParseFailures$' (one input: -run '^FuzzDowseParseFailures$/^NAME$')")
+		f.Skipf("%s", "dowse found 2 failing input(s) of FuzzParse in testdata/fuzz/FuzzDowseParseFailures:\ndowse-b8836d5738f515c7: fail: n is 42\ndowse-d2335a3fc84d79c1: panic: index out of range [5] with length 3 (at parse.go:17)\nreproduce: DOWSE_REPRODUCE=1 go test -run '^FuzzDowseParseFailures$' (one input: -run '^FuzzDowseParseFailures$/^NAME$')")
 	}
 	FuzzParse(f)
 }
