@@ -124,7 +124,7 @@ func (m *mutator) batch(leaves []rt.Leaf) [][]rt.Value {
 
 // mutate changes one leaf of in (a byte slice counts as one leaf).
 func (m *mutator) mutate(leaves []rt.Leaf, in []rt.Value) {
-	i := m.rng.IntN(len(leaves))
+	i := byteSliceOf(leaves, m.rng.IntN(len(leaves)))
 	l := leaves[i]
 	switch {
 	case l.Choice || l.K == rt.KBool:
@@ -161,6 +161,26 @@ func (m *mutator) mutate(leaves []rt.Leaf, in []rt.Value) {
 	case l.K.Integer():
 		in[i].Bits = truncate(l.K, m.mutateInt(in[i].Bits))
 	}
+}
+
+// byteSliceOf is the length leaf of the byte slice whose element leaf i
+// is, or i: a byte slice is mutated as a whole.
+func byteSliceOf(leaves []rt.Leaf, i int) int {
+	if leaves[i].K != rt.KUint8 || leaves[i].IsLen {
+		return i
+	}
+	for j := i - 1; j >= 0; j-- {
+		if leaves[j].IsLen {
+			if n := byteElems(leaves, j); n > 0 && i-j <= n {
+				return j
+			}
+			return i
+		}
+		if leaves[j].K != rt.KUint8 {
+			return i
+		}
+	}
+	return i
 }
 
 // byteElems is the number of byte elements that follow the length leaf i

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/dowse-go/dowse/rt"
@@ -47,7 +48,7 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 				closeEx()
 				return nil, err
 			}
-			if need := seedsNeed(append(target.Seeds, sd.Seeds()...), r.Cap); need > maxLen {
+			if need := seedsNeed(slices.Concat(target.Seeds, sd.Seeds()), r.Cap); need > maxLen {
 				closeEx()
 				maxLen = need
 				if ex, closeEx, err = r.Start(maxLen); err != nil {
