@@ -2,9 +2,11 @@ package rt
 
 import (
 	"bytes"
+	"math"
 	"math/rand"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -358,6 +360,44 @@ func TestRegexpModelsAgree(t *testing.T) {
 				if ok && re != res[len(res)-1] && !slices.Equal(loc[:len(want)], want) && !(loc == nil && want == nil) {
 					t.Fatalf("match(%v, %q) = %v, want %v", re, s, loc, want)
 				}
+			}
+		}
+	}
+}
+
+// TestFormatModelsAgree checks the decimal formatting models against
+// strconv, traced or not.
+func TestFormatModelsAgree(t *testing.T) {
+	rnd := rand.New(rand.NewSource(6))
+	values := []int64{0, 7, -7, 10, -10, 99, 100, -1000, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	for range 500 {
+		values = append(values, rnd.Int63()>>rnd.Intn(63)*int64(1-2*rnd.Intn(2)))
+	}
+	for _, traced := range []bool{false, true} {
+		for _, v := range values {
+			call := func(n int) {
+				if traced {
+					begin(t)
+					args := make([]Arg, n)
+					args[0] = Arg{S: mk(Node{Op: OpInput, K: KInt64}), F: uint64(v)}
+					Call(0, args...)
+				}
+			}
+			call(1)
+			if got, want := StrconvItoa(int(v)), strconv.Itoa(int(v)); got != want {
+				t.Fatalf("StrconvItoa(%d) = %q", v, got)
+			}
+			call(2)
+			if got, want := StrconvFormatInt(v, 10), strconv.FormatInt(v, 10); got != want {
+				t.Fatalf("StrconvFormatInt(%d) = %q", v, got)
+			}
+			call(2)
+			if got, want := StrconvFormatUint(uint64(v), 10), strconv.FormatUint(uint64(v), 10); got != want {
+				t.Fatalf("StrconvFormatUint(%d) = %q", uint64(v), got)
+			}
+			call(2)
+			if got, want := StrconvFormatInt(v, 16), strconv.FormatInt(v, 16); got != want {
+				t.Fatalf("StrconvFormatInt(%d, 16) = %q", v, got)
 			}
 		}
 	}

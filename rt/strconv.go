@@ -1,6 +1,9 @@
 package rt
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // Models of strconv functions that parsers call on their input.
 
@@ -146,4 +149,110 @@ func atoiShadow(s S, n int, signed bool) (valid, value S) {
 		}
 	}
 	return valid, value
+}
+
+var (
+	idStrconvItoa       = funcID("strconv.Itoa")
+	idStrconvFormatInt  = funcID("strconv.FormatInt")
+	idStrconvFormatUint = funcID("strconv.FormatUint")
+)
+
+// StrconvItoa is strconv.Itoa (see formatDecimal).
+func StrconvItoa(i int) string {
+	r := strconv.Itoa(i)
+	if on.Load() && Enter(idStrconvItoa, 1) {
+		if vs := In(0, uint64(i)); vs != 0 {
+			formatDecimal(idStrconvItoa, Conv(KInt64, KInt, vs), int64(i), true, r)
+		}
+	}
+	return r
+}
+
+// StrconvFormatInt is strconv.FormatInt; bases other than 10 make the
+// value concrete.
+func StrconvFormatInt(i int64, base int) string {
+	r := strconv.FormatInt(i, base)
+	if on.Load() && Enter(idStrconvFormatInt, 2) {
+		vs, bs := In(0, uint64(i)), In(1, uint64(base))
+		switch {
+		case vs == 0 && bs == 0:
+		case base != 10 || bs != 0:
+			Conc(0, "strconv.FormatInt in a base other than a constant 10")
+		default:
+			formatDecimal(idStrconvFormatInt, vs, i, true, r)
+		}
+	}
+	return r
+}
+
+// StrconvFormatUint is strconv.FormatUint; bases other than 10 make the
+// value concrete.
+func StrconvFormatUint(i uint64, base int) string {
+	r := strconv.FormatUint(i, base)
+	if on.Load() && Enter(idStrconvFormatUint, 2) {
+		vs, bs := In(0, i), In(1, uint64(base))
+		switch {
+		case vs == 0 && bs == 0:
+		case base != 10 || bs != 0:
+			Conc(0, "strconv.FormatUint in a base other than a constant 10")
+		default:
+			formatDecimal(idStrconvFormatUint, vs, int64(i), false, r)
+		}
+	}
+	return r
+}
+
+// formatDecimal gives the decimal form r of the 64-bit value v (shadow
+// vs, signed or not) its shadow: the sign and the number of digits are
+// implicit branches (v < 0, and |v| >= 10^k for each power the path
+// looks at), and digit k is (|v| / 10^k) % 10 + '0', so the string is
+// exact for the path.
+func formatDecimal(id uint32, vs S, v int64, signed bool, r string) {
+	neg := signed && v < 0
+	var mag S
+	var m uint64
+	if signed {
+		Imp(0, neg, mk(Node{Op: OpLt, K: KBool, K2: KInt64, A: vs, B: constant(KInt64, 0)}))
+		if neg {
+			mag, m = mk(Node{Op: OpNeg, K: KInt64, A: vs}), uint64(-v)
+		} else {
+			mag, m = vs, uint64(v)
+		}
+		// As an unsigned value, -v is |v| even for the most negative
+		// int64 (whose negation wraps to itself, 2^63 unsigned).
+		mag = Conv(KUint64, KInt64, mag)
+	} else {
+		mag, m = vs, uint64(v)
+	}
+	// The number of digits: 10^n <= |v| < 10^(n+1), asked power by power.
+	digits := 1
+	for p := uint64(10); ; p *= 10 {
+		more := m >= p
+		Imp(0, more, mk(Node{Op: OpGe, K: KBool, K2: KUint64, A: mag, B: constant(KUint64, p)}))
+		if !more {
+			break
+		}
+		digits++
+		if p > math.MaxUint64/10 {
+			break
+		}
+	}
+	var out []S
+	if neg {
+		out = append(out, constant(KUint8, '-'))
+	}
+	pow := uint64(1)
+	for i := 1; i < digits; i++ {
+		pow *= 10
+	}
+	for ; digits > 0; digits-- {
+		q := mk(Node{Op: OpQuo, K: KUint64, A: mag, B: constant(KUint64, pow)})
+		d := mk(Node{Op: OpRem, K: KUint64, A: q, B: constant(KUint64, 10)})
+		out = append(out, mk(Node{Op: OpAdd, K: KUint8, A: Conv(KUint8, KUint64, d), B: constant(KUint8, '0')}))
+		pow /= 10
+	}
+	if len(out) != len(r) {
+		return // cannot happen: the model is the original
+	}
+	Ret(id, Arg{S: mk(Node{Op: OpFromList, K: KString, List: out}), F: FS(r)})
 }

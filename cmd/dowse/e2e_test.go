@@ -715,6 +715,12 @@ func PutTrimReplace(t *testing.T, s string) {
 	}
 }
 
+func PutItoa(t *testing.T, n int) {
+	if strconv.Itoa(n) == "-407" {
+		t.Fatal("-407")
+	}
+}
+
 func PutFields(t *testing.T, s string) {
 	f := strings.Fields(s)
 	if len(f) == 2 && f[0] == "go" && len(f[1]) == 2 {
@@ -802,6 +808,9 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if r := got["PutRegexp"]; len(r.Failures) == 0 {
 		t.Errorf("PutRegexp: no failure found; want 1.x-rc through the regexp model")
+	}
+	if r := got["PutItoa"]; len(r.Failures) != 1 || !r.Exhaustive {
+		t.Errorf("PutItoa: %d failures, exhaustive %v; want -407 found through the formatting model, exhaustively", len(r.Failures), r.Exhaustive)
 	}
 	if r := got["PutTrimReplace"]; len(r.Failures) == 0 {
 		t.Errorf("PutTrimReplace: no failure found; want \"7 x\" through TrimSpace, TrimLeft and ReplaceAll")
