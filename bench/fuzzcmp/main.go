@@ -22,6 +22,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/dowse-go/dowse/bench/internal/modcopy"
 )
 
 // targets maps each fuzz target of testdata/magic to the function it tests.
@@ -50,8 +52,8 @@ func main() {
 	}
 	defer os.RemoveAll(work)
 	dowse := filepath.Join(work, "dowse")
-	if out, err := exec.Command("go", "build", "-o", dowse, "./cmd/dowse").CombinedOutput(); err != nil {
-		log.Fatalf("build dowse: %v\n%s", err, out)
+	if err := modcopy.BuildDowse(dowse); err != nil {
+		log.Fatal(err)
 	}
 
 	// dowse explores all targets in one run (one build); each target has
@@ -169,8 +171,7 @@ func goEnv(name string) string {
 }
 
 func copyDir(src, dst string) {
-	os.RemoveAll(dst)
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+	if err := modcopy.CopyWritable(src, dst); err != nil {
 		log.Fatal(err)
 	}
 }

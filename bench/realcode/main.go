@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/dowse-go/dowse/bench/internal/modcopy"
 )
 
 // packages are module@version and the package directory in it.
@@ -43,23 +45,20 @@ func main() {
 	}
 	defer os.RemoveAll(work)
 	dowse := filepath.Join(work, "dowse")
-	if out, err := exec.Command("go", "build", "-o", dowse, "./cmd/dowse").CombinedOutput(); err != nil {
-		log.Fatalf("build dowse: %v\n%s", err, out)
+	if err := modcopy.BuildDowse(dowse); err != nil {
+		log.Fatal(err)
 	}
 
 	fmt.Printf("dowse gen -max-len %d -max-time %s, automatic targets only (the package's tests removed)\n\n", *maxLen, *maxTime)
 	fmt.Println("| package | own tests: coverage | dowse, no PUT: coverage | targets explored / skipped | findings (documented, nil inputs) | generated tests pass |")
 	fmt.Println("|---|---:|---:|---|---|---|")
 	for i, p := range packages {
-		dir, err := download(p.module)
+		dir, err := modcopy.Download(p.module)
 		if err != nil {
 			log.Fatal(err)
 		}
 		mod := filepath.Join(work, fmt.Sprint(i))
-		if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
-			log.Fatal(err)
-		}
-		if err := chmodTree(mod); err != nil {
+		if err := modcopy.CopyWritable(dir, mod); err != nil {
 			log.Fatal(err)
 		}
 		if _, err := os.Stat(filepath.Join(mod, "go.mod")); err != nil {
@@ -139,31 +138,4 @@ func coverage(mod, pkg string) string {
 		return "—"
 	}
 	return m[1]
-}
-
-// download returns the module cache directory of module@version.
-func download(module string) (string, error) {
-	out, err := exec.Command("go", "mod", "download", "-json", module).Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download %s: %v", module, err)
-	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(out, &m); err != nil {
-		return "", err
-	}
-	return m.Dir, nil
-}
-
-// chmodTree makes a copy of the read-only module cache writable.
-func chmodTree(dir string) error {
-	return filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		mode := os.FileMode(0o644)
-		if info.IsDir() {
-			mode = 0o755
-		}
-		return os.Chmod(p, mode)
-	})
 }

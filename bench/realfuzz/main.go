@@ -32,6 +32,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dowse-go/dowse/bench/internal/modcopy"
 )
 
 // A target is one fuzz target in a package of a module.
@@ -74,8 +76,8 @@ func main() {
 	}
 	defer os.RemoveAll(work)
 	dowse := filepath.Join(work, "dowse")
-	if out, err := exec.Command("go", "build", "-o", dowse, "./cmd/dowse").CombinedOutput(); err != nil {
-		log.Fatalf("build dowse: %v\n%s", err, out)
+	if err := modcopy.BuildDowse(dowse); err != nil {
+		log.Fatal(err)
 	}
 	tenth := *budget / 10
 
@@ -140,16 +142,12 @@ func (r result) String() string {
 // so both tools start cold, and for a target of ours replaces the
 // package's tests by the target's file.
 func prepare(root, dir string, tg target) (string, error) {
-	out, err := exec.Command("go", "mod", "download", "-json", tg.module).Output()
+	mod, err := modcopy.Download(tg.module)
 	if err != nil {
-		return "", fmt.Errorf("download %s: %v", tg.module, err)
-	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(out, &m); err != nil {
 		return "", err
 	}
 	src := filepath.Join(dir, "src")
-	if err := copyTree(m.Dir, src); err != nil {
+	if err := modcopy.CopyWritable(mod, src); err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
@@ -178,7 +176,7 @@ func prepare(root, dir string, tg target) (string, error) {
 // corpus (and a failing input, if any) reach.
 func runFuzzer(src, work string, tg target, budget time.Duration) result {
 	dir := filepath.Join(filepath.Dir(src), "fuzzer")
-	if err := copyTree(src, dir); err != nil {
+	if err := modcopy.CopyWritable(src, dir); err != nil {
 		log.Fatal(err)
 	}
 	pkg := filepath.Join(dir, tg.dir)
@@ -215,7 +213,7 @@ func runFuzzer(src, work string, tg target, budget time.Duration) result {
 // generated corpus and tests reach.
 func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen int) result {
 	dir := filepath.Join(filepath.Dir(src), "dowse-"+budget.String())
-	if err := copyTree(src, dir); err != nil {
+	if err := modcopy.CopyWritable(src, dir); err != nil {
 		log.Fatal(err)
 	}
 	args := []string{"gen", "-json", "-corpus=false", "-max-runs", "0", "-max-time", budget.String(), "-run", "^" + tg.fuzz + "$"}
@@ -305,22 +303,3 @@ func run(dir string, env []string, name string, args ...string) string {
 var lastLines = regexp.MustCompile(`(?s)(?:[^\n]*\n?){0,15}$`)
 
 func tail(b []byte) []byte { return lastLines.Find(b) }
-
-// copyTree copies a directory tree with writable files (the module cache's
-// are read-only).
-func copyTree(src, dst string) error {
-	os.RemoveAll(dst)
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		return err
-	}
-	return filepath.WalkDir(dst, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		mode := os.FileMode(0o644)
-		if d.IsDir() {
-			mode = 0o755
-		}
-		return os.Chmod(path, mode)
-	})
-}
