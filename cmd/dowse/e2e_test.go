@@ -444,7 +444,7 @@ func FuzzCorpus(f *testing.F) {
 }
 
 // TestMutationPhase explores a PUT whose failing branch is behind a call
-// dowse does not model (strconv.Itoa: the value is concretized, so the
+// dowse does not model (fmt.Sprintf: the value is concretized, so the
 // solver cannot reach the branch): once the concolic search has nothing
 // left, mutating the inputs it found reaches it; with -mutate=false it is
 // not found.
@@ -456,10 +456,10 @@ func TestMutationPhase(t *testing.T) {
 		"go.mod": "module example.com/opaque\n\ngo 1.22\n",
 		"opaque.go": `package opaque
 
-import "strconv"
+import "fmt"
 
-// Tag is the decimal form of n.
-func Tag(n int) string { return strconv.Itoa(n) }
+// Tag is the hexadecimal form of n.
+func Tag(n int) string { return fmt.Sprintf("%x", n) }
 `,
 		"opaque_test.go": `package opaque
 

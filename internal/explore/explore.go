@@ -807,7 +807,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 		key := n.prefix[j].add(ev.Site, !ev.Taken)
 		again := j == n.retry && n.retryWas != nil && (moreInputs(flipped, n.retryWas) || flipped.Size() > n.retryWas.Size())
 		if (!e.reached[key] || again) && !flipped.IsFalse() {
-			if asked >= maxQueriesPerExpand && len(kids) > 0 {
+			if asked >= maxQueriesPerExpand {
 				// The rest of this run's branches later: its children
 				// run first, and mutants may take their turn.
 				n.bound = j
@@ -859,10 +859,10 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 	return kids, nil
 }
 
-// maxQueriesPerExpand bounds the queries of one expansion that has found
-// a child: a run with hundreds of branches (and a slow solver) is expanded
-// in slices, so that its children run early and the search stays
-// responsive.
+// maxQueriesPerExpand bounds the queries of one expansion: a run with
+// hundreds of branches (and a slow solver) is expanded in slices, so that
+// its children run early and the search stays responsive (mutants get
+// their turns between slices).
 const maxQueriesPerExpand = 16
 
 // errInterrupted says that a query was cut short by the time bound or a
