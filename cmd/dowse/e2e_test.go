@@ -773,6 +773,25 @@ func PutLex(t *testing.T, s string) {
 	}
 }
 
+func PutLexSwitch(t *testing.T, s string) {
+	kinds := ""
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			kinds += "d"
+		case unicode.IsUpper(r):
+			kinds += "U"
+		case r == '_', unicode.IsLetter(r):
+			kinds += "l"
+		default:
+			kinds += "?"
+		}
+	}
+	if kinds == "Udl" {
+		t.Fatal("upper, digit, lower")
+	}
+}
+
 func PutParse(t *testing.T, s, b string) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
@@ -827,6 +846,9 @@ func PutParse(t *testing.T, s, b string) {
 	}
 	if h := got["PutHex"]; len(h.Failures) != 1 || !h.Exhaustive {
 		t.Errorf("PutHex: %d failures, exhaustive %v; want 0xa7 found through the lookup table, exhaustively", len(h.Failures), h.Exhaustive)
+	}
+	if len(got["PutLexSwitch"].Failures) == 0 {
+		t.Errorf("PutLexSwitch: the failing input was not found (calls in case expressions)\n%s", stdout)
 	}
 	if len(got["PutLex"].Failures) == 0 {
 		t.Errorf("PutLex: the failing input was not found\n%s", stdout)

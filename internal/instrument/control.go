@@ -239,6 +239,22 @@ func (f *fn) switchStmt(s *ast.SwitchStmt, label *ast.Ident) []ast.Stmt {
 		}
 		s.Tag = nil
 	}
+	if f.caseCalls(s) {
+		// Case expressions with calls: as an if-else chain the calls are
+		// hoisted like those of any condition (and announce shadows),
+		// evaluated in the same order, only as far as the first match.
+		// The chain stands in the default clause of a switch with no
+		// tag, so that break still leaves it.
+		chain := caseChain(s.Body.List, tag, f.types)
+		s.Body = &ast.BlockStmt{Lbrace: s.Body.Lbrace, Rbrace: s.Body.Rbrace, List: []ast.Stmt{
+			&ast.CaseClause{Case: s.Body.Lbrace, Colon: s.Body.Lbrace, Body: f.block(chain)},
+		}}
+		out := append(pre, labeled(label, s))
+		if len(init) > 0 {
+			return scoped(init, out)
+		}
+		return f.wrap(out, false)
+	}
 	for _, c := range s.Body.List {
 		cc := c.(*ast.CaseClause)
 		if len(cc.List) > 0 {
@@ -269,6 +285,70 @@ func (f *fn) switchStmt(s *ast.SwitchStmt, label *ast.Ident) []ast.Stmt {
 		return scoped(init, out)
 	}
 	return f.wrap(out, false)
+}
+
+// caseCalls reports whether a case expression of s has a call that an if
+// condition would hoist, and no clause falls through (an if-else chain
+// cannot).
+func (f *fn) caseCalls(s *ast.SwitchStmt) bool {
+	calls := false
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		if n := len(cc.Body); n > 0 {
+			if b, ok := cc.Body[n-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+				return false
+			}
+		}
+		for _, e := range cc.List {
+			calls = calls || f.impure(e)
+		}
+	}
+	return calls
+}
+
+// caseChain is the if-else chain of the clauses of a switch on tag (nil:
+// no tag): "if tag == a || tag == b { ... } else if ... else { default }".
+func caseChain(clauses []ast.Stmt, tag ast.Expr, typesOf map[ast.Expr]types.Type) []ast.Stmt {
+	var first, last *ast.IfStmt
+	var dflt *ast.CaseClause
+	for _, c := range clauses {
+		cc := c.(*ast.CaseClause)
+		if cc.List == nil {
+			dflt = cc
+			continue
+		}
+		var cond ast.Expr
+		for _, e := range cc.List {
+			leaf := e
+			if tag != nil {
+				leaf = &ast.BinaryExpr{X: tag, Op: token.EQL, Y: e, OpPos: e.Pos()}
+				typesOf[leaf] = types.Typ[types.Bool]
+			}
+			if cond == nil {
+				cond = leaf
+			} else {
+				or := &ast.BinaryExpr{X: cond, Op: token.LOR, Y: leaf, OpPos: e.Pos()}
+				typesOf[or] = types.Typ[types.Bool]
+				cond = or
+			}
+		}
+		s := &ast.IfStmt{If: cc.Case, Cond: cond, Body: &ast.BlockStmt{Lbrace: cc.Colon, List: cc.Body}}
+		if first == nil {
+			first = s
+		} else {
+			last.Else = s
+		}
+		last = s
+	}
+	switch {
+	case first == nil && dflt == nil:
+		return nil
+	case first == nil:
+		return []ast.Stmt{&ast.BlockStmt{Lbrace: dflt.Colon, List: dflt.Body}}
+	case dflt != nil:
+		last.Else = &ast.BlockStmt{Lbrace: dflt.Colon, List: dflt.Body}
+	}
+	return []ast.Stmt{first}
 }
 
 func (f *fn) typeSwitchStmt(s *ast.TypeSwitchStmt, label *ast.Ident) []ast.Stmt {
