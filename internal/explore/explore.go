@@ -792,6 +792,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 	var kids []child
 	var path []*sym.Expr // the path condition up to event j
 	asked := 0
+	began := time.Now()
 	for j := 0; j < len(events); j++ {
 		ev := events[j]
 		if n.conds[j] == nil {
@@ -807,7 +808,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 		key := n.prefix[j].add(ev.Site, !ev.Taken)
 		again := j == n.retry && n.retryWas != nil && (moreInputs(flipped, n.retryWas) || flipped.Size() > n.retryWas.Size())
 		if (!e.reached[key] || again) && !flipped.IsFalse() {
-			if asked >= maxQueriesPerExpand {
+			if asked >= maxQueriesPerExpand || asked > 0 && time.Since(began) > expandSlice && e.sharing() {
 				// The rest of this run's branches later: its children
 				// run first, and mutants may take their turn.
 				n.bound = j
@@ -864,6 +865,11 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 // its children run early and the search stays responsive (mutants get
 // their turns between slices).
 const maxQueriesPerExpand = 16
+
+// expandSlice bounds the time of one expansion while mutants share the
+// time (see sharing): a few solver time-outs in a row would otherwise
+// hold the search for the rest of the budget.
+const expandSlice = time.Second
 
 // errInterrupted says that a query was cut short by the time bound or a
 // cancellation.
