@@ -46,15 +46,11 @@ func main() {
 		log.Fatal(err)
 	}
 	src := filepath.Join(root, "testdata", "magic")
-	work, err := os.MkdirTemp("", "fuzzcmp")
+	work, dowse, err := modcopy.Workspace("fuzzcmp")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(work)
-	dowse := filepath.Join(work, "dowse")
-	if err := modcopy.BuildDowse(dowse); err != nil {
-		log.Fatal(err)
-	}
 
 	// dowse explores all targets in one run (one build); each target has
 	// the budget as its -max-time.

@@ -39,15 +39,11 @@ func main() {
 	maxTime := flag.String("max-time", "10s", "dowse gen -max-time per target")
 	flag.Parse()
 	log.SetFlags(0)
-	work, err := os.MkdirTemp("", "realcode")
+	work, dowse, err := modcopy.Workspace("realcode")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(work)
-	dowse := filepath.Join(work, "dowse")
-	if err := modcopy.BuildDowse(dowse); err != nil {
-		log.Fatal(err)
-	}
 
 	fmt.Printf("dowse gen -max-len %d -max-time %s, automatic targets only (the package's tests removed)\n\n", *maxLen, *maxTime)
 	fmt.Println("| package | own tests: coverage | dowse, no PUT: coverage | targets explored / skipped | findings (documented, nil inputs) | generated tests pass |")

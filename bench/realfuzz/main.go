@@ -70,15 +70,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	work, err := os.MkdirTemp("", "realfuzz")
+	work, dowse, err := modcopy.Workspace("realfuzz")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(work)
-	dowse := filepath.Join(work, "dowse")
-	if err := modcopy.BuildDowse(dowse); err != nil {
-		log.Fatal(err)
-	}
 	tenth := *budget / 10
 
 	bound := "dowse's default length bound"

@@ -53,3 +53,19 @@ func BuildDowse(out string) error {
 	}
 	return nil
 }
+
+// Workspace makes a temporary work directory named after the benchmark
+// and builds dowse into it; it returns the directory and the dowse binary.
+// The caller removes the directory.
+func Workspace(name string) (work, dowse string, err error) {
+	work, err = os.MkdirTemp("", name)
+	if err != nil {
+		return "", "", err
+	}
+	dowse = filepath.Join(work, "dowse")
+	if err := BuildDowse(dowse); err != nil {
+		os.RemoveAll(work)
+		return "", "", err
+	}
+	return work, dowse, nil
+}
