@@ -108,7 +108,7 @@ func (m *mutator) plateau() bool {
 
 // batch returns the next mutants.
 func (m *mutator) batch(leaves []rt.Leaf) [][]rt.Value {
-	if len(m.pool) == 0 {
+	if len(m.pool) == 0 || len(leaves) == 0 {
 		return nil
 	}
 	out := make([][]rt.Value, 0, mutantBatch)
@@ -306,7 +306,7 @@ const stallRuns = 200
 // search that may still be exhaustive is otherwise left alone: mutants
 // cannot find what it will.
 func (e *explorer) interleave() bool {
-	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 {
+	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || len(e.leaves) == 0 {
 		return false
 	}
 	return e.sharing() && e.mut.owed > 0
@@ -341,8 +341,8 @@ func (e *explorer) account(mutants bool, d time.Duration) {
 // with a caller that raises the bound, a longer bound is a better use of
 // the time than mutants within this one.
 func (e *explorer) mutating(ctx context.Context, final bool) bool {
-	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || final && len(e.hit) == 0 {
-		return false
+	if e.cfg.NoMutation || e.cfg.MaxTime <= 0 || len(e.leaves) == 0 || final && len(e.hit) == 0 {
+		return false // a target without inputs has nothing to mutate
 	}
 	if final && !e.boundsChecked {
 		e.boundsChecked = true

@@ -59,3 +59,13 @@ func TestMutantsStayInTheDomain(t *testing.T) {
 		t.Error("no mutant used the dictionary")
 	}
 }
+
+// TestNoLeavesNoMutants: a target without inputs has nothing to mutate
+// (this used to panic in the random source).
+func TestNoLeavesNoMutants(t *testing.T) {
+	m := newMutator(1)
+	m.keep(nil)
+	if got := m.batch(nil); got != nil {
+		t.Errorf("batch without leaves = %v, want none", got)
+	}
+}
