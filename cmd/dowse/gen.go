@@ -52,7 +52,8 @@ type genConfig struct {
 	verbose          bool
 	run              *regexp.Regexp
 	instrumentModule bool
-	corpus           bool // seed fuzz targets from testdata/fuzz and the fuzz cache
+	instrument       []string // -instrument: package patterns of other modules
+	corpus           bool     // seed fuzz targets from testdata/fuzz and the fuzz cache
 	keepWork         bool
 	maxLen           int
 	lenCap           int
@@ -109,6 +110,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	mutate := fs.Bool("mutate", true, "when the concolic search has nothing left to expand but the target is not exhaustive, mutate the inputs found, as a fuzzer does, until -max-time or a plateau")
 	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (default: rows that reach every branch outcome, and every failure)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
+	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
@@ -143,6 +145,11 @@ flags:`)
 	usage := func(format string, args ...any) (genConfig, []string, int) {
 		fmt.Fprintf(stderr, "dowse gen: "+format+"\n", args...)
 		return cfg, nil, exitUsage
+	}
+	for _, p := range strings.Split(*instrumentOthers, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			cfg.instrument = append(cfg.instrument, p)
+		}
 	}
 	if *run != "" {
 		re, err := regexp.Compile(*run)
@@ -210,20 +217,6 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 	if g.cfg.tags != "" {
 		buildFlags = []string{"-tags=" + g.cfg.tags}
 	}
-	g.logf("loading %s", strings.Join(patterns, " "))
-	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: buildFlags, Deps: g.cfg.instrumentModule, Auto: g.cfg.auto}, patterns...)
-	if err != nil {
-		if load.IsCompileError(err) {
-			fmt.Fprintf(g.stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
-		} else {
-			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
-		}
-		return exitError
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(g.stderr, "dowse gen: %s\n", w)
-	}
-
 	work, err := build.NewWork(g.cfg.keepWork)
 	if err != nil {
 		fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
@@ -237,6 +230,30 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 			fmt.Fprintf(g.stderr, "dowse gen: work directory: %s\n", work.Dir)
 		}
 	}()
+	loadFlags := buildFlags
+	if len(g.cfg.instrument) > 0 {
+		modFile, err := g.prepareOthers(ctx, work, buildFlags, patterns)
+		if err != nil {
+			fmt.Fprintf(g.stderr, "dowse gen: -instrument: %v\n", err)
+			return exitError
+		}
+		loadFlags = append(buildFlags[:len(buildFlags):len(buildFlags)], "-modfile="+modFile)
+	}
+
+	g.logf("loading %s", strings.Join(patterns, " "))
+	deps := g.cfg.instrumentModule || len(g.cfg.instrument) > 0
+	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.auto}, patterns...)
+	if err != nil {
+		if load.IsCompileError(err) {
+			fmt.Fprintf(g.stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
+		} else {
+			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
+		}
+		return exitError
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(g.stderr, "dowse gen: %s\n", w)
+	}
 
 	// One instrumenter for the whole load: a package of the module that
 	// goes into several binaries is rewritten once.
@@ -263,6 +280,43 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// prepareOthers makes the packages of other modules that -instrument
+// names instrumentable: it finds their modules among the dependencies of
+// the packages to explore, copies those in the module cache into the
+// work directory and writes the work go.mod replacing them by the copies.
+// It returns the go.mod to load with.
+func (g *generator) prepareOthers(ctx context.Context, work *build.Work, buildFlags, patterns []string) (string, error) {
+	mods, unmatched, err := build.FindModules(ctx, g.cwd, nil, buildFlags, patterns, g.cfg.instrument)
+	if err != nil {
+		return "", err
+	}
+	for _, u := range unmatched {
+		fmt.Fprintf(g.stderr, "dowse gen: warning: %s\n", u)
+	}
+	cache, err := build.ModCache(ctx, g.cwd, nil)
+	if err != nil {
+		return "", err
+	}
+	if err := work.CopyModules(mods, cache); err != nil {
+		return "", err
+	}
+	for _, m := range mods {
+		where := "in place"
+		if m.Copy != "" {
+			where = "a copy of " + m.Path + "@" + m.Version
+		}
+		g.logf("instrumenting %s (%s)", strings.Join(m.Packages, " "), where)
+	}
+	gomod, err := build.MainGoMod(ctx, g.cwd, nil)
+	if err != nil {
+		return "", err
+	}
+	if err := work.WriteModule(build.Config{}, gomod, filepath.Dir(gomod)); err != nil {
+		return "", err
+	}
+	return work.GoMod(), nil
 }
 
 // result is what happened to one target.
@@ -305,6 +359,7 @@ func (g *generator) pkg(ctx context.Context, work *build.Work, buildFlags []stri
 			BuildFlags:       buildFlags,
 			Instrumenter:     g.instrumenter,
 			InstrumentModule: g.cfg.instrumentModule,
+			Instrument:       g.cfg.instrument,
 		}, p, runnable)
 		if err != nil {
 			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)

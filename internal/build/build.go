@@ -39,6 +39,7 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dowse-go/dowse/internal/instrument"
@@ -95,6 +96,11 @@ type Config struct {
 	// InstrumentModule instruments, besides the package under test, the
 	// other packages of its module that the test binary imports.
 	InstrumentModule bool
+	// Instrument holds package patterns of other modules: the packages
+	// the test binary imports that match one are instrumented too. Their
+	// modules must have been copied (Work.CopyModules) or be replaced by
+	// a directory, and loaded with their syntax.
+	Instrument []string
 	// Runtime holds the runtime package's source; nil means rt.Source.
 	Runtime fs.FS
 }
@@ -104,9 +110,10 @@ type Work struct {
 	Dir  string
 	keep bool
 
-	modDone bool   // go.mod, go.sum and the runtime module are written
-	modDir  string // the module root the go.mod was copied from
-	n       int    // overlay directories used
+	modDone bool      // go.mod, go.sum and the runtime module are written
+	modDir  string    // the module root the go.mod was copied from
+	n       int       // overlay directories used
+	copies  []*Module // other modules copied to be instrumented (CopyModules)
 }
 
 // NewWork creates a work directory. If keep is false, Close removes it.
@@ -205,14 +212,14 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	if p.Module == nil || p.Module.GoMod == "" {
 		return nil, fmt.Errorf("%s: not in a module", p.Path)
 	}
-	if err := w.writeModule(cfg, p.Module); err != nil {
+	if err := w.WriteModule(cfg, p.Module.GoMod, p.Module.Dir); err != nil {
 		return nil, err
 	}
 	ins := cfg.Instrumenter
 	if ins == nil {
 		ins = NoInstrument{}
 	}
-	variants := instrumented(p, cfg.InstrumentModule)
+	variants := instrumented(p, cfg.InstrumentModule, cfg.Instrument)
 	files, sites, err := ins.Instrument(variants)
 	if err != nil {
 		return nil, fmt.Errorf("instrumenting %s: %w", p.Path, err)
@@ -294,9 +301,10 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 
 // instrumented returns the package variants that go into p's binary
 // instrumented: the package with its in-package tests (or without, if it
-// has none), the external test package, and with all set the module's
-// other packages imported by them.
-func instrumented(p *load.Package, all bool) []*packages.Package {
+// has none), the external test package, with all set the module's other
+// packages imported by them, and the packages of other modules they
+// import (directly or not) that match one of others.
+func instrumented(p *load.Package, all bool, others []string) []*packages.Package {
 	var out []*packages.Package
 	if p.Test != nil {
 		out = append(out, p.Test)
@@ -306,7 +314,7 @@ func instrumented(p *load.Package, all bool) []*packages.Package {
 	if p.XTest != nil {
 		out = append(out, p.XTest)
 	}
-	if !all {
+	if !all && len(others) == 0 {
 		return out
 	}
 	seen := map[string]bool{p.Path: true}
@@ -314,11 +322,21 @@ func instrumented(p *load.Package, all bool) []*packages.Package {
 	var visit func(q *packages.Package)
 	visit = func(q *packages.Package) {
 		for _, imp := range q.Imports {
-			if seen[imp.PkgPath] || imp.Module == nil || !imp.Module.Main {
+			if seen[imp.PkgPath] {
 				continue
 			}
 			seen[imp.PkgPath] = true
-			deps = append(deps, imp)
+			switch {
+			case (imp.Module == nil || !imp.Module.Main) && len(others) == 0:
+				continue // only the main module's packages are wanted
+			case imp.Module == nil: // the standard library
+			case imp.Module.Main:
+				if all {
+					deps = append(deps, imp)
+				}
+			case matchAny(others, imp.PkgPath):
+				deps = append(deps, imp)
+			}
 			visit(imp)
 		}
 	}
@@ -344,12 +362,18 @@ func withEnv(env []string, extra ...string) []string {
 	return append(env[:len(env):len(env)], extra...)
 }
 
-// writeModule writes the runtime module and the temporary go.mod and
-// go.sum, once per work directory.
-func (w *Work) writeModule(cfg Config, mod *packages.Module) error {
+// GoMod returns the path of the work go.mod (WriteModule writes it),
+// the go command's -modfile for loading and building.
+func (w *Work) GoMod() string { return filepath.Join(w.Dir, "go.mod") }
+
+// WriteModule writes the runtime module and the work go.mod and go.sum,
+// from the user's module's goMod (its root is dir), once per work
+// directory: the go.mod requires and replaces the runtime module, and
+// replaces the copied modules (CopyModules) by their copies.
+func (w *Work) WriteModule(cfg Config, goMod, dir string) error {
 	if w.modDone {
-		if w.modDir != mod.Dir {
-			return fmt.Errorf("packages of two modules (%s, %s) in one run", w.modDir, mod.Dir)
+		if w.modDir != dir {
+			return fmt.Errorf("packages of two modules (%s, %s) in one run", w.modDir, dir)
 		}
 		return nil
 	}
@@ -361,25 +385,25 @@ func (w *Work) writeModule(cfg Config, mod *packages.Module) error {
 	if err := writeRuntime(src, rtmod); err != nil {
 		return err
 	}
-	gomod, err := os.ReadFile(mod.GoMod)
+	gomod, err := os.ReadFile(goMod)
 	if err != nil {
 		return fmt.Errorf("reading go.mod: %w", err)
 	}
-	out, err := RewriteGoMod(mod.GoMod, gomod, rtmod)
+	out, err := RewriteGoMod(goMod, gomod, rtmod, w.copies...)
 	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(w.Dir, "go.mod"), out, 0o666); err != nil {
 		return fmt.Errorf("writing go.mod: %w", err)
 	}
-	sum, err := os.ReadFile(strings.TrimSuffix(mod.GoMod, ".mod") + ".sum")
+	sum, err := os.ReadFile(strings.TrimSuffix(goMod, ".mod") + ".sum")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading go.sum: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(w.Dir, "go.sum"), sum, 0o666); err != nil {
 		return fmt.Errorf("writing go.sum: %w", err)
 	}
-	w.modDone, w.modDir = true, mod.Dir
+	w.modDone, w.modDir = true, dir
 	return nil
 }
 
@@ -421,15 +445,43 @@ func writeRuntime(src fs.FS, dir string) error {
 }
 
 // RewriteGoMod returns the go.mod data (read from file) with a require of
-// the runtime module and a replace pointing it at rtDir. If the module is
-// the runtime module itself, data is returned reformatted but unchanged.
-func RewriteGoMod(file string, data []byte, rtDir string) ([]byte, error) {
+// the runtime module and a replace pointing it at rtDir, and a replace of
+// each of copies (any version) by its Copy. If the module is the runtime
+// module itself, data is returned unchanged apart from the copies'
+// replaces.
+func RewriteGoMod(file string, data []byte, rtDir string, copies ...*Module) ([]byte, error) {
 	f, err := modfile.Parse(file, data, nil)
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %w", file, err)
 	}
+	if len(copies) > 0 {
+		for _, m := range copies {
+			var old []module.Version
+			for _, r := range f.Replace {
+				if r.Old.Path == m.Path {
+					old = append(old, r.Old)
+				}
+			}
+			for _, o := range old {
+				if err := f.DropReplace(o.Path, o.Version); err != nil {
+					return nil, fmt.Errorf("rewriting %s: %w", file, err)
+				}
+			}
+			if err := f.AddReplace(m.Path, "", m.Copy, ""); err != nil {
+				return nil, fmt.Errorf("rewriting %s: %w", file, err)
+			}
+		}
+	}
 	if f.Module != nil && f.Module.Mod.Path == RuntimeModule {
-		return data, nil
+		if len(copies) == 0 {
+			return data, nil
+		}
+		f.Cleanup()
+		out, err := f.Format()
+		if err != nil {
+			return nil, fmt.Errorf("rewriting %s: %w", file, err)
+		}
+		return out, nil
 	}
 	for _, r := range f.Replace {
 		if r.Old.Path == RuntimeModule {
