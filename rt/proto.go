@@ -78,6 +78,13 @@ const (
 	StatusExit                  // os.Exit or the process died (set by the coordinator or by rt.Exit)
 	StatusTimeout               // the run exceeded its time bound (set by the coordinator)
 	StatusBound                 // the branch bound stopped the run
+	// StatusBuilding and StatusBuilt are not how a run ends but progress
+	// marks, sent for targets whose inputs are built by calling the
+	// package's code: the worker is building the input of run Seq, or has
+	// built it. The run's result follows. A worker that dies between the
+	// two died building the input, which rejects the input.
+	StatusBuilding
+	StatusBuilt
 )
 
 func (s Status) String() string {
@@ -96,6 +103,10 @@ func (s Status) String() string {
 		return "timeout"
 	case StatusBound:
 		return "bound"
+	case StatusBuilding:
+		return "building"
+	case StatusBuilt:
+		return "built"
 	}
 	return "unknown"
 }

@@ -122,6 +122,11 @@ type target struct {
 	choices []bool
 	leaves  []Leaf
 	auto    bool // an automatic target: no *testing.T, results reported
+	// builds is set when building the inputs calls the package's code
+	// (a ShapeBuilt value): the run then tells the coordinator when
+	// building starts and ends (StatusBuilding, StatusBuilt), so that a
+	// crash while building rejects the input instead of being a failure.
+	builds bool
 }
 
 func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
@@ -189,6 +194,9 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 			if err == nil {
 				tg.leaves, err = tg.layout.Leaves()
 				tg.choices = tg.layout.Choices()
+				for _, sh := range tg.layout.Shapes {
+					tg.builds = tg.builds || sh.Kind == ShapeBuilt
+				}
 			}
 			if err != nil {
 				info.Err = err.Error()
@@ -216,6 +224,14 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 			return
 		}
 	}
+}
+
+// mark tells the coordinator that run seq reached phase (StatusBuilding,
+// StatusBuilt); the run's result follows later.
+func (w *worker) mark(seq uint64, phase Status) {
+	was := on.Swap(false) // the encoder's work is not the target's
+	_ = w.enc.Encode(&Result{Seq: seq, Status: phase})
+	on.Store(was)
 }
 
 // run executes one request in a subtest of t.
@@ -249,6 +265,9 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
 		}
 		b := newBuilder(tg.layout, tg.choices, w.funcs, req.Inputs)
+		if tg.builds {
+			w.mark(req.Seq, StatusBuilding)
+		}
 		on.Store(true)
 		args := make([]reflect.Value, 0, len(tg.params)+1)
 		shadows := make([]Arg, 0, len(tg.params)+1)
@@ -260,6 +279,9 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			v, a := b.arg(i, p)
 			args = append(args, v)
 			shadows = append(shadows, a)
+		}
+		if tg.builds {
+			w.mark(req.Seq, StatusBuilt)
 		}
 		if b.rejected != "" {
 			// A built input could not be made: no input of the target.

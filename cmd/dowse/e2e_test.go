@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -1298,6 +1299,71 @@ func TestAutomaticTargets(t *testing.T) {
 		if !strings.Contains(string(gen), assert) {
 			t.Errorf("the generated file has no %q\n%s", assert, gen)
 		}
+	}
+	generatedTestsPass(t, dir)
+}
+
+// TestBuildCrashRejects explores automatic targets whose receiver is built
+// by a method that crashes the process (a panic in a goroutine) for one
+// argument: the method's own target reports the crash, but targets that
+// merely build their receiver with it reject that input (counted in
+// build_crashes, not exhaustive) instead of reporting a failure of their
+// own, and their generated tests pass.
+func TestBuildCrashRejects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/counter\n\ngo 1.22\n",
+		"counter.go": `// Package counter counts.
+package counter
+
+import "time"
+
+// Counter adds numbers.
+type Counter struct{ n int }
+
+// New returns an empty counter.
+func New() *Counter { return &Counter{} }
+
+// Add adds k; 4242 crashes the process.
+func (c *Counter) Add(k int) {
+	if k == 4242 {
+		go func() { panic("crash") }()
+		time.Sleep(time.Second)
+	}
+	c.n += k
+}
+
+// Big reports whether the count is above 100.
+func (c *Counter) Big() bool { return c.n > 100 }
+`,
+	}
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "2", "-max-time", "30s", "-mutate=false", ".")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\n%s", code, exitFindings, stderr)
+	}
+	type result struct {
+		Target       string            `json:"target"`
+		Failures     []json.RawMessage `json:"failures"`
+		BuildCrashes int               `json:"build_crashes"`
+		Incomplete   []string          `json:"incomplete"`
+	}
+	got := map[string]result{}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for {
+		var r result
+		if dec.Decode(&r) != nil {
+			break
+		}
+		got[r.Target] = r
+	}
+	if r := got["Counter.Add"]; len(r.Failures) != 1 {
+		t.Errorf("Counter.Add: %d failures, want 1 (the crash)\n%s", len(r.Failures), stdout)
+	}
+	big := got["Counter.Big"]
+	if len(big.Failures) != 0 || big.BuildCrashes == 0 || !slices.Contains(big.Incomplete, "build-crash") {
+		t.Errorf("Counter.Big: %d failures, %d build crashes, incomplete %v; want none, some, build-crash\n%s", len(big.Failures), big.BuildCrashes, big.Incomplete, stdout)
 	}
 	generatedTestsPass(t, dir)
 }

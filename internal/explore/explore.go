@@ -91,6 +91,7 @@ const (
 	ReasonNoSolver      = "no-solver"
 	ReasonRunTimeout    = "run-timeout"
 	ReasonWorkerExit    = "worker-exit"
+	ReasonBuildCrash    = "build-crash" // a worker died building an input (the package's constructor or method)
 	ReasonConcretized   = "concretization"
 	ReasonGoroutines    = "goroutines"
 	ReasonDivergence    = "divergence"
@@ -104,7 +105,7 @@ const StopExhausted = "all paths explored"
 var reasonOrder = []string{
 	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
-	ReasonWorkerExit, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
+	ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
 }
 
 // Report is the result of exploring one target.
@@ -169,6 +170,11 @@ type Report struct {
 	// OmittedFailures counts the failures of a PUT or fuzz target beyond
 	// MaxFailures, left out of Failures and Rows.
 	OmittedFailures int
+	// BuildCrashes counts the runs whose worker died or hung while
+	// building the input (a constructor or method of a built value
+	// crashed the process, e.g. by running out of memory): the inputs are
+	// rejected, as when a build panics, and the verdict is not exhaustive.
+	BuildCrashes int
 	// MutantRuns counts the runs of mutated inputs (the mutation phase,
 	// mutate.go) and MutantPaths the distinct paths they found first.
 	MutantRuns, MutantPaths int
@@ -551,6 +557,14 @@ func (e *explorer) record(c child, o RunOutcome) {
 	e.rep.Runs = e.runs
 	res := o.Result
 	e.rep.Statuses[res.Status]++
+	if o.Died && o.Building {
+		// The input was rejected while being built: what the run would
+		// have done is unknown, which the verdict says; it is no failure
+		// of the target.
+		e.hit[ReasonBuildCrash] = true
+		e.rep.BuildCrashes++
+		return
+	}
 	if o.Died {
 		reason := ReasonWorkerExit
 		if res.Status == rt.StatusTimeout {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dowse-go/dowse/rt"
@@ -29,8 +30,13 @@ type RunOutcome struct {
 	// fatal error, os.Exit not seen by the runtime) or was killed after
 	// the run time bound; Result.Status is then StatusExit or
 	// StatusTimeout and Result has no events.
-	Died   bool
-	Output string // the worker's output during the run, for a run that ended the worker
+	Died bool
+	// Building is set with Died when the worker died (or was killed)
+	// while building the input, in the package's own constructors and
+	// methods (rt.Build): Result.Status is then StatusSkip, the input
+	// rejected, not a failure of the target.
+	Building bool
+	Output   string // the worker's output during the run, for a run that ended the worker
 	// Skipped is set when the context ended before the run finished (or
 	// started); nothing is known about it then.
 	Skipped bool
@@ -253,6 +259,9 @@ type proc struct {
 	exited  chan struct{} // closed when the process has been waited for
 	out     *ring
 	gone    bool // the process ended or was killed
+	// building is the Seq of the run whose input the worker is building
+	// (between StatusBuilding and StatusBuilt marks), 0 if none.
+	building atomic.Uint64
 }
 
 func startProc(ctx context.Context, c Command, tmp string, setup *rt.Setup) (*proc, *rt.Hello, error) {
@@ -306,6 +315,14 @@ func startProc(ctx context.Context, c Command, tmp string, setup *rt.Setup) (*pr
 			var res rt.Result
 			if err := dec.Decode(&res); err != nil {
 				return
+			}
+			switch res.Status {
+			case rt.StatusBuilding:
+				w.building.Store(res.Seq)
+				continue
+			case rt.StatusBuilt:
+				w.building.Store(0)
+				continue
 			}
 			w.results <- res
 		}
@@ -379,6 +396,14 @@ func (w *proc) run(ctx context.Context, req *rt.Request, timeout time.Duration) 
 		w.kill()
 		o := RunOutcome{Died: true, Output: w.out.Since(mark)}
 		o.Result = rt.Result{Seq: req.Seq, Status: status, Messages: []string{msg}}
+		if w.building.Load() == req.Seq {
+			// The package's own constructor or method, building the
+			// input, crashed or hung: the input is rejected, as when
+			// such a call panics (see rt.Build).
+			o.Building = true
+			o.Result.Status = rt.StatusSkip
+			o.Result.Messages = []string{"dowse: building the input: " + msg}
+		}
 		return o
 	}
 	if err := w.enc.Encode(req); err != nil {
@@ -397,6 +422,9 @@ func (w *proc) run(ctx context.Context, req *rt.Request, timeout time.Duration) 
 		}
 		if res.Status == rt.StatusExit {
 			// The runtime reported os.Exit; the process is ending.
+			if w.building.Load() == req.Seq {
+				return died(res.Status, strings.Join(res.Messages, "; "))
+			}
 			w.kill()
 			return RunOutcome{Result: res, Output: w.out.Since(mark)}
 		}

@@ -66,8 +66,12 @@ type Target struct {
 	// MutationRuns counts the runs of mutated inputs, after the concolic
 	// search had nothing left to expand, and MutationPaths the distinct
 	// paths they found first (the rest of the paths the solver found).
-	MutationRuns    int      `json:"mutation_runs,omitempty"`
-	MutationPaths   int      `json:"mutation_paths,omitempty"`
+	MutationRuns  int `json:"mutation_runs,omitempty"`
+	MutationPaths int `json:"mutation_paths,omitempty"`
+	// BuildCrashes counts the runs whose worker crashed or hung while
+	// building an input with the package's constructors and methods:
+	// those inputs are rejected, not failures.
+	BuildCrashes    int      `json:"build_crashes,omitempty"`
 	Divergences     int      `json:"divergences"`
 	DivergenceSites []string `json:"divergence_sites,omitempty"` // positions of the first few
 	Concretizations int      `json:"concretizations"`
@@ -259,6 +263,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.CacheHits = rep.CacheHits
 	out.Divergences = rep.Divergences
 	out.MutationRuns, out.MutationPaths = rep.MutantRuns, rep.MutantPaths
+	out.BuildCrashes = rep.BuildCrashes
 	out.FailuresOmitted = rep.OmittedFailures
 	out.UnstableRows = rep.Unstable
 	for _, s := range rep.DivergenceSites {

@@ -75,6 +75,9 @@ func (h *TextHandler) Target(t *Target) error {
 	if t.MutationRuns > 0 {
 		extra = append(extra, fmt.Sprintf("%s of mutated inputs found %s", plural(t.MutationRuns, "run"), plural(t.MutationPaths, "path")))
 	}
+	if t.BuildCrashes > 0 {
+		extra = append(extra, fmt.Sprintf("%s ended the worker while building the input (rejected, not failures)", plural(t.BuildCrashes, "run")))
+	}
 	if t.Divergences > 0 {
 		extra = append(extra, fmt.Sprintf("%s (at %s)", plural(t.Divergences, "divergence"), strings.Join(t.DivergenceSites, ", ")))
 	}
