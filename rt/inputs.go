@@ -784,6 +784,21 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 		ks, _ := b.fill(key, sh.Key)
 		vs, vfp := b.fill(val, sh.Elem)
 		if b.l.Shapes[sh.Elem].Kind != ShapeScalar {
+			// The map holds a copy of val: what val's own memory cells
+			// held (the fields of a struct, the elements of an array) and
+			// a slice's length shadow do not go with it, which the
+			// verdict must say. Pointees, a slice's elements, nested
+			// maps' tables and stubs stay where they are and keep theirs.
+			switch vt.Kind() {
+			case reflect.Struct, reflect.Array:
+				if cellsIn(val.Addr().Pointer(), vt.Size()) {
+					Conc(InputSite, "the fields of a value held by a map input")
+				}
+			case reflect.Slice:
+				if vs != 0 {
+					Conc(InputSite, "the length of a slice held by a map input")
+				}
+			}
 			vs = 0
 		}
 		v.SetMapIndex(key, val)

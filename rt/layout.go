@@ -27,7 +27,9 @@ import (
 //   - ShapeSlice: a length leaf (kind KInt, IsLen, 0 <= len <= MaxLen),
 //     then the leaves of MaxLen elements, of which the first len are used;
 //     a length of 0 is the nil slice;
-//   - ShapeMap (keys of an integer, bool or string type): a length leaf
+//   - ShapeMap (keys of an integer, bool or string type, values of any
+//     shape; the fields of struct values lose their shadows in the map,
+//     which the worker records as a concretization): a length leaf
 //     (kind KInt, IsLen, 0 <= len <= MaxLen; a choice: the worker records
 //     "len == 0", "len == 1", ... up to the length), then for each of MaxLen
 //     slots the leaves of a key and of a value, of which the first len

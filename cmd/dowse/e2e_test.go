@@ -1367,3 +1367,66 @@ func (c *Counter) Big() bool { return c.n > 100 }
 	}
 	generatedTestsPass(t, dir)
 }
+
+// TestMapValuesOfAnyShape explores maps whose values are pointers,
+// structs and slices. Pointees keep their shadows, so the failure behind
+// a pointer value is found and the search is exhaustive; the fields of a
+// struct value and the length of a slice value do not survive the map's
+// copy, which must make those verdicts not exhaustive (never a wrong
+// "exhaustive"). The generated file must compile and pass.
+func TestMapValuesOfAnyShape(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/maps\n\ngo 1.22\n",
+		"maps.go": `// Package maps holds shapes.
+package maps
+
+// Point is a point.
+type Point struct{ X, Y int }
+
+// Node is a list node.
+type Node struct {
+	Val  int
+	Next *Node
+}
+`,
+		"maps_test.go": `package maps
+
+import "testing"
+
+func PutNodes(t *testing.T, m map[int]*Node) {
+	if n := m[3]; n != nil && n.Val == 9 {
+		t.Fatal("nine")
+	}
+}
+
+func PutPoints(t *testing.T, m map[string]Point) {
+	if p, ok := m["a"]; ok && p.X == 7 {
+		t.Fatal("seven")
+	}
+}
+
+func PutLists(t *testing.T, m map[string][]int) {
+	if xs := m["k"]; len(xs) == 2 {
+		t.Fatal("two")
+	}
+}
+`,
+	}
+	_, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "2", "-max-time", "20s", ".")
+	got := summaries(t, stdout)
+	if len(got) != 3 {
+		t.Fatalf("%d summaries, want 3\n%s\n%s", len(got), stdout, stderr)
+	}
+	if s := got["PutNodes"]; !s.Exhaustive || len(s.Failures) == 0 {
+		t.Errorf("PutNodes: exhaustive %v, %d failures; want exhaustive, some\n%s", s.Exhaustive, len(s.Failures), stdout)
+	}
+	for _, name := range []string{"PutPoints", "PutLists"} {
+		if s := got[name]; s.Exhaustive {
+			t.Errorf("%s: reported exhaustive although the map's copy of its values loses their shadows\n%s", name, stdout)
+		}
+	}
+	generatedTestsPass(t, dir)
+}

@@ -154,13 +154,14 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	case *types.Slice:
 		return b.composite(t, rt.Shape{Kind: rt.ShapeSlice, Type: name}, u.Elem(), part)
 	case *types.Map:
-		// Keys and values of integer, bool and string types: the map
-		// model keeps their shadows (a value of another type read from a
-		// map has none).
+		// Keys of integer, bool and string types: the map model compares
+		// them (rt.MapKeyI). Values of any shape: scalars keep their
+		// shadows in the map's table, pointees and slice elements in
+		// memory; the fields of a struct value held by the map do not,
+		// which the worker records as a concretization (rt/inputs.go).
 		kb, okK := u.Key().Underlying().(*types.Basic)
-		vb, okV := u.Elem().Underlying().(*types.Basic)
-		if !okK || !okV || basicKind(kb) == rt.KInvalid || basicKind(vb) == rt.KInvalid {
-			return 0, "maps of integers, bools and strings only", false
+		if !okK || basicKind(kb) == rt.KInvalid {
+			return 0, "map keys of integer, bool and string types only", false
 		}
 		i := b.begin(t, rt.Shape{Kind: rt.ShapeMap, Type: name})
 		k, why, ok := part(u.Key())
