@@ -200,6 +200,11 @@ type Step struct {
 	Kind StepKind
 	N    int    // StepIndex
 	Name string // StepField
+	// Alt is, for a StepArg of one of several alternatives (a method a
+	// built value's call may choose, a dynamic type of an interface), the
+	// value of the choice leaf that selects it (Methods[Alt-1],
+	// Outs[Alt-1]); 0 for an argument that is always used.
+	Alt int
 }
 
 // Leaf is one scalar of a target's input vector (see Layout for the
@@ -492,32 +497,33 @@ func (f *flattener) shape(i int) {
 	case ShapeAny:
 		f.leaf(Leaf{K: KInt, IsLen: true, Max: len(s.Outs)}, Step{Kind: StepType})
 		for k, o := range s.Outs {
-			f.push(Step{Kind: StepArg, N: k, Name: "(" + f.l.Shapes[o].Type + ")"})
+			f.push(Step{Kind: StepArg, N: k, Name: "(" + f.l.Shapes[o].Type + ")", Alt: k + 1})
 			f.shape(o)
 			f.pop()
 		}
 	case ShapeBuilt:
 		bd := s.Build
-		f.args(bd.Ctor)
+		f.args(bd.Ctor, 0)
 		for c := 0; c < bd.Steps; c++ {
 			f.push(Step{Kind: StepCall, N: c})
 			f.leaf(Leaf{K: KInt, IsLen: true, Max: len(bd.Methods)})
-			for _, m := range bd.Methods {
-				f.args(m)
+			for j, m := range bd.Methods {
+				f.args(m, j+1)
 			}
 			f.pop()
 		}
 	}
 }
 
-// args collects the leaves of fn's parameters.
-func (f *flattener) args(fn Func) {
+// args collects the leaves of fn's parameters; alt is the alternative fn
+// is (see Step.Alt).
+func (f *flattener) args(fn Func, alt int) {
 	for k, p := range fn.Params {
 		name := ""
 		if k < len(fn.ParamNames) {
 			name = fn.ParamNames[k]
 		}
-		f.push(Step{Kind: StepArg, N: k, Name: fn.Name + "(" + name + ")"})
+		f.push(Step{Kind: StepArg, N: k, Name: fn.Name + "(" + name + ")", Alt: alt})
 		f.shape(p)
 		f.pop()
 	}

@@ -367,3 +367,44 @@ func TestInputText(t *testing.T) {
 		}
 	}
 }
+
+// TestInputTextAlternatives checks that the leaves of alternatives not
+// taken are left out: the other dynamic types of an interface, the other
+// methods of a built value's call, and the calls after "no more calls".
+func TestInputTextAlternatives(t *testing.T) {
+	l := &rt.Layout{
+		Params: []rt.Param{{Name: "c", Shape: 0}, {Name: "v", Shape: 2}},
+		Shapes: []rt.Shape{
+			{Kind: rt.ShapeBuilt, Build: &rt.Build{
+				Ctor: rt.Func{Expr: "New", Name: "New", ParamNames: []string{"n"}, Params: []int{1}},
+				Methods: []rt.Func{
+					{Expr: "(*C).Add", Name: "Add", ParamNames: []string{"k"}, Params: []int{1}},
+					{Expr: "(*C).Scale", Name: "Scale", ParamNames: []string{"f", "g"}, Params: []int{1, 1}},
+				},
+				Steps: 2,
+			}},
+			{Kind: rt.ShapeScalar, K: rt.KInt, Type: "int"},
+			{Kind: rt.ShapeAny, Outs: []int{1, 3}},
+			{Kind: rt.ShapeScalar, K: rt.KString, Type: "string"},
+		},
+		MaxLen: 2, Depth: 1,
+	}
+	leaves, err := l.Leaves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// c: n, call[0], Add(k), Scale(f), Scale(g), call[1], Add(k), Scale(f), Scale(g); v: type, (int), (string)
+	for _, tt := range []struct {
+		in   []rt.Value
+		want string
+	}{
+		{[]rt.Value{{Bits: 3}, {Bits: 2}, {Bits: 4}, {Bits: 5}, {Bits: 6}, {Bits: 1}, {Bits: 7}, {Bits: 8}, {Bits: 9}, {Bits: 2}, {Bits: 10}, {Str: "s"}},
+			`c.New(n)=3, c.call[0]=2, c.call[0].Scale(f)=5, c.call[0].Scale(g)=6, c.call[1]=1, c.call[1].Add(k)=7, v.(type)=2, v.(string)="s"`},
+		{[]rt.Value{{Bits: 3}, {Bits: 0}, {Bits: 4}, {Bits: 5}, {Bits: 6}, {Bits: 1}, {Bits: 7}, {Bits: 8}, {Bits: 9}, {Bits: 1}, {Bits: 10}, {Str: "s"}},
+			`c.New(n)=3, c.call[0]=0, v.(type)=1, v.(int)=10`},
+	} {
+		if got := InputText(leaves, tt.in); got != tt.want {
+			t.Errorf("InputText =\n%s, want\n%s", got, tt.want)
+		}
+	}
+}

@@ -55,9 +55,11 @@ func InputText(leaves []rt.Leaf, in []rt.Value) string {
 }
 
 // hidden reports whether leaf i of the input vector in takes no part in
-// the value: it belongs to a slice element beyond the slice's length, or
-// to the pointee of a nil pointer or the message of a nil error. A leaf
-// is only hidden by the leaves before it.
+// the value: it belongs to a slice element beyond the slice's length, to
+// the pointee of a nil pointer or the message of a nil error, to a
+// dynamic type of an interface other than the chosen one, or to a call of
+// a built value that is not made or a method that call did not choose. A
+// leaf is only hidden by the leaves before it.
 func hidden(leaves []rt.Leaf, in []rt.Value, i int) bool {
 	l := leaves[i]
 	for j := i - 1; j >= 0; j-- {
@@ -81,6 +83,22 @@ func hidden(leaves []rt.Leaf, in []rt.Value, i int) bool {
 		case last.Kind == rt.StepChoice && o.Choice:
 			if in[j].Bits&1 == 0 && (next.Kind == rt.StepDeref || next.Kind == rt.StepMessage) {
 				return true
+			}
+		case last.Kind == rt.StepType && o.IsLen:
+			// An interface's dynamic type: the other types' leaves.
+			if next.Kind == rt.StepArg && next.Alt != 0 && next.Alt != int(in[j].Bits) {
+				return true
+			}
+		case last.Kind == rt.StepCall && o.IsLen && next.Kind == rt.StepCall:
+			// A built value's call: "no more calls" hides the later
+			// calls, a method the other methods' arguments.
+			switch {
+			case next.N > last.N && in[j].Bits == 0:
+				return true
+			case next.N == last.N && len(l.Steps) > len(o.Steps):
+				if arg := l.Steps[len(o.Steps)]; arg.Kind == rt.StepArg && arg.Alt != 0 && arg.Alt != int(in[j].Bits) {
+					return true
+				}
 			}
 		}
 	}
