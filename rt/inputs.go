@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -60,6 +61,12 @@ func (c *checker) fits(i int, t reflect.Type) error {
 	bad := func() error { return fmt.Errorf("shape %s (%s) does not fit type %s", s.Kind, s.Type, t) }
 	switch s.Kind {
 	case ShapeScalar:
+		if s.Float {
+			if !(t.Kind() == reflect.Float32 && s.K == KUint32 || t.Kind() == reflect.Float64 && s.K == KUint64) {
+				return bad()
+			}
+			break
+		}
 		if kindOf(t) != s.K {
 			return bad()
 		}
@@ -325,6 +332,16 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		x, s := b.take()
 		k := sh.K
 		switch {
+		case sh.Float:
+			// No shadow: what the code does with the float is not
+			// followed, which the verdict must say.
+			if k == KUint32 {
+				v.SetFloat(float64(math.Float32frombits(uint32(x.Bits))))
+			} else {
+				v.SetFloat(math.Float64frombits(x.Bits))
+			}
+			Conc(InputSite, "a float input (floats are chosen by mutation, not by the solver)")
+			return 0, mask(k, x.Bits)
 		case k == KBool:
 			v.SetBool(x.Bits != 0)
 			return s, B(x.Bits != 0)
@@ -640,6 +657,10 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 	switch sh.Kind {
 	case ShapeScalar:
 		switch {
+		case sh.Float && sh.K == KUint32:
+			ub.vals = append(ub.vals, Value{Bits: uint64(math.Float32bits(float32(v.Float())))})
+		case sh.Float:
+			ub.vals = append(ub.vals, Value{Bits: math.Float64bits(v.Float())})
 		case sh.K == KBool:
 			ub.vals = append(ub.vals, Value{Bits: B(v.Bool())})
 		case sh.K == KString:

@@ -22,7 +22,8 @@ import (
 // shape as follows:
 //
 //   - ShapeScalar (bool, integer kinds, string): one leaf; strings are at
-//     most MaxLen bytes long;
+//     most MaxLen bytes long; a float32 or float64 (Float) is one leaf of
+//     its IEEE 754 bits, concrete for the search (see Shape.Float);
 //   - ShapeArray: the leaves of its Len elements;
 //   - ShapeSlice: a length leaf (kind KInt, IsLen, 0 <= len <= MaxLen),
 //     then the leaves of MaxLen elements, of which the first len are used;
@@ -133,9 +134,15 @@ func (k ShapeKind) String() string {
 
 // A Shape is one node of a layout.
 type Shape struct {
-	Kind   ShapeKind
-	Type   string  // the Go type, for messages
-	K      Kind    // ShapeScalar: the leaf's kind
+	Kind ShapeKind
+	Type string // the Go type, for messages
+	K    Kind   // ShapeScalar: the leaf's kind
+	// Float marks a ShapeScalar of a floating-point type: its leaf (K
+	// KUint32 for float32, KUint64 for float64) holds the IEEE 754 bits.
+	// Floats have no shadows: branches on them are not followed, which
+	// the worker records as a concretization when it builds one, and
+	// their values come from seeds and mutation, not from the solver.
+	Float  bool
 	Len    int     // ShapeArray: the number of elements
 	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape; ShapeMap: the value's
 	Key    int     // ShapeMap: the key's shape (a scalar)
@@ -217,6 +224,7 @@ type Leaf struct {
 	IsLen  bool // a slice length
 	Choice bool // a construction choice: non-nil (true) or nil (false)
 	Max    int  // for lengths and strings: the largest allowed length
+	Float  bool // the IEEE 754 bits of a float32 (K KUint32) or float64 (K KUint64)
 }
 
 // MaxLeaves bounds the number of leaves of a layout; recursive types are
@@ -437,7 +445,7 @@ func (f *flattener) shape(i int) {
 	s := &f.l.Shapes[i]
 	switch s.Kind {
 	case ShapeScalar:
-		l := Leaf{K: s.K}
+		l := Leaf{K: s.K, Float: s.Float}
 		if s.K == KString {
 			l.Max = f.l.MaxLen
 		}

@@ -41,12 +41,13 @@ type TargetInfo struct {
 }
 
 // SeedValue is one argument of an f.Add call: an integer (signed ones in
-// Int, unsigned ones in Uint), a bool, a string or a []byte. Unsupported
-// marks a value of another type (a float): the seed is of no use then.
+// Int, unsigned ones in Uint), a float, a bool, a string or a []byte.
+// Unsupported marks a value of another type: the seed is of no use then.
 type SeedValue struct {
-	Kind        string // "int", "uint", "bool", "string", "bytes"
+	Kind        string // "int", "uint", "float", "bool", "string", "bytes"
 	Int         int64
 	Uint        uint64
+	Float       float64
 	Bool        bool
 	Str         string
 	Bytes       []byte

@@ -75,6 +75,8 @@ func seedValue(a any) SeedValue {
 		return SeedValue{Kind: "int", Int: v.Int()}
 	case v.CanUint():
 		return SeedValue{Kind: "uint", Uint: v.Uint()}
+	case v.CanFloat():
+		return SeedValue{Kind: "float", Float: v.Float()}
 	case v.Kind() == reflect.String:
 		return SeedValue{Kind: "string", Str: v.String()}
 	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:

@@ -1430,3 +1430,85 @@ func PutLists(t *testing.T, m map[string][]int) {
 	}
 	generatedTestsPass(t, dir)
 }
+
+// TestFloatInputs explores a PUT, an automatic target and a fuzz target
+// with float parameters. Floats are inputs without shadows: the verdict
+// must never be "exhaustive" (what the code does with them is not
+// followed), rows and corpus files must hold them exactly (NaN, the
+// infinities and -0 included), and a row whose result is NaN must not be
+// compared (NaN != NaN), so that the generated tests pass.
+func TestFloatInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/floats\n\ngo 1.22\n",
+		"ratio.go": `// Package ratio divides.
+package ratio
+
+import "math"
+
+// Ratio returns a/b, NaN when b is 0.
+func Ratio(a, b float64) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return a / b
+}
+
+// Celsius is a temperature.
+type Celsius float32
+
+// Freezing reports whether c is at or below freezing.
+func Freezing(c Celsius) bool { return c <= 0 }
+`,
+		"ratio_test.go": `package ratio
+
+import "testing"
+
+func PutRatio(t *testing.T, a, b float64) {
+	if r := Ratio(a, b); r > 1e300 {
+		t.Skip("huge")
+	}
+}
+
+func FuzzFreezing(f *testing.F) {
+	f.Add(float32(1.5))
+	f.Fuzz(func(t *testing.T, c float32) {
+		if Freezing(Celsius(c)) && c > 0 {
+			t.Fatal("positive and freezing")
+		}
+	})
+}
+`,
+	}
+	_, stdout, stderr, dir := runGenIn(t, files, "-json", "-auto", "-max-len", "2", "-max-time", "5s", ".")
+	got := summaries(t, stdout)
+	for _, name := range []string{"PutRatio", "FuzzFreezing", "Ratio", "Freezing"} {
+		s, ok := got[name]
+		if !ok {
+			t.Errorf("no summary for %s\n%s\n%s", name, stdout, stderr)
+			continue
+		}
+		if s.Exhaustive {
+			t.Errorf("%s reported exhaustive although its float inputs are not followed", name)
+		}
+		if len(s.Failures) != 0 {
+			t.Errorf("%s: %d failures, want none", name, len(s.Failures))
+		}
+	}
+	tree := readTree(t, dir)
+	if auto := tree["ratio_dowse_auto_test.go"]; !strings.Contains(auto, "a: 2.5, b: 3.5, want: 0.7142857142857143") {
+		t.Errorf("the automatic tests have no row with the distinct inputs a=2.5, b=3.5:\n%s", auto)
+	}
+	corpus := false
+	for name, content := range tree {
+		if strings.HasPrefix(name, "testdata/fuzz/FuzzFreezing/") && strings.Contains(content, "\nfloat32(") {
+			corpus = true
+		}
+	}
+	if !corpus {
+		t.Errorf("no corpus file with a float32 argument for FuzzFreezing")
+	}
+	generatedTestsPass(t, dir)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/types"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,7 +33,7 @@ func corpusType(t types.Type) (string, error) {
 	case *types.Basic:
 		switch u.Kind() {
 		case types.Bool, types.String, types.Int, types.Int8, types.Int16, types.Int64,
-			types.Uint, types.Uint16, types.Uint32, types.Uint64:
+			types.Uint, types.Uint16, types.Uint32, types.Uint64, types.Float32, types.Float64:
 			return types.Typ[u.Kind()].Name(), nil
 		case types.Int32:
 			return "int32", nil
@@ -72,6 +73,22 @@ func corpusFile(vals []*value) ([]byte, error) {
 		case "byte":
 			// Every byte has a character literal; Go prefers it.
 			arg = strconv.QuoteRune(rune(v.bits))
+		case "float32", "float64":
+			// As go test writes them: a literal, or the bits of a NaN,
+			// an infinity or a negative zero.
+			f := v.floatValue()
+			switch {
+			case math.IsNaN(f) || math.IsInf(f, 0) || f == 0 && math.Signbit(f):
+				if typ == "float32" {
+					arg = fmt.Sprintf("math.Float32frombits(0x%x)", uint32(v.bits))
+				} else {
+					arg = fmt.Sprintf("math.Float64frombits(0x%x)", v.bits)
+				}
+			case typ == "float32":
+				arg = strconv.FormatFloat(f, 'g', -1, 32)
+			default:
+				arg = strconv.FormatFloat(f, 'g', -1, 64)
+			}
 		case "int32":
 			// A rune literal where one exists, as Go does.
 			if r := rune(v.int64()); utf8.ValidRune(r) {

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -318,11 +319,54 @@ func (r *renderer) composite(t types.Type, elided bool, elems []string) string {
 // if exactly one has v's value, else a literal, converted to v's named
 // type unless elided.
 func (r *renderer) scalar(v *value, elided bool) string {
+	if v.float {
+		return r.floatLit(v, elided)
+	}
 	if name := r.constName(v); name != "" {
 		return name
 	}
 	text := basicLit(v)
 	if _, named := types.Unalias(v.t).(*types.Named); named && !elided {
+		return r.typeString(v.t) + "(" + text + ")"
+	}
+	return text
+}
+
+// floatLit renders a float: the shortest decimal that reads back as the
+// same value, or math.NaN(), math.Inf(±1) and math.Copysign(0, -1) for
+// the values no literal has (the exact bits of a NaN do not matter to Go
+// code that can only test it with math.IsNaN). A literal is converted to
+// v's named type unless elided, as integers are; a call, whose value is a
+// float64, to any other type.
+func (r *renderer) floatLit(v *value, elided bool) string {
+	f := v.floatValue()
+	bits := 64
+	if v.kind == rt.KUint32 {
+		bits = 32
+	}
+	var text string
+	switch {
+	case math.IsNaN(f):
+		text = r.pkg("math") + ".NaN()"
+	case math.IsInf(f, 1):
+		text = r.pkg("math") + ".Inf(1)"
+	case math.IsInf(f, -1):
+		text = r.pkg("math") + ".Inf(-1)"
+	case f == 0 && math.Signbit(f):
+		text = r.pkg("math") + ".Copysign(0, -1)"
+	default:
+		text = strconv.FormatFloat(f, 'g', -1, bits)
+	}
+	_, named := types.Unalias(v.t).(*types.Named)
+	if call := strings.HasSuffix(text, ")"); call {
+		// A float64 value, not an untyped constant: converted to any
+		// other type, even where the literal's type is elided.
+		if b, ok := types.Unalias(v.t).(*types.Basic); ok && b.Kind() == types.Float64 {
+			return text
+		}
+		return r.typeString(v.t) + "(" + text + ")"
+	}
+	if named && !elided {
 		return r.typeString(v.t) + "(" + text + ")"
 	}
 	return text

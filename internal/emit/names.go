@@ -41,6 +41,8 @@ func (r *renderer) nameFrag(v *value) string {
 			return sanitize(c[strings.LastIndex(c, ".")+1:])
 		}
 		switch {
+		case v.float:
+			return sanitize(strconv.FormatFloat(v.floatValue(), 'g', 6, 64))
 		case v.kind == rt.KBool:
 			return strconv.FormatBool(v.bits != 0)
 		case v.kind == rt.KString:

@@ -112,7 +112,7 @@ func (c *typeChecker) typeArgs(l *types.TypeList) error {
 func (c *typeChecker) structure(t types.Type) error {
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		if u.Info()&(types.IsBoolean|types.IsInteger|types.IsString) == 0 || u.Info()&types.IsUntyped != 0 {
+		if u.Info()&(types.IsBoolean|types.IsInteger|types.IsFloat|types.IsString) == 0 || u.Info()&types.IsUntyped != 0 {
 			return fmt.Errorf("unsupported input type %s", u)
 		}
 		return nil

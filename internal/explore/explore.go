@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -987,7 +988,8 @@ func (e *explorer) finish() {
 }
 
 // distinctInputs is an input vector of small, distinct, non-zero values:
-// leaf i gets i+2 (integers, masked to their width), strings a short
+// leaf i gets i+2 (integers, masked to their width; floats i+2.5, whose
+// fraction tells a float computation from an integer one), strings a short
 // distinct word, lengths 1, choices "non-nil", bools alternate. A
 // regression row whose values come from it tells more computations apart
 // than one of zeros, where x+y, x*y and x-y all agree.
@@ -1004,6 +1006,10 @@ func distinctInputs(leaves []rt.Leaf) []rt.Value {
 		case l.K == rt.KString:
 			w := string(rune('a'+i%26)) + string(rune('a'+(i/26)%26))
 			in[i].Str = w[:min(len(w), l.Max)]
+		case l.Float && l.K == rt.KUint32:
+			in[i].Bits = uint64(math.Float32bits(float32(i+2) + 0.5))
+		case l.Float:
+			in[i].Bits = math.Float64bits(float64(i+2) + 0.5)
 		default:
 			v := uint64(i + 2)
 			if b := l.K.Bits(); b < 64 {
@@ -1056,12 +1062,21 @@ func seedInput(leaves []rt.Leaf, seed []any) ([]rt.Value, bool) {
 			}
 			in = append(in, rt.Value{Bits: boolBits(v)})
 		case int64:
-			if !l.K.Integer() || l.IsLen {
+			if !l.K.Integer() || l.IsLen || l.Float {
 				return nil, false
 			}
 			in = append(in, rt.Value{Bits: truncate(l.K, uint64(v))})
+		case float64:
+			switch {
+			case l.Float && l.K == rt.KUint32:
+				in = append(in, rt.Value{Bits: uint64(math.Float32bits(float32(v)))})
+			case l.Float:
+				in = append(in, rt.Value{Bits: math.Float64bits(v)})
+			default:
+				return nil, false
+			}
 		case uint64:
-			if !l.K.Integer() || l.IsLen {
+			if !l.K.Integer() || l.IsLen || l.Float {
 				return nil, false
 			}
 			in = append(in, rt.Value{Bits: truncate(l.K, v)})

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -31,8 +32,13 @@ func signExtend(k rt.Kind, v uint64) int64 {
 
 // valueText renders one input value of leaf l.
 func valueText(l rt.Leaf, v rt.Value) string {
-	if l.K == rt.KString {
+	switch {
+	case l.K == rt.KString:
 		return strconv.Quote(v.Str)
+	case l.Float && l.K == rt.KUint32:
+		return strconv.FormatFloat(float64(math.Float32frombits(uint32(v.Bits))), 'g', -1, 32)
+	case l.Float:
+		return strconv.FormatFloat(math.Float64frombits(v.Bits), 'g', -1, 64)
 	}
 	return constText(l.K, v.Bits)
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -158,6 +159,8 @@ func (m *mutator) mutate(leaves []rt.Leaf, in []rt.Value) {
 		in[i].Bits = uint64(min(max(n, 0), l.Max))
 	case l.K == rt.KString:
 		in[i].Str = m.mutateString(in[i].Str, l.Max)
+	case l.Float:
+		in[i].Bits = m.mutateFloat(l.K, in[i].Bits)
 	case l.K.Integer():
 		in[i].Bits = truncate(l.K, m.mutateInt(in[i].Bits))
 	}
@@ -220,6 +223,43 @@ func (m *mutator) mutateInt(v uint64) uint64 {
 		return interesting[m.rng.IntN(len(interesting))]
 	}
 	return m.rng.Uint64()
+}
+
+// interestingFloats are float values that tell behaviours apart.
+var interestingFloats = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 2, 10, 100, 0.1, 1e-9, 1e9, 1e21,
+	math.MaxFloat32, math.SmallestNonzeroFloat64, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+
+// mutateFloat mutates the IEEE 754 bits of a float32 (k KUint32) or
+// float64: an interesting value, a constant of the dictionary, a small
+// step, a scaling, or a flipped bit.
+func (m *mutator) mutateFloat(k rt.Kind, bits uint64) uint64 {
+	f := math.Float64frombits(bits)
+	if k == rt.KUint32 {
+		f = float64(math.Float32frombits(uint32(bits)))
+	}
+	switch m.rng.IntN(5) {
+	case 0:
+		f = interestingFloats[m.rng.IntN(len(interestingFloats))]
+	case 1:
+		if len(m.ints) > 0 {
+			f = float64(int64(m.ints[m.rng.IntN(len(m.ints))]))
+		} else {
+			f++
+		}
+	case 2:
+		f += float64(m.rng.IntN(21) - 10)
+	case 3:
+		f *= []float64{-1, 0.5, 2, 10, 0.1}[m.rng.IntN(5)]
+	default:
+		if k == rt.KUint32 {
+			return uint64(math.Float32bits(float32(f)) ^ 1<<m.rng.IntN(32))
+		}
+		return math.Float64bits(f) ^ 1<<m.rng.IntN(64)
+	}
+	if k == rt.KUint32 {
+		return uint64(math.Float32bits(float32(f)))
+	}
+	return math.Float64bits(f)
 }
 
 // printable bytes mutations favour: what parsers look for.

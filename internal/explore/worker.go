@@ -128,7 +128,7 @@ func (p *Pool) Seeds() [][]any {
 }
 
 // seedValues turns the seeds of a Hello into Go values (int64, uint64,
-// bool, string, []byte), leaving out seeds with an unsupported value.
+// float64, bool, string, []byte), leaving out seeds with an unsupported value.
 func seedValues(seeds [][]rt.SeedValue) [][]any {
 	var out [][]any
 next:
@@ -140,6 +140,8 @@ next:
 				vals[i] = v.Int
 			case "uint":
 				vals[i] = v.Uint
+			case "float":
+				vals[i] = v.Float
 			case "bool":
 				vals[i] = v.Bool
 			case "string":

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,8 +23,8 @@ const MaxCorpusSeeds = 1000
 // ReadCorpus reads the seeds in a fuzz corpus directory (testdata/fuzz/FuzzXxx
 // of a package, or the go command's fuzz cache for the target), in file
 // name order, at most MaxCorpusSeeds of them. Values are int64, uint64,
-// bool, string and []byte; a file with a value of another type (a float)
-// or in another format is skipped. A missing directory has no seeds.
+// float64, bool, string and []byte; a file with a value of another type
+// (a complex number, a rune slice) or in another format is skipped. A missing directory has no seeds.
 func ReadCorpus(dir string) ([][]any, error) {
 	entries, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
@@ -124,6 +125,33 @@ func parseCorpusValue(line string) (any, error) {
 				n = -n
 			}
 			return n, nil
+		}
+	case "float32", "float64":
+		if isLit && (lit.Kind == token.FLOAT || lit.Kind == token.INT) {
+			f, err := strconv.ParseFloat(lit.Value, 64)
+			if err != nil {
+				return nil, err
+			}
+			if neg {
+				f = -f
+			}
+			return f, nil
+		}
+		if c, ok := arg.(*ast.CallExpr); ok && len(c.Args) == 1 {
+			// math.Float64frombits(0x...), as go test writes NaNs and
+			// infinities.
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Float64frombits" || sel.Sel.Name == "Float32frombits") {
+				if bl, ok := c.Args[0].(*ast.BasicLit); ok && bl.Kind == token.INT && !neg {
+					u, err := strconv.ParseUint(bl.Value, 0, 64)
+					if err != nil {
+						return nil, err
+					}
+					if sel.Sel.Name == "Float32frombits" {
+						return float64(math.Float32frombits(uint32(u))), nil
+					}
+					return math.Float64frombits(u), nil
+				}
+			}
 		}
 	case "uint", "uint8", "byte", "uint16", "uint32", "uint64", "uintptr":
 		if isLit && !neg {

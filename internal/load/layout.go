@@ -144,6 +144,12 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
+		switch u.Kind() {
+		case types.Float32:
+			return b.done(t, rt.Shape{Kind: rt.ShapeScalar, Type: name, K: rt.KUint32, Float: true}), "", true
+		case types.Float64:
+			return b.done(t, rt.Shape{Kind: rt.ShapeScalar, Type: name, K: rt.KUint64, Float: true}), "", true
+		}
 		k := basicKind(u)
 		if k == rt.KInvalid {
 			return 0, "", false

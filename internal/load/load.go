@@ -124,7 +124,7 @@ type Target struct {
 	// Layout is the model of the inputs (see rt.Layout), without its
 	// bounds (SetBounds sets them); nil if Err is set.
 	Layout *rt.Layout
-	Seeds  [][]any // fuzz targets: constant arguments of f.Add calls (int64, uint64, bool, string, []byte)
+	Seeds  [][]any // fuzz targets: constant arguments of f.Add calls (int64, uint64, float64, bool, string, []byte)
 	Err    error   // why the target cannot be explored (an *UnsupportedError); nil if it can
 }
 

@@ -240,6 +240,9 @@ func constantArgs(args []ast.Expr, info *types.Info) ([]any, bool) {
 				return nil, false
 			}
 			out = append(out, v)
+		case b.Info()&types.IsFloat != 0:
+			v, _ := constant.Float64Val(tv.Value)
+			out = append(out, v)
 		default:
 			return nil, false
 		}
