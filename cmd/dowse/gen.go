@@ -24,6 +24,7 @@ import (
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/shard"
 	"github.com/dowse-go/dowse/internal/solver"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -52,8 +53,9 @@ type genConfig struct {
 	verbose          bool
 	run              *regexp.Regexp
 	instrumentModule bool
-	instrument       []string // -instrument: package patterns of other modules
-	corpus           bool     // seed fuzz targets from testdata/fuzz and the fuzz cache
+	instrument       []string   // -instrument: package patterns of other modules
+	shard            shard.Spec // -shard: the part of the packages this run explores
+	corpus           bool       // seed fuzz targets from testdata/fuzz and the fuzz cache
 	keepWork         bool
 	maxLen           int
 	lenCap           int
@@ -110,6 +112,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	mutate := fs.Bool("mutate", true, "when the concolic search has nothing left to expand but the target is not exhaustive, mutate the inputs found, as a fuzzer does, until -max-time or a plateau")
 	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (default: rows that reach every branch outcome, and every failure)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
+	shardFlag := fs.String("shard", "1/1", "explore only shard `i/n` of the packages (a CI fan-out: every shard loads the same packages and writes disjoint files)")
 	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
@@ -151,6 +154,11 @@ flags:`)
 			cfg.instrument = append(cfg.instrument, p)
 		}
 	}
+	spec, err := shard.Parse(*shardFlag)
+	if err != nil {
+		return usage("-shard: %v", err)
+	}
+	cfg.shard = spec
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {
@@ -258,6 +266,9 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 	// One instrumenter for the whole load: a package of the module that
 	// goes into several binaries is rewritten once.
 	g.instrumenter = &build.SourceInstrumenter{}
+	if g.cfg.shard.Count > 1 {
+		pkgs = g.shardOf(pkgs)
+	}
 	for _, p := range pkgs {
 		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
 			fmt.Fprintf(g.stderr, "dowse gen: %v\n", err)
@@ -280,6 +291,24 @@ func (g *generator) main(ctx context.Context, patterns []string) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// shardOf returns the packages of this run's shard (-shard): the
+// assignment depends only on the packages and their numbers of targets,
+// which every shard loads alike.
+func (g *generator) shardOf(pkgs []*load.Package) []*load.Package {
+	units := make([]shard.Unit, len(pkgs))
+	for i, p := range pkgs {
+		units[i] = shard.Unit{Path: p.Path, Targets: len(p.Targets)}
+	}
+	var mine []*load.Package
+	for i, s := range shard.Assign(units, g.cfg.shard.Count) {
+		if s == g.cfg.shard.Index {
+			mine = append(mine, pkgs[i])
+		}
+	}
+	g.logf("shard %d/%d: %d of %d packages", g.cfg.shard.Index, g.cfg.shard.Count, len(mine), len(pkgs))
+	return mine
 }
 
 // prepareOthers makes the packages of other modules that -instrument

@@ -285,3 +285,49 @@ func checkGenGolden(t *testing.T, file, got string) {
 	t.Helper()
 	golden.Check(t, file, got, *updateGen)
 }
+
+// TestShards runs dowse gen on a module of three packages as one run and
+// as two shards: the shards write disjoint sets of files whose union is
+// what the single run writes.
+func TestShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	files := map[string]string{"go.mod": "module example.com/shards\n\ngo 1.22\n"}
+	for _, p := range []string{"a", "b", "c"} {
+		files[p+"/"+p+".go"] = "package " + p + "\n\n// Pos reports whether x is positive.\nfunc Pos(x int) bool { return x > 0 }\n"
+		files[p+"/"+p+"_test.go"] = "package " + p + "\n\nimport \"testing\"\n\nfunc PutPos(t *testing.T, x int) {\n\tif Pos(x) != (x > 0) {\n\t\tt.Fatal(x)\n\t}\n}\n"
+	}
+	written := func(args ...string) map[string]bool {
+		t.Helper()
+		code, _, stderr, dir := runGenIn(t, files, append(args, "-max-time", "10s", "./...")...)
+		if code != exitOK {
+			t.Fatalf("dowse gen %v: exit code %d\n%s", args, code, stderr)
+		}
+		out := map[string]bool{}
+		for name := range readTree(t, dir) {
+			if _, given := files[name]; !given {
+				out[name] = true
+			}
+		}
+		return out
+	}
+	all := written()
+	one, two := written("-shard", "1/2"), written("-shard", "2/2")
+	if len(all) != 3 || len(one) == 0 || len(two) == 0 || len(one)+len(two) != len(all) {
+		t.Fatalf("files: all %v, shard 1 %v, shard 2 %v", all, one, two)
+	}
+	for name := range one {
+		if two[name] || !all[name] {
+			t.Errorf("%s: written by both shards, or not by the whole run", name)
+		}
+	}
+	for name := range two {
+		if !all[name] {
+			t.Errorf("%s: written by shard 2, not by the whole run", name)
+		}
+	}
+	if code, _, stderr, _ := runGenIn(t, files, "-shard", "3/2", "./..."); code != exitUsage || !strings.Contains(stderr, "-shard") {
+		t.Errorf("-shard 3/2: exit code %d, want %d\n%s", code, exitUsage, stderr)
+	}
+}
