@@ -11,11 +11,14 @@
 // function coverage (functions with a statement run), as measured by
 // running the target over the passing inputs of that corpus with go test
 // -cover (a failing input would end the measuring run), and whether a
-// failing input was found.
+// failing input was found. With -trials n, each tool runs n times on fresh
+// copies and the table gives the median run (by statement coverage; the
+// function coverage compared is the median too) and the range of the
+// statement coverage: both tools vary from run to run.
 //
 // Usage (from the repository root; needs the module proxy):
 //
-//	go run ./bench/realfuzz [-time 60s] [-max-len n] [-targets uuid,...]
+//	go run ./bench/realfuzz [-time 60s] [-max-len n] [-targets uuid,...] [-trials 3]
 package main
 
 import (
@@ -29,6 +32,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -63,6 +67,7 @@ func main() {
 	budget := flag.Duration("time", 60*time.Second, "exploration budget per target and tool")
 	maxLen := flag.Int("max-len", 0, "dowse gen -max-len (0: dowse's default, which dowse may raise)")
 	only := flag.String("targets", "", "comma-separated target names (default: all)")
+	trials := flag.Int("trials", 1, "runs per tool and target; the table reports medians")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -94,9 +99,13 @@ func main() {
 		if err != nil {
 			log.Fatalf("%s: %v", tg.name, err)
 		}
-		fz := runFuzzer(src, work, tg, *budget)
-		full := runDowse(dowse, src, work, tg, *budget, *maxLen)
-		short := runDowse(dowse, src, work, tg, tenth, *maxLen)
+		var fzs, fulls, shorts []result
+		for range max(*trials, 1) {
+			fzs = append(fzs, runFuzzer(src, work, tg, *budget))
+			fulls = append(fulls, runDowse(dowse, src, work, tg, *budget, *maxLen))
+			shorts = append(shorts, runDowse(dowse, src, work, tg, tenth, *maxLen))
+		}
+		fz, full, short := median(fzs), median(fulls), median(shorts)
 		ge := full.stmts >= fz.stmts && full.funcs >= fz.funcs
 		fast := short.stmts >= fz.stmts
 		if ge {
@@ -108,6 +117,28 @@ func main() {
 		fmt.Printf("| %s (%s) | %s | %s | %s | %s | %s | %s |\n", tg.name, tg.fuzz, fz, full, short, yes(ge), yes(fast), full.summary)
 	}
 	fmt.Printf("\ndowse ≥ the fuzzer on %d of %d targets; reaches the fuzzer's statement coverage in a tenth of the time on %d\n", atLeast, total, inTenth)
+}
+
+// median returns the run with the median statement coverage (the lower
+// middle one of an even number), with the median function coverage, and
+// the range of the statement coverage when there are several.
+func median(rs []result) result {
+	sorted := append([]result(nil), rs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].stmts < sorted[j].stmts })
+	m := sorted[(len(sorted)-1)/2]
+	if len(rs) > 1 {
+		funcs := make([]float64, len(rs))
+		for i, r := range rs {
+			funcs[i] = r.funcs
+		}
+		sort.Float64s(funcs)
+		m.funcs = funcs[(len(funcs)-1)/2]
+		m.spread = fmt.Sprintf("%.1f–%.1f%%", sorted[0].stmts, sorted[len(sorted)-1].stmts)
+		for _, r := range rs {
+			m.found = m.found || r.found
+		}
+	}
+	return m
 }
 
 func yes(b bool) string {
@@ -124,10 +155,14 @@ type result struct {
 	found        bool    // a failing input
 	corpus       int     // corpus entries left behind
 	summary      string  // dowse: runs, paths, verdict
+	spread       string  // several trials: the range of the statement coverage
 }
 
 func (r result) String() string {
 	s := fmt.Sprintf("%.1f%%, %s fn (%d inputs)", r.stmts, r.nfuncs, r.corpus)
+	if r.spread != "" {
+		s = fmt.Sprintf("%.1f%% (%s), %.1f%% fn", r.stmts, r.spread, r.funcs)
+	}
 	if r.found {
 		s += ", failure found"
 	}
