@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -40,6 +41,7 @@ var (
 	errorType   = reflect.TypeFor[error]()
 	contextType = reflect.TypeFor[context.Context]()
 	writerType  = reflect.TypeFor[interface{ Write([]byte) (int, error) }]()
+	readerType  = reflect.TypeFor[io.Reader]()
 )
 
 // checker checks shapes of a layout against types.
@@ -108,6 +110,10 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		}
 	case ShapeWriter:
 		if t.Kind() != reflect.Interface || !reflect.TypeFor[*bytes.Buffer]().Implements(t) || !t.Implements(writerType) {
+			return bad()
+		}
+	case ShapeReader:
+		if t != readerType {
 			return bad()
 		}
 	case ShapeBuilt:
@@ -419,6 +425,8 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		v.Set(reflect.ValueOf(context.Background()))
 	case ShapeWriter:
 		v.Set(reflect.ValueOf(new(bytes.Buffer)))
+	case ShapeReader:
+		v.Set(reflect.ValueOf(b.reader()))
 	case ShapeBuilt:
 		b.build(v, sh.Build)
 	case ShapeAny:
@@ -705,7 +713,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
 	case ShapeAny:
 		ub.anyValue(v, sh)
-	case ShapeContext, ShapeWriter, ShapeBuilt, ShapeFunc:
+	case ShapeContext, ShapeWriter, ShapeReader, ShapeBuilt, ShapeFunc:
 		ub.ok = false // results of these types are not compared
 	}
 }

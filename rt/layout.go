@@ -44,6 +44,10 @@ import (
 //     string leaf, the message of errors.New;
 //   - ShapeContext (context.Context): no leaves, context.Background();
 //   - ShapeWriter (io.Writer): no leaves, a fresh bytes.Buffer;
+//   - ShapeReader (io.Reader): a length leaf (kind KInt, IsLen, 0 <= len
+//     <= MaxLen), then MaxLen byte leaves (kind KUint8), of which the
+//     first len are the bytes the reader yields: a reader of this
+//     package (see reader.go) whose Read copies them with their shadows;
 //   - ShapeFunc (a func value): a choice leaf (nil or a stub), then for
 //     each of Len scripted calls the leaves of its results (Outs): the
 //     stub's i-th call returns the i-th results, later calls the last
@@ -118,9 +122,10 @@ const (
 	ShapeFunc
 	ShapeAny
 	ShapeMap
+	ShapeReader
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -253,7 +258,7 @@ func (l *Layout) Check() error {
 					return fmt.Errorf("layout: field %s of shape %d (%s) has a bad shape", f.Name, i, s.Type)
 				}
 			}
-		case ShapeError, ShapeContext, ShapeWriter:
+		case ShapeError, ShapeContext, ShapeWriter, ShapeReader:
 		case ShapeFunc, ShapeAny:
 			for _, o := range s.Outs {
 				if !valid(o) || s.Kind == ShapeAny && l.Shapes[o].Kind != ShapeScalar {
@@ -447,6 +452,11 @@ func (f *flattener) shape(i int) {
 			f.push(Step{Kind: StepIndex, N: j})
 			f.shape(s.Elem)
 			f.pop()
+		}
+	case ShapeReader:
+		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
+		for j := 0; j < f.l.MaxLen; j++ {
+			f.leaf(Leaf{K: KUint8}, Step{Kind: StepIndex, N: j})
 		}
 	case ShapeMap:
 		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})

@@ -51,6 +51,8 @@ func (r *renderer) lit(v *value, elided bool) string {
 		return r.pkg("context") + ".Background()"
 	case rt.ShapeWriter:
 		return "new(" + r.pkg("bytes") + ".Buffer)"
+	case rt.ShapeReader:
+		return r.pkg("strings") + ".NewReader(" + strconv.Quote(v.str) + ")"
 	case rt.ShapeBuilt:
 		return r.built(v)
 	case rt.ShapeFunc:

@@ -153,6 +153,9 @@ func (c *typeChecker) structure(t types.Type) error {
 		case namedAs(t, "io", "Writer"):
 			c.pkgs["bytes"] = types.NewPackage("bytes", "bytes")
 			return nil
+		case namedAs(t, "io", "Reader"):
+			c.pkgs["strings"] = types.NewPackage("strings", "strings")
+			return nil
 		case u.Empty():
 			return nil // any: nil or a constant
 		}

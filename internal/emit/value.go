@@ -14,7 +14,7 @@ type value struct {
 	shape  rt.ShapeKind // how the value is built
 	kind   rt.Kind      // scalars: the leaf's kind
 	bits   uint64       // integers and bools
-	str    string       // strings; the message of an error
+	str    string       // strings; the message of an error; the bytes of a reader
 	elems  []*value     // arrays; slices: the first len elements
 	isNil  bool         // a slice of length 0, a nil pointer or error
 	fields []field      // structs, blank fields left out
@@ -262,6 +262,26 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if _, ok := u.(*types.Interface); !ok {
 			return nil, mismatch()
 		}
+	case rt.ShapeReader:
+		if _, ok := u.(*types.Interface); !ok {
+			return nil, mismatch()
+		}
+		// The bytes the reader yields, stored like a []byte's elements.
+		n, _, err := d.length(path)
+		if err != nil {
+			return nil, err
+		}
+		data := make([]byte, 0, n)
+		for i := 0; i < d.l.MaxLen; i++ {
+			in, err := d.next(fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			if int64(i) < n {
+				data = append(data, byte(in.Bits))
+			}
+		}
+		v.str = string(data)
 	case rt.ShapeBuilt:
 		b, err := d.build(sh.Build, path)
 		if err != nil {
@@ -383,7 +403,7 @@ func (v *value) isZero() bool {
 		return v.bits == 0 && v.str == ""
 	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc || v.shape == rt.ShapeAny:
 		return v.isNil
-	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeBuilt:
+	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeReader || v.shape == rt.ShapeBuilt:
 		return false // a value is built
 	case v.fields != nil:
 		for _, f := range v.fields {

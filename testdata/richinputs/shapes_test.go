@@ -61,3 +61,21 @@ func PutDescribe(t *testing.T, v any) {
 		t.Fatal("a bool")
 	}
 }
+
+func PutIsGIF(t *testing.T, r io.Reader) {
+	if ok, _ := IsGIF(r); ok {
+		t.Fatal("a GIF")
+	}
+}
+
+func PutIsOK(t *testing.T, r io.Reader) {
+	if IsOK(r) {
+		t.Fatal("ok")
+	}
+}
+
+func PutFirstLine(t *testing.T, r io.Reader) {
+	if FirstLine(r) == "hi!" {
+		t.Fatal("hi!")
+	}
+}

@@ -3,7 +3,9 @@
 package lit
 
 import (
+	"io"
 	os2 "os"
+	"strings"
 	"testing"
 
 	"example.com/a/units"
@@ -222,6 +224,25 @@ func TestDowsePutNoInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			PutNoInputs(t)
+		})
+	}
+}
+
+// TestDowsePutReader runs PutReader on one input per path that dowse explored
+// and saw pass.
+func TestDowsePutReader(t *testing.T) {
+	tests := []struct {
+		name string
+		r    io.Reader
+		n    int
+	}{
+		{name: `r="GI",n=1`, r: strings.NewReader("GI"), n: 1},
+		{name: "r=0xff,n=2", r: strings.NewReader("\xff"), n: 2},
+		{name: `r="",n=3`, r: strings.NewReader(""), n: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			PutReader(t, tt.r, tt.n)
 		})
 	}
 }
