@@ -116,6 +116,11 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		if t != readerType {
 			return bad()
 		}
+	case ShapeChan:
+		if t.Kind() != reflect.Chan || s.Send != (t.ChanDir() == reflect.SendDir) {
+			return bad()
+		}
+		return c.fits(s.Elem, t.Elem())
 	case ShapeBuilt:
 		return c.fitsBuild(s.Build, t)
 	case ShapeAny:
@@ -427,6 +432,8 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		v.Set(reflect.ValueOf(new(bytes.Buffer)))
 	case ShapeReader:
 		v.Set(reflect.ValueOf(b.reader()))
+	case ShapeChan:
+		b.fillChan(v, sh)
 	case ShapeBuilt:
 		b.build(v, sh.Build)
 	case ShapeAny:
@@ -713,7 +720,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
 	case ShapeAny:
 		ub.anyValue(v, sh)
-	case ShapeContext, ShapeWriter, ShapeReader, ShapeBuilt, ShapeFunc:
+	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc:
 		ub.ok = false // results of these types are not compared
 	}
 }

@@ -1147,6 +1147,14 @@ func TestRichInputs(t *testing.T) {
 		// A bufio.Scanner reads the bytes: a concretization, never
 		// exhaustive (the failure is out of reach).
 		"PutFirstLine": {nil, false},
+		// Receives from a buffered, closed channel keep the elements'
+		// shadows: a range (one path per length), v, ok := <-in, and
+		// len/cap of a send-only channel.
+		"PutTotal":     {[]string{"len(in)=1, in[0]=42", "len(in)=2, in[0]=42", "len(in)=3, in[0]=42"}, true},
+		"PutFirst":     {[]string{`len(in)=1, in[0]="go"`}, true},
+		"PutCountdown": {[]string{"n=", "n="}, true},
+		// A receive in a select is not followed: never exhaustive.
+		"PutPoll": {nil, false},
 	}
 	if len(full) != len(want) {
 		t.Fatalf("%d summaries, want %d\n%s", len(full), len(want), stdout)

@@ -77,6 +77,12 @@ func (r *renderer) nameFrag(v *value) string {
 			return stringFrag(v.str)
 		}
 		return fmt.Sprintf("0x%x", v.str)
+	case rt.ShapeChan:
+		parts := []string{"chan"}
+		for _, e := range v.elems {
+			parts = append(parts, r.nameFrag(e))
+		}
+		return strings.Join(parts, "_")
 	case rt.ShapeFunc:
 		if v.isNil {
 			return "nil"

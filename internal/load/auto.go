@@ -135,9 +135,10 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 
 // notReported reports whether results of shape kind k are left out of
 // what an automatic target reports: values that are not data (a context,
-// a writer, a reader), which the generated tests could not compare.
+// a writer, a reader, a channel), which the generated tests could not
+// compare.
 func notReported(k rt.ShapeKind) bool {
-	return k == rt.ShapeContext || k == rt.ShapeWriter || k == rt.ShapeReader
+	return k == rt.ShapeContext || k == rt.ShapeWriter || k == rt.ShapeReader || k == rt.ShapeChan
 }
 
 // resultsLayout adds the results to l if every one of them has a layout

@@ -208,6 +208,10 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		b.l.Shapes[i].Fields = fields
 		b.open.Delete(t)
 		return i, "", true
+	case *types.Chan:
+		// Buffered and closed, with solved elements; a send-only one
+		// empty, with room for -max-len values (see rt.Layout).
+		return b.composite(t, rt.Shape{Kind: rt.ShapeChan, Type: name, Send: u.Dir() == types.SendOnly}, u.Elem(), part)
 	case *types.Signature:
 		// A stub: its results are inputs, its arguments are ignored.
 		i := b.begin(t, rt.Shape{Kind: rt.ShapeFunc, Type: name})

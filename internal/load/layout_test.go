@@ -20,7 +20,7 @@ func TestFailedShapeIsForgotten(t *testing.T) {
 
 type Node struct {
 	next *Node
-	c    chan int
+	f    float64
 }
 
 type Wrapper struct{ n *Node }
@@ -132,5 +132,37 @@ func Bytes(r io.ByteReader) {}
 	bytes := pkg.Scope().Lookup("Bytes").(*types.Func).Type().(*types.Signature).Params().At(0)
 	if _, err := LayoutOf("Bytes", []*types.Var{bytes}, pkg); err == nil {
 		t.Error("io.ByteReader got a layout")
+	}
+}
+
+// A channel the target receives from is a length and MaxLen elements; a
+// send-only one has no leaves; a channel of an unsupported element type is
+// refused.
+func TestChanLayout(t *testing.T) {
+	pkg := checkPackage(t, `package p
+
+type Jobs <-chan *int
+
+func Use(in <-chan int, both chan string, out chan<- int, jobs Jobs) {}
+
+func Floats(c chan float64) {}
+`)
+	l, paths := leafPaths(t, pkg, "Use")
+	want := []string{"len(in):int64", "in[0]:int64", "in[1]:int64", "len(both):int64", "both[0]:string", "both[1]:string",
+		"len(jobs):int64", "jobs[0] != nil:bool", "*jobs[0]:int64", "jobs[1] != nil:bool", "*jobs[1]:int64"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("leaves %v\nwant %v", paths, want)
+	}
+	for i, send := range []bool{false, false, true, false} {
+		if s := l.Shapes[l.Params[i].Shape]; s.Kind != rt.ShapeChan || s.Send != send {
+			t.Errorf("parameter %d has shape %s (send-only %v)", i, s.Kind, s.Send)
+		}
+	}
+	if !l.Choices()[l.Params[3].Shape] || l.Choices()[l.Params[2].Shape] {
+		t.Error("a channel of pointers must hold choices, a send-only one none")
+	}
+	floats := pkg.Scope().Lookup("Floats").(*types.Func).Type().(*types.Signature).Params().At(0)
+	if _, err := LayoutOf("Floats", []*types.Var{floats}, pkg); err == nil {
+		t.Error("chan float64 got a layout")
 	}
 }

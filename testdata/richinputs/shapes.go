@@ -138,3 +138,40 @@ func FirstLine(r io.Reader) string {
 	}
 	return ""
 }
+
+// Total receives the numbers of in until it is closed and adds them.
+func Total(in <-chan int) int {
+	s := 0
+	for v := range in {
+		s += v
+	}
+	return s
+}
+
+// First receives one word from in, if there is one.
+func First(in <-chan string) (string, bool) {
+	w, ok := <-in
+	return w, ok
+}
+
+// Countdown sends n, n-1, ..., 1 on out while it has room, and returns
+// how many it sent.
+func Countdown(out chan<- int, n int) int {
+	sent := 0
+	for i := n; i > 0 && len(out) < cap(out); i-- {
+		out <- i
+		sent++
+	}
+	return sent
+}
+
+// Poll takes a number from in if one is ready: a receive in a select,
+// which dowse does not follow.
+func Poll(in <-chan int) int {
+	select {
+	case v := <-in:
+		return v
+	default:
+		return -1
+	}
+}

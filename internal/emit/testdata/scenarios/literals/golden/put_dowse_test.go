@@ -247,6 +247,35 @@ func TestDowsePutReader(t *testing.T) {
 	}
 }
 
+// TestDowsePutChans runs PutChans on one input per path that dowse explored
+// and saw pass.
+func TestDowsePutChans(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    <-chan int
+		out   chan<- string
+		kinds chan Kind
+	}{
+		{
+			name:  "in=chan_-1_5,out=chan,kinds=chan_2",
+			in:    func() <-chan int { ch := make(chan int, 2); ch <- -1; ch <- 5; close(ch); return ch }(),
+			out:   make(chan<- string, 2),
+			kinds: func() chan Kind { ch := make(chan Kind, 1); ch <- Kind(2); close(ch); return ch }(),
+		},
+		{
+			name:  "in=chan,out=chan,kinds=chan",
+			in:    func() <-chan int { ch := make(chan int, 0); close(ch); return ch }(),
+			out:   make(chan<- string, 2),
+			kinds: func() chan Kind { ch := make(chan Kind, 0); close(ch); return ch }(),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			PutChans(t, tt.in, tt.out, tt.kinds)
+		})
+	}
+}
+
 // TestDowsePutBlank runs PutBlank on one input per path that dowse explored
 // and saw pass.
 func TestDowsePutBlank(t *testing.T) {
