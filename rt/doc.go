@@ -10,7 +10,7 @@
 //
 // # Model
 //
-// Shadows live in four places:
+// Shadows live in five places:
 //
 //   - locals and parameters of tracked types (integers, bools, strings and
 //     slices, whose shadow is the shadow of their length) have companion
@@ -24,6 +24,8 @@
 //     keyed by the map's runtime pointer: its entries in the order the run
 //     stored them, with the shadows of keys and values; every access
 //     records which entry its key reaches as branches;
+//   - input channels (chans.go) keep the shadows of their elements in
+//     order, handed over by the receives the instrumenter reports;
 //   - calls pass shadows through two registers: the caller announces the
 //     argument shadows of the next call (Call) and the callee's prologue
 //     takes them (Enter, In); the callee leaves its result shadows before

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -41,6 +42,7 @@ var (
 	errorType   = reflect.TypeFor[error]()
 	contextType = reflect.TypeFor[context.Context]()
 	writerType  = reflect.TypeFor[interface{ Write([]byte) (int, error) }]()
+	readerType  = reflect.TypeFor[io.Reader]()
 )
 
 // checker checks shapes of a layout against types.
@@ -117,6 +119,15 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		if t.Kind() != reflect.Interface || !reflect.TypeFor[*bytes.Buffer]().Implements(t) || !t.Implements(writerType) {
 			return bad()
 		}
+	case ShapeReader:
+		if t != readerType {
+			return bad()
+		}
+	case ShapeChan:
+		if t.Kind() != reflect.Chan || s.Send != (t.ChanDir() == reflect.SendDir) {
+			return bad()
+		}
+		return c.fits(s.Elem, t.Elem())
 	case ShapeBuilt:
 		return c.fitsBuild(s.Build, t)
 	case ShapeAny:
@@ -436,6 +447,10 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		v.Set(reflect.ValueOf(context.Background()))
 	case ShapeWriter:
 		v.Set(reflect.ValueOf(new(bytes.Buffer)))
+	case ShapeReader:
+		v.Set(reflect.ValueOf(b.reader()))
+	case ShapeChan:
+		b.fillChan(v, sh)
 	case ShapeBuilt:
 		b.build(v, sh.Build)
 	case ShapeAny:
@@ -726,7 +741,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
 	case ShapeAny:
 		ub.anyValue(v, sh)
-	case ShapeContext, ShapeWriter, ShapeBuilt, ShapeFunc:
+	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc:
 		ub.ok = false // results of these types are not compared
 	}
 }

@@ -47,6 +47,18 @@ import (
 //     string leaf, the message of errors.New;
 //   - ShapeContext (context.Context): no leaves, context.Background();
 //   - ShapeWriter (io.Writer): no leaves, a fresh bytes.Buffer;
+//   - ShapeReader (io.Reader): a length leaf (kind KInt, IsLen, 0 <= len
+//     <= MaxLen), then MaxLen byte leaves (kind KUint8), of which the
+//     first len are the bytes the reader yields: a reader of this
+//     package (see reader.go) whose Read copies them with their shadows;
+//   - ShapeChan (a channel): for a channel the target can receive from
+//     (chan T, <-chan T), a length leaf (kind KInt, IsLen, 0 <= len <=
+//     MaxLen), then the leaves of MaxLen elements, of which the first len
+//     are buffered in the channel (of capacity len), which is then closed,
+//     so that a range over it ends (a channel that is never closed would
+//     block the worker forever; a nil channel too, so none is offered); a
+//     send-only channel (chan<- T, Send) has no leaves: an empty channel
+//     with room for MaxLen values (a send beyond them blocks);
 //   - ShapeFunc (a func value): a choice leaf (nil or a stub), then for
 //     each of Len scripted calls the leaves of its results (Outs): the
 //     stub's i-th call returns the i-th results, later calls the last
@@ -121,9 +133,11 @@ const (
 	ShapeFunc
 	ShapeAny
 	ShapeMap
+	ShapeReader
+	ShapeChan
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader", "chan"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -144,11 +158,12 @@ type Shape struct {
 	// their values come from seeds and mutation, not from the solver.
 	Float  bool
 	Len    int     // ShapeArray: the number of elements
-	Elem   int     // ShapeArray, ShapeSlice, ShapePointer: the element's shape; ShapeMap: the value's
+	Elem   int     // ShapeArray, ShapeSlice, ShapePointer, ShapeChan: the element's shape; ShapeMap: the value's
 	Key    int     // ShapeMap: the key's shape (a scalar)
 	Fields []Field // ShapeStruct: the fields that get values, in order
 	Build  *Build  // ShapeBuilt: how the value is made
 	Outs   []int   // ShapeFunc: the shapes of the results (Len is the number of scripted calls); ShapeAny: the dynamic types offered
+	Send   bool    // ShapeChan: a send-only channel (chan<- T), which has no leaves
 }
 
 // Build says how a ShapeBuilt value is made: by calling Ctor (a
@@ -254,7 +269,7 @@ func (l *Layout) Check() error {
 			if s.K == KInvalid {
 				return fmt.Errorf("layout: shape %d (%s) has no kind", i, s.Type)
 			}
-		case ShapeArray, ShapeSlice, ShapePointer:
+		case ShapeArray, ShapeSlice, ShapePointer, ShapeChan:
 			if !valid(s.Elem) || s.Kind == ShapeArray && s.Len < 0 {
 				return fmt.Errorf("layout: shape %d (%s) has a bad element", i, s.Type)
 			}
@@ -268,7 +283,7 @@ func (l *Layout) Check() error {
 					return fmt.Errorf("layout: field %s of shape %d (%s) has a bad shape", f.Name, i, s.Type)
 				}
 			}
-		case ShapeError, ShapeContext, ShapeWriter:
+		case ShapeError, ShapeContext, ShapeWriter, ShapeReader:
 		case ShapeFunc, ShapeAny:
 			for _, o := range s.Outs {
 				if !valid(o) || s.Kind == ShapeAny && l.Shapes[o].Kind != ShapeScalar {
@@ -311,6 +326,8 @@ func (l *Layout) Choices() []bool {
 				has[i] = true
 			case ShapeArray, ShapeSlice, ShapeMap:
 				has[i] = has[s.Elem]
+			case ShapeChan:
+				has[i] = !s.Send && has[s.Elem]
 			case ShapeStruct:
 				for _, f := range s.Fields {
 					has[i] = has[i] || has[f.Shape]
@@ -457,6 +474,21 @@ func (f *flattener) shape(i int) {
 			f.pop()
 		}
 	case ShapeSlice:
+		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
+		for j := 0; j < f.l.MaxLen; j++ {
+			f.push(Step{Kind: StepIndex, N: j})
+			f.shape(s.Elem)
+			f.pop()
+		}
+	case ShapeReader:
+		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
+		for j := 0; j < f.l.MaxLen; j++ {
+			f.leaf(Leaf{K: KUint8}, Step{Kind: StepIndex, N: j})
+		}
+	case ShapeChan:
+		if s.Send {
+			return
+		}
 		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
 		for j := 0; j < f.l.MaxLen; j++ {
 			f.push(Step{Kind: StepIndex, N: j})

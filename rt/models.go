@@ -81,6 +81,7 @@ func Models() map[string]string {
 		"slices.Equal":                        "SlicesEqual",
 		"slices.Clone":                        "SlicesClone",
 		"slices.Delete":                       "SlicesDelete",
+		"io.ReadAll":                          "IoReadAll",
 	}
 }
 

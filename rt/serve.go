@@ -258,6 +258,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 				_, res.RuntimeError = r.(runtime.Error)
 			}
 			untaken(&cur.pending)
+			endChans()
 			on.Store(false)
 		}()
 		growStack(16) // 256 KiB: stack growth would move stack-allocated cells
@@ -366,6 +367,7 @@ func Recovered(r any) any {
 func Exit(code int) {
 	if w := theWorker; w != nil && on.Load() {
 		untaken(&cur.pending)
+		endChans()
 		on.Store(false)
 		res := &Result{Seq: w.seq, Status: StatusExit, Messages: []string{fmt.Sprintf("os.Exit(%d)", code)}}
 		w.fill(res)

@@ -87,6 +87,12 @@ type run struct {
 	// maps are the shadow tables of the maps the run stored symbolic keys
 	// or values in, by the maps' runtime pointers (see maps.go).
 	maps map[unsafe.Pointer]*mapState
+	// chans are the input channels the target can receive from, by their
+	// runtime pointers, and recvd is the shadow of the element the last
+	// followed receive got (see chans.go).
+	chans    map[unsafe.Pointer]*chanState
+	chanList []*chanState // the same, in the order they were built
+	recvd    Arg
 	// picked holds the symbolic indexes whose value the run has already
 	// chosen (see Pick), with that value.
 	picked      map[S]uint64
@@ -132,6 +138,9 @@ func resetRun(maxEvents int) {
 	clear(cur.slices)
 	clear(cur.emptySlices)
 	clear(cur.maps)
+	clear(cur.chans)
+	cur.chanList = cur.chanList[:0]
+	cur.recvd = Arg{}
 	clear(cur.picked)
 	cur.goroutine = false
 	concurrent.Store(false)

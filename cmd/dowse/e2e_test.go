@@ -1142,6 +1142,20 @@ func TestRichInputs(t *testing.T) {
 		"PutRetry":    {[]string{"op.call[2].r0 != nil=false"}, true}, // a stub that fails twice, then succeeds
 		"PutCount":    {[]string{"xs[0]=5", "xs[0]=5"}, true},         // either call of the stub may keep
 		"PutDescribe": {[]string{"v.(type)=3"}, false},                // a bool in an any; its value is concrete
+		// r.Read in instrumented code: the bytes keep their shadows.
+		"PutIsGIF": {[]string{"len(r)=3, r[0]=71, r[1]=73, r[2]=70"}, true},
+		"PutIsOK":  {[]string{"len(r)=2, r[0]=111, r[1]=107"}, true}, // io.ReadAll's model
+		// A bufio.Scanner reads the bytes: a concretization, never
+		// exhaustive (the failure is out of reach).
+		"PutFirstLine": {nil, false},
+		// Receives from a buffered, closed channel keep the elements'
+		// shadows: a range (one path per length), v, ok := <-in, and
+		// len/cap of a send-only channel.
+		"PutTotal":     {[]string{"len(in)=1, in[0]=42", "len(in)=2, in[0]=42", "len(in)=3, in[0]=42"}, true},
+		"PutFirst":     {[]string{`len(in)=1, in[0]="go"`}, true},
+		"PutCountdown": {[]string{"n=", "n="}, true},
+		// A receive in a select is not followed: never exhaustive.
+		"PutPoll": {nil, false},
 	}
 	if len(full) != len(want) {
 		t.Fatalf("%d summaries, want %d\n%s", len(full), len(want), stdout)

@@ -52,6 +52,10 @@ func (r *renderer) lit(v *value, elided bool) string {
 		return r.pkg("context") + ".Background()"
 	case rt.ShapeWriter:
 		return "new(" + r.pkg("bytes") + ".Buffer)"
+	case rt.ShapeReader:
+		return r.pkg("strings") + ".NewReader(" + strconv.Quote(v.str) + ")"
+	case rt.ShapeChan:
+		return r.channel(v)
 	case rt.ShapeBuilt:
 		return r.built(v)
 	case rt.ShapeFunc:
@@ -186,6 +190,29 @@ func (r *renderer) built(v *value) string {
 	} else {
 		s.WriteString("return built\n}()")
 	}
+	return s.String()
+}
+
+// channel renders a channel as a function literal called in place: a
+// send-only one is empty with room for the length bound's values,
+//
+//	make(chan<- int, 3)
+//
+// and one the target receives from holds its elements and is closed:
+//
+//	func() <-chan int { ch := make(chan int, 2); ch <- 1; ch <- 5; close(ch); return ch }()
+func (r *renderer) channel(v *value) string {
+	c := types.Unalias(v.t).Underlying().(*types.Chan)
+	if c.Dir() == types.SendOnly {
+		return fmt.Sprintf("make(%s, %d)", r.typeString(v.t), v.maxLen)
+	}
+	both := r.typeString(types.NewChan(types.SendRecv, c.Elem()))
+	var s strings.Builder
+	fmt.Fprintf(&s, "func() %s { ch := make(%s, %d); ", r.typeString(v.t), both, len(v.elems))
+	for _, e := range v.elems {
+		fmt.Fprintf(&s, "ch <- %s; ", r.lit(e, false))
+	}
+	s.WriteString("close(ch); return ch }()")
 	return s.String()
 }
 

@@ -73,6 +73,18 @@ func (r *renderer) nameFrag(v *value) string {
 		return "ctx"
 	case rt.ShapeWriter:
 		return "buf"
+	case rt.ShapeReader:
+		// As a []byte: the bytes it yields.
+		if printableBytes([]byte(v.str)) {
+			return stringFrag(v.str)
+		}
+		return fmt.Sprintf("0x%x", v.str)
+	case rt.ShapeChan:
+		parts := []string{"chan"}
+		for _, e := range v.elems {
+			parts = append(parts, r.nameFrag(e))
+		}
+		return strings.Join(parts, "_")
 	case rt.ShapeFunc:
 		if v.isNil {
 			return "nil"

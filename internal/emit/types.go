@@ -127,6 +127,8 @@ func (c *typeChecker) structure(t types.Type) error {
 		return c.walk(u.Elem())
 	case *types.Pointer:
 		return c.walk(u.Elem())
+	case *types.Chan:
+		return c.walk(u.Elem())
 	case *types.Signature:
 		// A stub: its results are values; its parameters are only written.
 		for i := 0; i < u.Results().Len(); i++ {
@@ -152,6 +154,9 @@ func (c *typeChecker) structure(t types.Type) error {
 			return nil
 		case namedAs(t, "io", "Writer"):
 			c.pkgs["bytes"] = types.NewPackage("bytes", "bytes")
+			return nil
+		case namedAs(t, "io", "Reader"):
+			c.pkgs["strings"] = types.NewPackage("strings", "strings")
 			return nil
 		case u.Empty():
 			return nil // any: nil or a constant

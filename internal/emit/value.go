@@ -16,13 +16,14 @@ type value struct {
 	kind   rt.Kind      // scalars: the leaf's kind
 	bits   uint64       // integers and bools; floats: their IEEE 754 bits
 	float  bool         // a float32 (kind KUint32) or float64 (kind KUint64)
-	str    string       // strings; the message of an error
-	elems  []*value     // arrays; slices: the first len elements
+	str    string       // strings; the message of an error; the bytes of a reader
+	elems  []*value     // arrays; slices and channels: the first len elements
 	isNil  bool         // a slice of length 0, a nil pointer or error
 	fields []field      // structs, blank fields left out
 	elem   *value       // a non-nil pointer: the pointee
 	built  *built       // a value made by calls (rt.ShapeBuilt)
 	calls  [][]*value   // a non-nil func stub: the results of each scripted call
+	maxLen int          // a channel: the length bound (a send-only channel's capacity)
 	dyn    *value       // a non-nil any: the value of its dynamic type
 	// entries are a map's entries in slot order, a key equal to an
 	// earlier one replacing that entry's value as the worker's stores did.
@@ -128,7 +129,7 @@ func (d *decoder) length(path string) (int64, bool, error) {
 
 func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 	sh := &d.l.Shapes[shape]
-	v := &value{t: t, shape: sh.Kind}
+	v := &value{t: t, shape: sh.Kind, maxLen: d.l.MaxLen}
 	mismatch := func() error { return fmt.Errorf("%s: layout %s (%s) does not fit type %s", path, sh.Kind, sh.Type, t) }
 	u := types.Unalias(t).Underlying()
 	switch sh.Kind {
@@ -179,6 +180,27 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		v.isNil = isNil
 		for i := 0; i < d.l.MaxLen; i++ {
 			e, err := d.decode(sh.Elem, s.Elem(), fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			if int64(i) < n {
+				v.elems = append(v.elems, e)
+			}
+		}
+	case rt.ShapeChan:
+		c, ok := u.(*types.Chan)
+		if !ok || sh.Send != (c.Dir() == types.SendOnly) {
+			return nil, mismatch()
+		}
+		if sh.Send {
+			break // empty, with room for MaxLen values
+		}
+		n, _, err := d.length(path)
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < d.l.MaxLen; i++ {
+			e, err := d.decode(sh.Elem, c.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
 			}
@@ -269,6 +291,26 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if _, ok := u.(*types.Interface); !ok {
 			return nil, mismatch()
 		}
+	case rt.ShapeReader:
+		if _, ok := u.(*types.Interface); !ok {
+			return nil, mismatch()
+		}
+		// The bytes the reader yields, stored like a []byte's elements.
+		n, _, err := d.length(path)
+		if err != nil {
+			return nil, err
+		}
+		data := make([]byte, 0, n)
+		for i := 0; i < d.l.MaxLen; i++ {
+			in, err := d.next(fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			if int64(i) < n {
+				data = append(data, byte(in.Bits))
+			}
+		}
+		v.str = string(data)
 	case rt.ShapeBuilt:
 		b, err := d.build(sh.Build, path)
 		if err != nil {
@@ -390,7 +432,7 @@ func (v *value) isZero() bool {
 		return v.bits == 0 && v.str == ""
 	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc || v.shape == rt.ShapeAny:
 		return v.isNil
-	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeBuilt:
+	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeReader || v.shape == rt.ShapeChan || v.shape == rt.ShapeBuilt:
 		return false // a value is built
 	case v.fields != nil:
 		for _, f := range v.fields {

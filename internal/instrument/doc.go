@@ -22,6 +22,10 @@
 //   - Calls to functions of instrumented packages announce their argument
 //     shadows (rt.Call) and pick up result shadows (rt.Res); function
 //     prologues take them (rt.Enter, rt.In) and returns leave them (rt.Ret).
+//   - Receives (in expressions, statements, v, ok := <-c and range
+//     loops over channels, which become loops of receives) report
+//     themselves (rt.Recv, rt.RecvOk), so that a channel input hands over
+//     its elements' shadows.
 //   - Every if and for condition, every operand of && and ||, every case
 //     comparison, the continuation check of range loops and the clause of
 //     a type switch is a branch (rt.Br); bounds checks, divisions and shifts

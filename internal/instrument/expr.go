@@ -290,13 +290,60 @@ func (f *fn) hoistMulti(call *ast.CallExpr, results *types.Tuple, pre *[]ast.Stm
 }
 
 // hoistValue moves a side-effecting expression (a receive) into a
-// temporary whose value is concrete.
+// temporary. A receive from a channel reports itself (see recv).
 func (f *fn) hoistValue(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		if v, _, ok := f.recv(u, pre); ok {
+			return v
+		}
+	}
 	t := f.typeOf(e)
 	id := f.newTemp()
 	*pre = append(*pre, define(id, e))
 	f.temps[id] = temp{t: t}
 	return id
+}
+
+// recv moves the receive u (whose operand is pure) into temporaries v, ok
+// := <-c and reports it to rt.Recv, which records, for an input channel,
+// whether it got an element (an implicit branch); v gets the element's
+// shadow (rt.RecvSh) and ok the shadow of that condition.
+func (f *fn) recv(u *ast.UnaryExpr, pre *[]ast.Stmt) (v, ok ast.Expr, done bool) {
+	ct, isChan := f.typeOf(u.X).Underlying().(*types.Chan)
+	if !isChan {
+		return nil, nil, false
+	}
+	c := f.chanOperand(u, pre)
+	vid, okid, okS := f.newTemp(), f.newTemp(), f.newTemp()
+	*pre = append(*pre, &ast.AssignStmt{Lhs: []ast.Expr{vid, okid}, Tok: token.DEFINE, Rhs: []ast.Expr{u}})
+	site := f.fl.site(u.OpPos, "recv")
+	*pre = append(*pre, define(okS, f.fl.rtCall("Recv", intLit(uint64(site)), c, okid)), use(okS))
+	elem := ct.Elem()
+	tv := temp{t: elem}
+	if cls := classOf(elem); cls == scalar || cls == str || cls == slice {
+		sid := f.newTemp()
+		*pre = append(*pre, define(sid, f.fl.rtCall("RecvSh", f.fl.fp(vid, elem))), use(sid))
+		tv.sh = sid
+	}
+	f.temps[vid] = tv
+	f.temps[okid] = temp{t: types.Typ[types.Bool], sh: okS}
+	return vid, okid, true
+}
+
+// chanOperand binds the channel operand of receive u to a temporary
+// (unless it is one) and returns it: the channel is named again after the
+// receive.
+func (f *fn) chanOperand(u *ast.UnaryExpr, pre *[]ast.Stmt) ast.Expr {
+	if id, ok := u.X.(*ast.Ident); ok {
+		if _, isTemp := f.temps[id]; isTemp {
+			return id
+		}
+	}
+	c := f.newTemp()
+	*pre = append(*pre, define(c, u.X))
+	f.temps[c] = temp{t: f.typeOf(u.X)}
+	u.X = c
+	return c
 }
 
 // announce emits rt.Call for a call to an instrumented function (or a
@@ -586,6 +633,10 @@ func (f *fn) lostArgs(call *ast.CallExpr, fn *types.Func, pre *[]ast.Stmt) {
 		}
 		if _, isMap := t.Underlying().(*types.Map); isMap {
 			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("MapLost", intLit(uint64(site)), a, why)})
+			continue
+		}
+		if _, isChan := t.Underlying().(*types.Chan); isChan {
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("ChanLost", intLit(uint64(site)), a, why)})
 			continue
 		}
 		switch classOf(t) {

@@ -38,7 +38,7 @@ type Site struct {
 // other sites only name where a concretization happened.
 var siteKinds = map[string]bool{
 	"cond": true, "case": true, "typeswitch": true, "range": true, "rune": true,
-	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true,
+	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true, "recv": true,
 	"call": false, "box": false, "map": false, "mapkey": false, "conv": false,
 	"generic": false, "methodvalue": false,
 }

@@ -54,6 +54,12 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 			return keep()
 		}
 		return f.rangeMap(s, u, label)
+	case *types.Chan:
+		if s.Tok == token.ASSIGN && !isIdentOrNil(s.Key) ||
+			s.Tok == token.DEFINE && f.fl.sharedLoopVars && f.capturesOrAddresses(s.Body) {
+			return keep()
+		}
+		return f.rangeChan(s, u, label)
 	default:
 		return keep()
 	}
@@ -268,6 +274,52 @@ func (f *fn) rangeMap(s *ast.RangeStmt, mt *types.Map, label *ast.Ident) []ast.S
 		Post: &ast.IncDecStmt{X: i, Tok: token.INC},
 		Body: blockOf(body),
 	}
+	out := append(pre, labeled(label, loop))
+	return []ast.Stmt{blockOf(out)}
+}
+
+// rangeChan rewrites a range loop over a channel into a loop of receives,
+//
+//	for {
+//		v, ok := <-c
+//		if !rt.Br(site, ok, rt.RecvOk(c, ok)) {
+//			break
+//		}
+//		x := v // the iteration variable, with v's shadow (rt.RecvSh)
+//		{ body }
+//	}
+//
+// which does what the range does (a receive per iteration until the
+// channel is closed and drained), and records the loop's continuation
+// with the shadow of "this receive got an element" for an input channel.
+func (f *fn) rangeChan(s *ast.RangeStmt, ct *types.Chan, label *ast.Ident) []ast.Stmt {
+	var pre []ast.Stmt
+	x := f.pure(s.X, &pre, true)
+	c, v, ok := f.newTemp(), f.newTemp(), f.newTemp()
+	pre = append(pre, define(c, x))
+	f.temps[c] = temp{t: f.typeOf(s.X)}
+	site := f.fl.site(s.For, "range")
+	head := []ast.Stmt{
+		&ast.AssignStmt{Lhs: []ast.Expr{v, ok}, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.UnaryExpr{Op: token.ARROW, X: c}}},
+		&ast.IfStmt{
+			Cond: &ast.UnaryExpr{Op: token.NOT, X: f.fl.rtCall("Br", intLit(uint64(site)), ok, f.fl.rtCall("RecvOk", c, ok))},
+			Body: blockOf([]ast.Stmt{&ast.BranchStmt{Tok: token.BREAK}}),
+		},
+	}
+	elem := ct.Elem()
+	tv := temp{t: elem}
+	if cls := classOf(elem); cls == scalar || cls == str || cls == slice {
+		tv.sh = f.fl.rtCall("RecvSh", f.fl.fp(v, elem))
+	}
+	f.temps[v] = tv
+	f.temps[ok] = temp{t: types.Typ[types.Bool]}
+	if s.Key == nil {
+		head = append(head, use(v))
+	} else {
+		head = append(head, f.iterationVars(s, v, nil)...)
+	}
+	body := append(head, blockOf(f.block(s.Body.List)))
+	loop := &ast.ForStmt{For: s.For, Body: blockOf(body)}
 	out := append(pre, labeled(label, loop))
 	return []ast.Stmt{blockOf(out)}
 }

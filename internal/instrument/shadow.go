@@ -209,6 +209,16 @@ func (f *fn) shCall(x *ast.CallExpr, t types.Type) ast.Expr {
 		case slice:
 			return f.sh(a)
 		}
+		if _, ok := f.typeOf(a).Underlying().(*types.Chan); ok {
+			return f.fl.rtCall("ChanLen", a)
+		}
+	case "cap":
+		if len(x.Args) != 1 {
+			return nil
+		}
+		if _, ok := f.typeOf(x.Args[0]).Underlying().(*types.Chan); ok {
+			return f.fl.rtCall("ChanCap", x.Args[0])
+		}
 	}
 	return nil
 }

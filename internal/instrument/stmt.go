@@ -49,6 +49,15 @@ func (f *fn) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		return []ast.Stmt{labeled(label, s)}
 	case *ast.ExprStmt:
 		var pre []ast.Stmt
+		if u, ok := ast.Unparen(s.X).(*ast.UnaryExpr); ok && u.Op == token.ARROW && label == nil {
+			// A receive statement: into temporaries (see recv), which
+			// the statement keeps used.
+			u.X = f.pure(u.X, &pre, true)
+			if v, okv, done := f.recv(u, &pre); done {
+				return f.wrap(append(pre, use(v, okv)), false)
+			}
+			return f.wrap(append(pre, s), false)
+		}
 		s.X = f.topExpr(s.X, &pre, label == nil)
 		return f.wrap(append(pre, labeled(label, s)), false)
 	case *ast.AssignStmt:
@@ -336,6 +345,14 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 	if !def {
 		for i, l := range s.Lhs {
 			s.Lhs[i] = f.pureLHS(l, &pre)
+		}
+	}
+	if u, ok := ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && len(s.Lhs) == 2 && len(s.Rhs) == 1 {
+		// v, ok := <-ch: the receive into temporaries with their shadows
+		// (see recv), then a parallel assignment of those.
+		u.X = f.pure(u.X, &pre, true)
+		if v, okv, done := f.recv(u, &pre); done {
+			s.Rhs = []ast.Expr{v, okv}
 		}
 	}
 	switch {

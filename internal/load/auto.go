@@ -133,6 +133,14 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 	return t
 }
 
+// notReported reports whether results of shape kind k are left out of
+// what an automatic target reports: values that are not data (a context,
+// a writer, a reader, a channel), which the generated tests could not
+// compare.
+func notReported(k rt.ShapeKind) bool {
+	return k == rt.ShapeContext || k == rt.ShapeWriter || k == rt.ShapeReader || k == rt.ShapeChan
+}
+
 // resultsLayout adds the results to l if every one of them has a layout
 // (see rt.Layout.Results) and reports whether they are described;
 // otherwise results are not reported and the generated tests do not
@@ -146,7 +154,7 @@ func resultsLayout(l *rt.Layout, results []*types.Var, pkg *types.Package) bool 
 	var rs []rt.Param
 	for _, r := range results {
 		shape, _, ok := b.shape(r.Type())
-		if !ok || l.Shapes[shape].Kind == rt.ShapeContext || l.Shapes[shape].Kind == rt.ShapeWriter {
+		if !ok || notReported(l.Shapes[shape].Kind) {
 			l.Shapes = l.Shapes[:n]
 			return false
 		}

@@ -134,6 +134,9 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		return b.done(t, rt.Shape{Kind: rt.ShapeContext, Type: name}), "", true
 	case isNamed(t, "io", "Writer"):
 		return b.done(t, rt.Shape{Kind: rt.ShapeWriter, Type: name}), "", true
+	case isNamed(t, "io", "Reader"):
+		// A reader over solved bytes (length and bytes are leaves).
+		return b.done(t, rt.Shape{Kind: rt.ShapeReader, Type: name}), "", true
 	}
 	part := func(elem types.Type) (int, string, bool) {
 		i, why, ok := b.shape(elem)
@@ -212,6 +215,10 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		b.l.Shapes[i].Fields = fields
 		b.open.Delete(t)
 		return i, "", true
+	case *types.Chan:
+		// Buffered and closed, with solved elements; a send-only one
+		// empty, with room for -max-len values (see rt.Layout).
+		return b.composite(t, rt.Shape{Kind: rt.ShapeChan, Type: name, Send: u.Dir() == types.SendOnly}, u.Elem(), part)
 	case *types.Signature:
 		// A stub: its results are inputs, its arguments are ignored.
 		i := b.begin(t, rt.Shape{Kind: rt.ShapeFunc, Type: name})
@@ -240,7 +247,7 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 			b.l.Shapes[i].Outs = outs
 			return i, "", true
 		}
-		return 0, "interface types other than any, error, context.Context and io.Writer need generated mocks", false
+		return 0, "interface types other than any, error, context.Context, io.Writer and io.Reader need generated mocks", false
 	}
 	return 0, "", false
 }

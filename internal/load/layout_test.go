@@ -6,7 +6,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"testing"
+
+	"github.com/dowse-go/dowse/rt"
 )
 
 // A type whose shape failed midway (a field dowse cannot build, behind a
@@ -17,7 +20,7 @@ func TestFailedShapeIsForgotten(t *testing.T) {
 
 type Node struct {
 	next *Node
-	c    chan int
+	f    complex128
 }
 
 type Wrapper struct{ n *Node }
@@ -62,5 +65,104 @@ func Use(s *Stack) {}
 	SetBounds(l, 2)
 	if _, err := l.Leaves(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkPackage type-checks src as package p.
+func checkPackage(t *testing.T, src string) *types.Package {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkg
+}
+
+// leafPaths lays out the parameters of function name of pkg with length
+// bound 2 and returns the paths of the leaves.
+func leafPaths(t *testing.T, pkg *types.Package, name string) (*rt.Layout, []string) {
+	t.Helper()
+	sig := pkg.Scope().Lookup(name).(*types.Func).Type().(*types.Signature)
+	var params []*types.Var
+	for i := 0; i < sig.Params().Len(); i++ {
+		params = append(params, sig.Params().At(i))
+	}
+	l, err := LayoutOf(name, params, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	SetBounds(l, 2)
+	leaves, err := l.Leaves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, lf := range leaves {
+		paths = append(paths, lf.Path+":"+lf.K.String())
+	}
+	return l, paths
+}
+
+// An io.Reader is a length and MaxLen bytes; only the exact interface is
+// one (an io.ByteReader is not).
+func TestReaderLayout(t *testing.T) {
+	pkg := checkPackage(t, `package p
+
+import "io"
+
+type In struct{ Body io.Reader }
+
+func Read(r io.Reader, in In) {}
+
+func Bytes(r io.ByteReader) {}
+`)
+	l, paths := leafPaths(t, pkg, "Read")
+	want := []string{"len(r):int64", "r[0]:uint8", "r[1]:uint8", "len(in.Body):int64", "in.Body[0]:uint8", "in.Body[1]:uint8"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("leaves %v, want %v", paths, want)
+	}
+	if k := l.Shapes[l.Params[0].Shape].Kind; k != rt.ShapeReader {
+		t.Errorf("io.Reader has shape %s", k)
+	}
+	bytes := pkg.Scope().Lookup("Bytes").(*types.Func).Type().(*types.Signature).Params().At(0)
+	if _, err := LayoutOf("Bytes", []*types.Var{bytes}, pkg); err == nil {
+		t.Error("io.ByteReader got a layout")
+	}
+}
+
+// A channel the target receives from is a length and MaxLen elements; a
+// send-only one has no leaves; a channel of an unsupported element type is
+// refused.
+func TestChanLayout(t *testing.T) {
+	pkg := checkPackage(t, `package p
+
+type Jobs <-chan *int
+
+func Use(in <-chan int, both chan string, out chan<- int, jobs Jobs) {}
+
+func Floats(c chan complex128) {}
+`)
+	l, paths := leafPaths(t, pkg, "Use")
+	want := []string{"len(in):int64", "in[0]:int64", "in[1]:int64", "len(both):int64", "both[0]:string", "both[1]:string",
+		"len(jobs):int64", "jobs[0] != nil:bool", "*jobs[0]:int64", "jobs[1] != nil:bool", "*jobs[1]:int64"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("leaves %v\nwant %v", paths, want)
+	}
+	for i, send := range []bool{false, false, true, false} {
+		if s := l.Shapes[l.Params[i].Shape]; s.Kind != rt.ShapeChan || s.Send != send {
+			t.Errorf("parameter %d has shape %s (send-only %v)", i, s.Kind, s.Send)
+		}
+	}
+	if !l.Choices()[l.Params[3].Shape] || l.Choices()[l.Params[2].Shape] {
+		t.Error("a channel of pointers must hold choices, a send-only one none")
+	}
+	floats := pkg.Scope().Lookup("Floats").(*types.Func).Type().(*types.Signature).Params().At(0)
+	if _, err := LayoutOf("Floats", []*types.Var{floats}, pkg); err == nil {
+		t.Error("chan complex128 got a layout")
 	}
 }

@@ -3,6 +3,7 @@
 package shapes
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -103,4 +104,74 @@ func Describe(v any) string {
 		return "bool"
 	}
 	return "other"
+}
+
+// IsGIF reports whether r starts with the bytes "GIF", reading them with
+// r.Read.
+func IsGIF(r io.Reader) (bool, error) {
+	head := make([]byte, 3)
+	n, err := r.Read(head)
+	if err != nil {
+		return false, err
+	}
+	if n < 3 {
+		return false, nil
+	}
+	return head[0] == 'G' && head[1] == 'I' && head[2] == 'F', nil
+}
+
+// IsOK reports whether all of r is "ok".
+func IsOK(r io.Reader) bool {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return false
+	}
+	return len(b) == 2 && b[0] == 'o' && b[1] == 'k'
+}
+
+// FirstLine is the first line of r, read by a bufio.Scanner: code that
+// dowse does not follow.
+func FirstLine(r io.Reader) string {
+	sc := bufio.NewScanner(r)
+	if sc.Scan() {
+		return sc.Text()
+	}
+	return ""
+}
+
+// Total receives the numbers of in until it is closed and adds them.
+func Total(in <-chan int) int {
+	s := 0
+	for v := range in {
+		s += v
+	}
+	return s
+}
+
+// First receives one word from in, if there is one.
+func First(in <-chan string) (string, bool) {
+	w, ok := <-in
+	return w, ok
+}
+
+// Countdown sends n, n-1, ..., 1 on out while it has room, and returns
+// how many it sent.
+func Countdown(out chan<- int, n int) int {
+	sent := 0
+	for i := n; i > 0 && len(out) < cap(out); i-- {
+		out <- i
+		sent++
+	}
+	return sent
+}
+
+// Poll takes a number from in if one is ready: a receive in a select,
+// which dowse does not follow.
+func Poll(in <-chan int) int {
+	select {
+	case v := <-in:
+		return v
+	default:
+		return -1
+	}
 }

@@ -61,3 +61,45 @@ func PutDescribe(t *testing.T, v any) {
 		t.Fatal("a bool")
 	}
 }
+
+func PutIsGIF(t *testing.T, r io.Reader) {
+	if ok, _ := IsGIF(r); ok {
+		t.Fatal("a GIF")
+	}
+}
+
+func PutIsOK(t *testing.T, r io.Reader) {
+	if IsOK(r) {
+		t.Fatal("ok")
+	}
+}
+
+func PutFirstLine(t *testing.T, r io.Reader) {
+	if FirstLine(r) == "hi!" {
+		t.Fatal("hi!")
+	}
+}
+
+func PutTotal(t *testing.T, in <-chan int) {
+	if Total(in) == 42 {
+		t.Fatal("42")
+	}
+}
+
+func PutFirst(t *testing.T, in <-chan string) {
+	if w, ok := First(in); ok && w == "go" {
+		t.Fatal("go")
+	}
+}
+
+func PutCountdown(t *testing.T, out chan<- int, n int) {
+	if Countdown(out, n) == 3 {
+		t.Fatal("full")
+	}
+}
+
+func PutPoll(t *testing.T, in <-chan int) {
+	if Poll(in) == 1234567 {
+		t.Fatal("1234567")
+	}
+}

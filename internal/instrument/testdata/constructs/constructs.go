@@ -309,3 +309,43 @@ func StructsInMaps(x int) int {
 	m["call"] = mkPoint(x)
 	return m["lit"].X + m["call"].Y
 }
+
+// Channels receives from channels in every form the rewrite handles.
+func Channels(n int) []int {
+	c := make(chan int, 16)
+	for i := 0; i < n; i++ {
+		c <- i
+	}
+	close(c)
+	var out []int
+	first, ok := <-c
+	out = append(out, first, len(c), cap(c))
+	if !ok {
+		return out
+	}
+	<-c
+	pair := <-c + <-c
+	out = append(out, pair)
+	var last int
+outer:
+	for v := range c {
+		switch {
+		case v%2 == 0:
+			continue outer
+		case v > 11:
+			break outer
+		}
+		out = append(out, v)
+	}
+	for last = range c {
+	}
+	for range c {
+		out = append(out, -1)
+	}
+	v, ok := <-c
+	out = append(out, last, v, len(c))
+	if ok {
+		out = append(out, -2)
+	}
+	return out
+}

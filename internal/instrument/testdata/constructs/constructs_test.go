@@ -168,3 +168,15 @@ func TestCallerLines(t *testing.T) {
 		t.Fatalf("lines %d, %d, %d; want %d, %d, %d", a, b, c[0], here+1, here+2, here+3)
 	}
 }
+
+func TestChannels(t *testing.T) {
+	for n, want := range map[int][]int{
+		0:  {0, 0, 16},
+		3:  {0, 2, 16, 2, 0, 0, 0},
+		16: {0, 15, 16, 5, 5, 7, 9, 11, 15, 0, 0},
+	} {
+		if got := Channels(n); !slices.Equal(got, want) {
+			t.Errorf("Channels(%d) = %v, want %v", n, got, want)
+		}
+	}
+}

@@ -3,7 +3,9 @@
 package lit
 
 import (
+	"io"
 	os2 "os"
+	"strings"
 	"testing"
 
 	"example.com/a/units"
@@ -222,6 +224,54 @@ func TestDowsePutNoInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			PutNoInputs(t)
+		})
+	}
+}
+
+// TestDowsePutReader runs PutReader on one input per path that dowse explored
+// and saw pass.
+func TestDowsePutReader(t *testing.T) {
+	tests := []struct {
+		name string
+		r    io.Reader
+		n    int
+	}{
+		{name: `r="GI",n=1`, r: strings.NewReader("GI"), n: 1},
+		{name: "r=0xff,n=2", r: strings.NewReader("\xff"), n: 2},
+		{name: `r="",n=3`, r: strings.NewReader(""), n: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			PutReader(t, tt.r, tt.n)
+		})
+	}
+}
+
+// TestDowsePutChans runs PutChans on one input per path that dowse explored
+// and saw pass.
+func TestDowsePutChans(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    <-chan int
+		out   chan<- string
+		kinds chan Kind
+	}{
+		{
+			name:  "in=chan_-1_5,out=chan,kinds=chan_2",
+			in:    func() <-chan int { ch := make(chan int, 2); ch <- -1; ch <- 5; close(ch); return ch }(),
+			out:   make(chan<- string, 2),
+			kinds: func() chan Kind { ch := make(chan Kind, 1); ch <- Kind(2); close(ch); return ch }(),
+		},
+		{
+			name:  "in=chan,out=chan,kinds=chan",
+			in:    func() <-chan int { ch := make(chan int, 0); close(ch); return ch }(),
+			out:   make(chan<- string, 2),
+			kinds: func() chan Kind { ch := make(chan Kind, 0); close(ch); return ch }(),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			PutChans(t, tt.in, tt.out, tt.kinds)
 		})
 	}
 }

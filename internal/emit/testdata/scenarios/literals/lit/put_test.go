@@ -1,6 +1,7 @@
 package lit
 
 import (
+	"io"
 	"testing"
 
 	"example.com/a/units"
@@ -25,3 +26,7 @@ func PutBlank(t *testing.T, _ int, name string) {
 		t.Fatal("boom")
 	}
 }
+
+func PutReader(t *testing.T, r io.Reader, n int) {}
+
+func PutChans(t *testing.T, in <-chan int, out chan<- string, kinds chan Kind) {}
