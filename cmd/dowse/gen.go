@@ -112,7 +112,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	mutate := fs.Bool("mutate", true, "when the concolic search has nothing left to expand but the target is not exhaustive, mutate the inputs found, as a fuzzer does, until -max-time or a plateau")
 	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (default: rows that reach every branch outcome, and every failure)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
-	shardFlag := fs.String("shard", "1/1", "explore only shard `i/n` of the packages (a CI fan-out: every shard loads the same packages and writes disjoint files)")
+	shardFlag := fs.String("shard", "0/1", "explore only shard `i/n` (0 <= i < n) of the packages (a CI fan-out: every shard loads the same packages and writes disjoint files)")
 	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")

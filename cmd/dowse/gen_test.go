@@ -313,7 +313,7 @@ func TestShards(t *testing.T) {
 		return out
 	}
 	all := written()
-	one, two := written("-shard", "1/2"), written("-shard", "2/2")
+	one, two := written("-shard", "0/2"), written("-shard", "1/2")
 	if len(all) != 3 || len(one) == 0 || len(two) == 0 || len(one)+len(two) != len(all) {
 		t.Fatalf("files: all %v, shard 1 %v, shard 2 %v", all, one, two)
 	}
@@ -327,7 +327,7 @@ func TestShards(t *testing.T) {
 			t.Errorf("%s: written by shard 2, not by the whole run", name)
 		}
 	}
-	if code, _, stderr, _ := runGenIn(t, files, "-shard", "3/2", "./..."); code != exitUsage || !strings.Contains(stderr, "-shard") {
-		t.Errorf("-shard 3/2: exit code %d, want %d\n%s", code, exitUsage, stderr)
+	if code, _, stderr, _ := runGenIn(t, files, "-shard", "2/2", "./..."); code != exitUsage || !strings.Contains(stderr, "-shard") {
+		t.Errorf("-shard 2/2: exit code %d, want %d\n%s", code, exitUsage, stderr)
 	}
 }

@@ -18,21 +18,22 @@ import (
 	"strings"
 )
 
-// Spec is one shard of a run: shard Index (1-based) of Count.
+// Spec is one shard of a run: shard Index (0-based, as Bazel's
+// TEST_SHARD_INDEX and Buildkite's BUILDKITE_PARALLEL_JOB count) of Count.
 type Spec struct {
 	Index, Count int
 }
 
-// Parse parses "i/n" with 1 <= i <= n.
+// Parse parses "i/n" with 0 <= i < n.
 func Parse(s string) (Spec, error) {
 	a, b, ok := strings.Cut(s, "/")
 	if !ok {
-		return Spec{}, fmt.Errorf("shard %q: want i/n, e.g. 2/4", s)
+		return Spec{}, fmt.Errorf("shard %q: want i/n, e.g. 1/4", s)
 	}
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
-	if err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return Spec{}, fmt.Errorf("shard %q: want i/n with 1 <= i <= n", s)
+	if err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Spec{}, fmt.Errorf("shard %q: want i/n with 0 <= i < n", s)
 	}
 	return Spec{Index: i, Count: n}, nil
 }
@@ -44,7 +45,7 @@ type Unit struct {
 	Targets int
 }
 
-// Assign returns, for each unit in the order given, the shard (1-based)
+// Assign returns, for each unit in the order given, the shard (0-based)
 // it belongs to among count shards.
 func Assign(units []Unit, count int) []int {
 	order := make([]int, len(units))
@@ -67,7 +68,7 @@ func Assign(units []Unit, count int) []int {
 				best = s
 			}
 		}
-		out[i] = best + 1
+		out[i] = best
 		load[best] += max(units[i].Targets, 1)
 	}
 	return out

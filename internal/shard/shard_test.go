@@ -11,10 +11,10 @@ func TestParse(t *testing.T) {
 		want Spec
 		ok   bool
 	}{
-		{"1/1", Spec{1, 1}, true},
+		{"0/1", Spec{0, 1}, true},
 		{"2/4", Spec{2, 4}, true},
-		{"0/4", Spec{}, false},
-		{"5/4", Spec{}, false},
+		{"-1/4", Spec{}, false},
+		{"4/4", Spec{}, false},
 		{"4", Spec{}, false},
 		{"a/b", Spec{}, false},
 		{"1/0", Spec{}, false},
@@ -29,22 +29,22 @@ func TestParse(t *testing.T) {
 func TestAssign(t *testing.T) {
 	units := []Unit{{"a", 1}, {"b", 10}, {"c", 4}, {"d", 4}, {"e", 0}, {"f", 3}}
 	got := Assign(units, 2)
-	// Most targets first, to the lighter shard: b (10) → 1; c (4) → 2;
-	// d (4) → 2 (8); f (3) → 2 (11); a (1) → 1 (11); e (0, costs 1) → 1,
+	// Most targets first, to the lighter shard: b (10) → 0; c (4) → 1;
+	// d (4) → 1 (8); f (3) → 1 (11); a (1) → 0 (11); e (0, costs 1) → 0,
 	// the first of two equal shards.
-	want := []int{1, 1, 2, 2, 1, 2}
+	want := []int{0, 0, 1, 1, 0, 1}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Assign = %v, want %v", got, want)
 	}
 	// Every unit in exactly one shard, whatever the count; one shard takes all.
 	for n := 1; n <= 7; n++ {
 		for i, s := range Assign(units, n) {
-			if s < 1 || s > n {
+			if s < 0 || s >= n {
 				t.Errorf("Assign(%d): unit %d in shard %d", n, i, s)
 			}
 		}
 	}
-	if got := Assign(units, 1); !reflect.DeepEqual(got, []int{1, 1, 1, 1, 1, 1}) {
+	if got := Assign(units, 1); !reflect.DeepEqual(got, []int{0, 0, 0, 0, 0, 0}) {
 		t.Errorf("Assign(1) = %v", got)
 	}
 	// The same input gives the same assignment (no map order, no time).
