@@ -38,6 +38,9 @@ type Options struct {
 	// Simple selects Z3's general SMT solver instead of its QF_BV tactic
 	// solver, the default, which was faster on the benchmark's mix.
 	Simple bool
+	// NoLinear turns off the linear layer (linear.go): every query is
+	// encoded as bit-vectors. For measuring the layer and as a fallback.
+	NoLinear bool
 	// Metrics, if not nil, receives the core's counters.
 	Metrics *Metrics
 }
@@ -146,6 +149,18 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 }
 
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
+	if !s.opts.NoLinear {
+		if l, ok := linearQuery(q); ok {
+			return s.linearSolve(ctx, z, q, l, timeout)
+		}
+		// Small values first: a model within the box is a model, and
+		// reads better than the bit-vector solver's arbitrary ones.
+		if l, ok := boxQuery(q, smallBox); ok {
+			if res, err := s.linearSolve(ctx, z, q, l, timeout); err != nil || res.Status == Sat {
+				return res, err
+			}
+		}
+	}
 	en := newEncoder(z, q.Leaves)
 	var formulas []z3.AST
 	for _, c := range q.Constraints {
@@ -200,6 +215,19 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		return Result{}, fmt.Errorf("solver: assert: %w", err)
 	}
 
+	return s.check(ctx, z, sv, prefs, timeout, func() (Result, error) {
+		res, err := s.model(en, sv, q.Seed)
+		if err == nil && heavy && !s.opts.KeepSeed {
+			nearSeed(q, res.Model)
+		}
+		return res, err
+	})
+}
+
+// check decides the assertions of sv, preferring the conditions of prefs
+// (given up in turn, by unsat cores, for at most maxPreferenceRounds
+// rounds), within timeout; readModel reads the model of a Sat answer.
+func (s *Z3) check(ctx context.Context, z *z3.Context, sv *z3.Solver, prefs []preference, timeout time.Duration, readModel func() (Result, error)) (Result, error) {
 	// Bound the whole query, all preference rounds included.
 	var expired atomic.Bool
 	timer := time.AfterFunc(timeout, func() { expired.Store(true); z.Interrupt() })
@@ -232,11 +260,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		}
 		switch r {
 		case z3.Sat:
-			res, err := s.model(en, sv, q.Seed)
-			if err == nil && heavy && !s.opts.KeepSeed {
-				nearSeed(q, res.Model)
-			}
-			return res, err
+			return readModel()
 		case z3.Unknown:
 			why := sv.ReasonUnknown()
 			if err := ctx.Err(); err != nil {

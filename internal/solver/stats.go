@@ -26,6 +26,7 @@ type Stats struct {
 	CoreTime    time.Duration // time spent in the core, encoding included
 	Timeouts    int64         // core queries that hit their time bound
 	Narrow      int64         // core queries answered Sat from a narrow encoding (see Z3.narrowSolve)
+	Linear      int64         // core queries decided over the integers (see linear.go)
 }
 
 // Hits is the number of groups answered without the core solver.

@@ -1,6 +1,7 @@
 // Package z3 is a thin cgo binding to the Z3 SMT solver's C API, reduced to
 // what dowse needs: bit-vector and Boolean terms, solvers with time limits,
-// assumptions and unsat cores, and model evaluation.
+// assumptions and unsat cores, and model evaluation; and mathematical
+// integers for linear arithmetic.
 //
 // A Context and everything created from it must be used by one goroutine
 // at a time; only Context.Interrupt may be called concurrently. Terms live
@@ -34,6 +35,7 @@ type Context struct {
 	closed bool
 	bv     map[uint]C.Z3_sort
 	boolS  C.Z3_sort
+	intS   C.Z3_sort // made on first use
 	nextID C.int
 }
 

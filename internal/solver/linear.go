@@ -1,0 +1,556 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/dowse-go/dowse/internal/solver/z3"
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// The linear layer.
+//
+// Go's integers wrap around, so a path condition is a bit-vector formula,
+// and Z3 decides bit-vector arithmetic by bit-blasting: a few comparisons
+// of sums and differences of 64-bit inputs can take it a second to refute
+// (the triangle's "c <= b-a && a > b-c" with every side positive), where
+// integer linear arithmetic refutes them at once. The two agree exactly
+// when no arithmetic term of the query can wrap around: then every term
+// has the same value as a Go integer and as a mathematical integer.
+//
+// linearQuery decides that with interval arithmetic: each input ranges
+// over its kind (a length over 0..Max), narrowed by the query's top-level
+// comparisons of an input with a constant (which every solution
+// satisfies); each sum, difference, negation, product with a constant and
+// conversion must stay within the range of its kind for every value of
+// those intervals. If one may leave it, the query goes to the bit-vector
+// encoding. If none can, the query has exactly the same solutions over
+// the integers (with each input bounded by its kind), and the linear
+// encoding answers it: same satisfiability, and models that are models
+// of the bit-vector query too. Divisions, remainders, shifts, bitwise
+// operators, products of two unknowns and strings are not linear; such
+// queries go to the bit-vector encoding.
+
+// interval is a closed range of integers; lo > hi is empty.
+type interval struct{ lo, hi *big.Int }
+
+// kindRange is the range of values of integer kind k.
+func kindRange(k rt.Kind) interval {
+	w := uint(k.Bits())
+	if k.Signed() {
+		hi := new(big.Int).Lsh(big.NewInt(1), w-1)
+		lo := new(big.Int).Neg(hi)
+		return interval{lo, hi.Sub(hi, big.NewInt(1))}
+	}
+	hi := new(big.Int).Lsh(big.NewInt(1), w)
+	return interval{big.NewInt(0), hi.Sub(hi, big.NewInt(1))}
+}
+
+func (a interval) within(b interval) bool { return a.lo.Cmp(b.lo) >= 0 && a.hi.Cmp(b.hi) <= 0 }
+
+// value is the integer a constant's bits stand for in kind k.
+func value(k rt.Kind, bits uint64) *big.Int {
+	if k.Signed() {
+		return big.NewInt(signExtend(k, bits))
+	}
+	return new(big.Int).SetUint64(bits & maskOf(k))
+}
+
+func maskOf(k rt.Kind) uint64 {
+	if w := k.Bits(); w < 64 {
+		return 1<<uint(w) - 1
+	}
+	return ^uint64(0)
+}
+
+func signExtend(k rt.Kind, bits uint64) int64 {
+	w := uint(k.Bits())
+	if w >= 64 {
+		return int64(bits)
+	}
+	return int64(bits<<(64-w)) >> (64 - w)
+}
+
+// linear is the analysis of a query that can be decided over the
+// integers.
+type linear struct {
+	leaves []rt.Leaf
+	box    *big.Int         // if not nil, inputs range over -box..box only (see boxQuery)
+	domain map[int]interval // inputs: their kind's range (within the box)
+	bounds map[int]interval // inputs: their domain, narrowed by the query
+	terms  map[*sym.Expr]interval
+}
+
+// linearQuery reports whether q can be decided over the integers (see
+// above).
+func linearQuery(q Query) (*linear, bool) { return analyze(q, nil) }
+
+// boxQuery reports whether q restricted to inputs of magnitude at most
+// box is linear and cannot wrap around within that box. A model of the
+// restricted query is then a model of q itself (small values, which make
+// readable tests); no model says nothing about q.
+func boxQuery(q Query, box *big.Int) (*linear, bool) { return analyze(q, box) }
+
+func analyze(q Query, box *big.Int) (*linear, bool) {
+	l := &linear{leaves: q.Leaves, box: box, domain: map[int]interval{}, bounds: map[int]interval{}, terms: map[*sym.Expr]interval{}}
+	var atoms []*sym.Expr
+	for _, c := range q.Constraints {
+		atoms = conjuncts(c, atoms)
+	}
+	for _, a := range atoms {
+		if !l.inputs(a) {
+			return nil, false
+		}
+	}
+	for _, a := range atoms {
+		l.narrow(a)
+	}
+	for _, a := range atoms {
+		if !l.boolean(a) {
+			return nil, false
+		}
+	}
+	return l, true
+}
+
+// conjuncts appends the top-level conjuncts of e to out.
+func conjuncts(e *sym.Expr, out []*sym.Expr) []*sym.Expr {
+	if e.Op() == rt.OpLAnd {
+		return conjuncts(e.Arg(1), conjuncts(e.Arg(0), out))
+	}
+	return append(out, e)
+}
+
+// inputs gives every integer input of e its domain, and reports false if
+// e mentions an input the linear encoding cannot hold (a string).
+func (l *linear) inputs(e *sym.Expr) bool {
+	if e.Op() == rt.OpInput {
+		i := e.Input()
+		if i >= len(l.leaves) || l.leaves[i].K != e.Kind() {
+			return false
+		}
+		switch k := e.Kind(); {
+		case k == rt.KBool:
+			return true
+		case k.Integer():
+			if _, ok := l.bounds[i]; !ok {
+				r := kindRange(k)
+				if leaf := l.leaves[i]; leaf.IsLen {
+					r = intersect(r, interval{big.NewInt(0), big.NewInt(int64(max(leaf.Max, 0)))})
+				}
+				if l.box != nil {
+					r = intersect(r, interval{new(big.Int).Neg(l.box), l.box})
+				}
+				l.domain[i], l.bounds[i] = r, r
+			}
+			return true
+		}
+		return false
+	}
+	for i := 0; i < e.NumArgs(); i++ {
+		if !l.inputs(e.Arg(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+func intersect(a, b interval) interval {
+	lo, hi := a.lo, a.hi
+	if b.lo.Cmp(lo) > 0 {
+		lo = b.lo
+	}
+	if b.hi.Cmp(hi) < 0 {
+		hi = b.hi
+	}
+	return interval{lo, hi}
+}
+
+// narrow narrows the bounds of an input that the atom compares with a
+// constant: every solution of the query satisfies the atom.
+func (l *linear) narrow(a *sym.Expr) {
+	neg := false
+	if a.Op() == rt.OpNot {
+		neg, a = true, a.Arg(0)
+	}
+	op := a.Op()
+	if op < rt.OpEq || op > rt.OpGe || !a.K2().Integer() {
+		return
+	}
+	x, c := a.Arg(0), a.Arg(1)
+	if x.Op() == rt.OpConst && c.Op() == rt.OpInput {
+		x, c = c, x
+		op = mirror(op)
+	}
+	if x.Op() != rt.OpInput || c.Op() != rt.OpConst {
+		return
+	}
+	if neg {
+		op = negate(op)
+	}
+	v := value(a.K2(), c.Bits())
+	b := l.bounds[x.Input()]
+	one := big.NewInt(1)
+	switch op {
+	case rt.OpEq:
+		b = intersect(b, interval{v, v})
+	case rt.OpLt:
+		b = intersect(b, interval{b.lo, new(big.Int).Sub(v, one)})
+	case rt.OpLe:
+		b = intersect(b, interval{b.lo, v})
+	case rt.OpGt:
+		b = intersect(b, interval{new(big.Int).Add(v, one), b.hi})
+	case rt.OpGe:
+		b = intersect(b, interval{v, b.hi})
+	}
+	l.bounds[x.Input()] = b
+}
+
+// mirror is the comparison with its operands swapped.
+func mirror(op rt.Op) rt.Op {
+	switch op {
+	case rt.OpLt:
+		return rt.OpGt
+	case rt.OpLe:
+		return rt.OpGe
+	case rt.OpGt:
+		return rt.OpLt
+	case rt.OpGe:
+		return rt.OpLe
+	}
+	return op
+}
+
+// negate is the comparison that holds when op does not.
+func negate(op rt.Op) rt.Op {
+	switch op {
+	case rt.OpEq:
+		return rt.OpNe
+	case rt.OpNe:
+		return rt.OpEq
+	case rt.OpLt:
+		return rt.OpGe
+	case rt.OpLe:
+		return rt.OpGt
+	case rt.OpGt:
+		return rt.OpLe
+	case rt.OpGe:
+		return rt.OpLt
+	}
+	return op
+}
+
+// boolean reports whether the bool term e is linear and none of its
+// integer subterms can wrap around.
+func (l *linear) boolean(e *sym.Expr) bool {
+	switch e.Op() {
+	case rt.OpConst, rt.OpInput:
+		return e.Kind() == rt.KBool
+	case rt.OpNot:
+		return l.boolean(e.Arg(0))
+	case rt.OpLAnd, rt.OpLOr:
+		return l.boolean(e.Arg(0)) && l.boolean(e.Arg(1))
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		switch k := e.K2(); {
+		case k == rt.KBool && (e.Op() == rt.OpEq || e.Op() == rt.OpNe):
+			return l.boolean(e.Arg(0)) && l.boolean(e.Arg(1))
+		case k.Integer():
+			_, ok1 := l.integer(e.Arg(0))
+			_, ok2 := l.integer(e.Arg(1))
+			return ok1 && ok2
+		}
+		return false
+	case rt.OpIte:
+		if e.Kind() != rt.KBool {
+			return false
+		}
+		return l.boolean(e.Arg(0)) && l.boolean(e.Arg(1)) && l.boolean(e.Arg(2))
+	}
+	return false
+}
+
+// integer returns the range of the integer term e, and false if e is not
+// linear or may wrap around.
+func (l *linear) integer(e *sym.Expr) (interval, bool) {
+	if r, ok := l.terms[e]; ok {
+		return r, true
+	}
+	k := e.Kind()
+	if !k.Integer() {
+		return interval{}, false
+	}
+	var r interval
+	switch e.Op() {
+	case rt.OpConst:
+		v := value(k, e.Bits())
+		r = interval{v, v}
+	case rt.OpInput:
+		b, ok := l.bounds[e.Input()]
+		if !ok {
+			return interval{}, false
+		}
+		r = b
+	case rt.OpAdd, rt.OpSub:
+		a, ok1 := l.integer(e.Arg(0))
+		b, ok2 := l.integer(e.Arg(1))
+		if !ok1 || !ok2 {
+			return interval{}, false
+		}
+		if e.Op() == rt.OpAdd {
+			r = interval{new(big.Int).Add(a.lo, b.lo), new(big.Int).Add(a.hi, b.hi)}
+		} else {
+			r = interval{new(big.Int).Sub(a.lo, b.hi), new(big.Int).Sub(a.hi, b.lo)}
+		}
+	case rt.OpNeg:
+		a, ok := l.integer(e.Arg(0))
+		if !ok {
+			return interval{}, false
+		}
+		r = interval{new(big.Int).Neg(a.hi), new(big.Int).Neg(a.lo)}
+	case rt.OpMul:
+		x, c := e.Arg(0), e.Arg(1)
+		if x.Op() == rt.OpConst {
+			x, c = c, x
+		}
+		if c.Op() != rt.OpConst {
+			return interval{}, false // a product of unknowns
+		}
+		a, ok := l.integer(x)
+		if !ok {
+			return interval{}, false
+		}
+		v := value(k, c.Bits())
+		p, q := new(big.Int).Mul(a.lo, v), new(big.Int).Mul(a.hi, v)
+		if p.Cmp(q) > 0 {
+			p, q = q, p
+		}
+		r = interval{p, q}
+	case rt.OpConv:
+		if !e.K2().Integer() {
+			return interval{}, false
+		}
+		a, ok := l.integer(e.Arg(0))
+		if !ok {
+			return interval{}, false
+		}
+		r = a // value-preserving if it fits k (checked below)
+	case rt.OpIte:
+		if !l.boolean(e.Arg(0)) {
+			return interval{}, false
+		}
+		a, ok1 := l.integer(e.Arg(1))
+		b, ok2 := l.integer(e.Arg(2))
+		if !ok1 || !ok2 {
+			return interval{}, false
+		}
+		r = interval{a.lo, a.hi}
+		if b.lo.Cmp(r.lo) < 0 {
+			r.lo = b.lo
+		}
+		if b.hi.Cmp(r.hi) > 0 {
+			r.hi = b.hi
+		}
+	default:
+		return interval{}, false
+	}
+	if r.lo.Cmp(r.hi) <= 0 && !r.within(kindRange(k)) {
+		return interval{}, false // may wrap around
+	}
+	l.terms[e] = r
+	return r, true
+}
+
+// linEncoder translates the terms of a linear query into Z3 integer and
+// Boolean terms.
+type linEncoder struct {
+	z      *z3.Context
+	l      *linear
+	memo   map[*sym.Expr]z3.AST
+	vars   map[int]z3.AST
+	order  []int // inputs in creation order, for deterministic models
+	domain []z3.AST
+}
+
+func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
+	if t, ok := en.memo[e]; ok {
+		return t, nil
+	}
+	z := en.z
+	arg := func(i int) (z3.AST, error) { return en.encode(e.Arg(i)) }
+	var t z3.AST
+	switch e.Op() {
+	case rt.OpConst:
+		if e.Kind() == rt.KBool {
+			t = z.Bool(e.Bits()&1 == 1)
+		} else {
+			t = z.IntVal(value(e.Kind(), e.Bits()))
+		}
+	case rt.OpInput:
+		i := e.Input()
+		v, ok := en.vars[i]
+		if !ok {
+			if e.Kind() == rt.KBool {
+				v = z.BoolVar()
+			} else {
+				v = z.IntVar()
+				r := en.l.domain[i]
+				en.domain = append(en.domain, z.Le(z.IntVal(r.lo), v), z.Le(v, z.IntVal(r.hi)))
+			}
+			en.vars[i] = v
+			en.order = append(en.order, i)
+		}
+		t = v
+	case rt.OpConv:
+		return en.encode(e.Arg(0)) // value-preserving: checked by linearQuery
+	case rt.OpNot:
+		a, err := arg(0)
+		if err != nil {
+			return t, err
+		}
+		t = z.Not(a)
+	case rt.OpNeg:
+		a, err := arg(0)
+		if err != nil {
+			return t, err
+		}
+		t = z.IntNeg(a)
+	case rt.OpIte:
+		c, err := arg(0)
+		if err != nil {
+			return t, err
+		}
+		a, err := arg(1)
+		if err != nil {
+			return t, err
+		}
+		b, err := arg(2)
+		if err != nil {
+			return t, err
+		}
+		t = z.Ite(c, a, b)
+	default:
+		a, err := arg(0)
+		if err != nil {
+			return t, err
+		}
+		b, err := arg(1)
+		if err != nil {
+			return t, err
+		}
+		switch e.Op() {
+		case rt.OpAdd:
+			t = z.Int(z3.IntAdd, a, b)
+		case rt.OpSub:
+			t = z.Int(z3.IntSub, a, b)
+		case rt.OpMul:
+			t = z.Int(z3.IntMul, a, b)
+		case rt.OpLAnd:
+			t = z.And(a, b)
+		case rt.OpLOr:
+			t = z.Or(a, b)
+		case rt.OpEq:
+			t = z.Eq(a, b)
+		case rt.OpNe:
+			t = z.Not(z.Eq(a, b))
+		case rt.OpLt:
+			t = z.Lt(a, b)
+		case rt.OpLe:
+			t = z.Le(a, b)
+		case rt.OpGt:
+			t = z.Lt(b, a)
+		case rt.OpGe:
+			t = z.Le(b, a)
+		default:
+			return t, fmt.Errorf("linear encoding of %v", e.Op())
+		}
+	}
+	en.memo[e] = t
+	return t, nil
+}
+
+// linearSolve decides q, which linearQuery accepted as l, over the
+// integers, with the same preference rounds as the bit-vector encoding.
+func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear, timeout time.Duration) (Result, error) {
+	en := &linEncoder{z: z, l: l, memo: map[*sym.Expr]z3.AST{}, vars: map[int]z3.AST{}}
+	var formulas []z3.AST
+	for _, c := range q.Constraints {
+		f, err := en.encode(c)
+		if err != nil {
+			return Result{}, fmt.Errorf("solver: %w", err)
+		}
+		formulas = append(formulas, f)
+	}
+	sv, err := z.NewSolverFor("QF_LIA", timeout)
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: %w", err)
+	}
+	defer sv.Close()
+	for _, f := range formulas {
+		sv.Assert(f)
+	}
+	for _, f := range en.domain {
+		sv.Assert(f)
+	}
+	var prefs []preference
+	if !s.opts.KeepSeed {
+		for _, i := range en.order {
+			v, pin := en.vars[i], z3.AST{}
+			if k := q.Leaves[i].K; k == rt.KBool {
+				pin = v
+				if q.Seed[i].Bits&1 == 0 {
+					pin = z.Not(v)
+				}
+			} else {
+				pin = z.Eq(v, z.IntVal(value(k, q.Seed[i].Bits)))
+			}
+			prefs = append(prefs, preference{lit: z.BoolVar(), cond: pin})
+		}
+		for _, p := range prefs {
+			sv.Assert(z.Implies(p.lit, p.cond))
+		}
+	}
+	if err := z.Err(); err != nil {
+		return Result{}, fmt.Errorf("solver: assert: %w", err)
+	}
+	s.opts.Metrics.add(func(st *Stats) { st.Linear++ })
+	return s.check(ctx, z, sv, prefs, timeout, func() (Result, error) {
+		m, err := sv.Model()
+		if err != nil {
+			return Result{}, fmt.Errorf("solver: %w", err)
+		}
+		defer m.Close()
+		vals := clone(q.Seed)
+		for _, i := range en.order {
+			v := en.vars[i]
+			k := q.Leaves[i].K
+			if k == rt.KBool {
+				b, err := m.Bool(v)
+				if err != nil {
+					return Result{}, fmt.Errorf("solver: read model: %w", err)
+				}
+				vals[i] = rt.Value{}
+				if b {
+					vals[i].Bits = 1
+				}
+				continue
+			}
+			n, err := m.BigInt(v)
+			if err != nil {
+				return Result{}, fmt.Errorf("solver: read model: %w", err)
+			}
+			if n.Sign() < 0 {
+				n.Add(n, new(big.Int).Lsh(big.NewInt(1), uint(k.Bits())))
+			}
+			vals[i] = rt.Value{Bits: n.Uint64() & maskOf(k)}
+		}
+		return Result{Status: Sat, Model: vals}, nil
+	})
+}
+
+// smallBox bounds the magnitude of the inputs of the small-values attempt
+// (boxQuery) that precedes the bit-vector encoding of a linear query whose
+// terms could wrap around over the whole domain.
+var smallBox = big.NewInt(1 << 20)
