@@ -24,7 +24,9 @@ func (b linTerms) make(op rt.Op, k, k2 rt.Kind, args ...*sym.Expr) *sym.Expr {
 	return e
 }
 
-func (b linTerms) cmp(op rt.Op, x, y *sym.Expr) *sym.Expr { return b.make(op, rt.KBool, x.Kind(), x, y) }
+func (b linTerms) cmp(op rt.Op, x, y *sym.Expr) *sym.Expr {
+	return b.make(op, rt.KBool, x.Kind(), x, y)
+}
 func (b linTerms) arith(op rt.Op, x, y *sym.Expr) *sym.Expr {
 	return b.make(op, x.Kind(), 0, x, y)
 }
