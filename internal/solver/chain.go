@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"io"
 )
 
 // Config configures the default chain.
@@ -22,6 +23,7 @@ type Chain struct {
 	top     Solver
 	pool    *Pool
 	metrics *Metrics
+	record  io.Closer // the corpus file of EnvRecord, if recording
 }
 
 // New assembles the default chain. Slicing comes first, as in KLEE, so the
@@ -34,8 +36,13 @@ func New(cfg Config) *Chain {
 	}
 	cfg.Metrics = m
 	pool := NewPool(cfg.Cores, cfg.Options)
-	top := NewIndependence(NewCaching(NewOrder(pool, m), m, cfg.CacheEntries, cfg.RecentModels), m)
-	return &Chain{top: top, pool: pool, metrics: m}
+	var top Solver = NewIndependence(NewCaching(NewOrder(pool, m), m, cfg.CacheEntries, cfg.RecentModels), m)
+	c := &Chain{pool: pool, metrics: m}
+	if f := recordFile(); f != nil {
+		top, c.record = NewRecording(top, f), f
+	}
+	c.top = top
+	return c
 }
 
 // Solve implements Solver.
@@ -51,5 +58,11 @@ func (c *Chain) Solve(ctx context.Context, q Query) (Result, error) {
 // Stats returns the chain's counters.
 func (c *Chain) Stats() Stats { return c.metrics.Snapshot() }
 
-// Close frees the chain's Z3 contexts; the chain must be idle.
-func (c *Chain) Close() { c.pool.Close() }
+// Close frees the chain's Z3 contexts (and closes its corpus file when
+// recording); the chain must be idle.
+func (c *Chain) Close() {
+	c.pool.Close()
+	if c.record != nil {
+		c.record.Close()
+	}
+}

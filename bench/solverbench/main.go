@@ -1,0 +1,181 @@
+// Command solverbench measures the solver on query corpora recorded from
+// real explorations. It runs dowse gen with DOWSE_RECORD_QUERIES set on
+// copies of the benchmark module's triangle and hash table, this
+// repository's bank example and magic-value suite, then replays every
+// recorded query, side by side in one run:
+//
+//   - through a fresh default chain per corpus file, in the recorded
+//     order (the caches see what they saw), reporting the share of the
+//     independent groups each layer answered;
+//   - through the Z3 core alone, with and without the linear layer,
+//     reporting the median, 90th percentile and largest time per query.
+//
+// Answers that differ from the recorded ones (other than time-outs) are
+// counted: a faster solver must never change an answer.
+//
+// Usage (from the repository root, with ../shared/bench beside it):
+//
+//	go run ./bench/solverbench [-bench ../shared/bench] [-corpus dir]
+//
+// With -corpus naming a directory that does not exist, the corpora are
+// recorded there and kept, so that later runs replay the same queries.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/dowse-go/dowse/bench/internal/modcopy"
+	"github.com/dowse-go/dowse/internal/solver"
+	"github.com/dowse-go/dowse/internal/sym"
+)
+
+// A source is one exploration whose queries make a corpus.
+type source struct {
+	name string
+	dir  string   // module to copy: "bench" (the benchmark module) or a path in this repository
+	args []string // dowse gen arguments
+}
+
+var sources = []source{
+	{"triangle", "bench", []string{"-max-len", "3", "./put/triangle"}},
+	{"hashtable", "bench", []string{"-max-len", "2", "-max-time", "20s", "-mutate=false", "-run", "PutSetImpliesContainsAndGet|PutRemoveRemoves", "./put/hashtable"}},
+	{"bank", "examples/bank", []string{"-max-time", "20s", "-mutate=false", "."}},
+	{"magic", "testdata/magic", []string{"-max-time", "20s", "-mutate=false", "./..."}},
+}
+
+func main() {
+	benchDir := flag.String("bench", "../shared/bench", "benchmark module")
+	corpus := flag.String("corpus", "", "directory of the corpora (one subdirectory per source): recorded there if it does not exist, else replayed (default: recorded in a temporary directory)")
+	flag.Parse()
+	log.SetFlags(0)
+
+	dir := *corpus
+	if _, err := os.Stat(dir); dir == "" || os.IsNotExist(err) {
+		work, dowse, err := modcopy.Workspace("solverbench")
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(work)
+		if dir == "" {
+			dir = filepath.Join(work, "corpus")
+		}
+		for i, s := range sources {
+			src := s.dir
+			if src == "bench" {
+				src = *benchDir
+			}
+			mod := filepath.Join(work, fmt.Sprint(i))
+			if err := modcopy.CopyWritable(src, mod); err != nil {
+				log.Fatal(err)
+			}
+			cmd := exec.Command(dowse, append([]string{"gen"}, s.args...)...)
+			cmd.Dir = mod
+			cmd.Env = append(os.Environ(), solver.EnvRecord+"="+filepath.Join(dir, s.name))
+			if out, err := cmd.CombinedOutput(); err != nil && cmd.ProcessState.ExitCode() != 3 {
+				log.Fatalf("%s: dowse gen: %v\n%s", s.name, err, out)
+			}
+		}
+	}
+
+	fmt.Println("| corpus | queries | groups: exact cache / model / order / linear / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer: median / p90 / max | answers changed |")
+	fmt.Println("|---|---:|---|---|---|---:|")
+	for _, s := range sources {
+		files, _ := filepath.Glob(filepath.Join(dir, s.name, "*.gob"))
+		sort.Strings(files)
+		c := sym.NewContext()
+		var all []solver.Query
+		var recorded []solver.Status
+		var st solver.Stats
+		for _, f := range files {
+			qs, sts := read(f, c)
+			all, recorded = append(all, qs...), append(recorded, sts...)
+			// Through a fresh chain, in order: the caches see what the
+			// recording chain saw.
+			chain := solver.New(solver.Config{})
+			for _, q := range qs {
+				if _, err := chain.Solve(context.Background(), q); err != nil {
+					log.Fatalf("%s: %v", f, err)
+				}
+			}
+			st = add(st, chain.Stats())
+			chain.Close()
+		}
+		if len(all) == 0 {
+			fmt.Printf("| %s | 0 | | | | |\n", s.name)
+			continue
+		}
+		bv, _ := coreTimes(all, recorded, solver.Options{NoLinear: true})
+		lin, changed := coreTimes(all, recorded, solver.Options{})
+		share := func(n int64) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(st.Groups, 1))) }
+		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s (%s) | %s | %s | %d |\n", s.name, len(all),
+			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.Linear), share(st.CoreQueries-st.Linear), share(st.Narrow),
+			bv, lin, changed)
+	}
+}
+
+func read(file string, c *sym.Context) ([]solver.Query, []solver.Status) {
+	f, err := os.Open(file)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	qs, sts, err := solver.ReadCorpus(f, c)
+	if err != nil {
+		log.Fatalf("%s: %v", file, err)
+	}
+	return qs, sts
+}
+
+func add(a, b solver.Stats) solver.Stats {
+	a.Groups += b.Groups
+	a.CacheHits += b.CacheHits
+	a.ModelHits += b.ModelHits
+	a.OrderHits += b.OrderHits
+	a.CoreQueries += b.CoreQueries
+	a.Linear += b.Linear
+	a.Narrow += b.Narrow
+	return a
+}
+
+// coreTimes solves every query with a fresh Z3 core of opts and returns
+// the median, 90th percentile and largest time per query, and how many
+// answers differ from the recorded ones (time-outs aside).
+func coreTimes(qs []solver.Query, recorded []solver.Status, opts solver.Options) (string, int) {
+	opts.Timeout = 10 * time.Second
+	core := solver.NewZ3(opts)
+	defer core.Close()
+	times := make([]time.Duration, 0, len(qs))
+	changed := 0
+	for i, q := range qs {
+		t0 := time.Now()
+		r, err := core.Solve(context.Background(), q)
+		times = append(times, time.Since(t0))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if r.Status != solver.Unknown && recorded[i] != solver.Unknown && r.Status != recorded[i] {
+			changed++
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	pct := func(p float64) time.Duration { return times[int(p*float64(len(times)-1))] }
+	return fmt.Sprintf("%s / %s / %s", round(pct(0.5)), round(pct(0.9)), round(times[len(times)-1])), changed
+}
+
+func round(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+	case d < time.Second:
+		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}
