@@ -81,6 +81,23 @@ func Models() map[string]string {
 		"slices.Equal":                        "SlicesEqual",
 		"slices.Clone":                        "SlicesClone",
 		"slices.Delete":                       "SlicesDelete",
+		"bytes.Index":                         "BytesIndex",
+		"bytes.Contains":                      "BytesContains",
+		"bytes.IndexAny":                      "BytesIndexAny",
+		"bytes.ContainsAny":                   "BytesContainsAny",
+		"bytes.EqualFold":                     "BytesEqualFold",
+		"bytes.TrimSpace":                     "BytesTrimSpace",
+		"bytes.Trim":                          "BytesTrim",
+		"bytes.TrimLeft":                      "BytesTrimLeft",
+		"bytes.TrimRight":                     "BytesTrimRight",
+		"bytes.TrimPrefix":                    "BytesTrimPrefix",
+		"bytes.TrimSuffix":                    "BytesTrimSuffix",
+		"bytes.Cut":                           "BytesCut",
+		"bytes.Fields":                        "BytesFields",
+		"bytes.Split":                         "BytesSplit",
+		"bytes.SplitN":                        "BytesSplitN",
+		"bytes.ToLower":                       "BytesToLower",
+		"bytes.ToUpper":                       "BytesToUpper",
 	}
 }
 

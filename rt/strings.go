@@ -228,6 +228,16 @@ var (
 // is ASCII" as an implicit branch; where it is not, Unicode case mapping
 // may change the length, and the run records a concretization instead.
 func caseMap(ss S, s string, upper bool) S {
+	bytes := caseBytes(ss, s, upper)
+	if bytes == nil {
+		return 0
+	}
+	return mk(Node{Op: OpFromList, K: KString, List: bytes})
+}
+
+// caseBytes is caseMap's list of the result's byte shadows, nil where s is
+// not ASCII.
+func caseBytes(ss S, s string, upper bool) []S {
 	choose(0, KInt, StrLen(ss), uint64(len(s)))
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -250,10 +260,10 @@ func caseMap(ss S, s string, upper bool) S {
 	}
 	Imp(0, ascii, all)
 	if !ascii {
-		Conc(0, "case mapping of a string that is not ASCII")
-		return 0
+		Conc(0, "case mapping of text that is not ASCII")
+		return nil
 	}
-	return mk(Node{Op: OpFromList, K: KString, List: bytes})
+	return bytes
 }
 
 // utf8RuneSelf is utf8.RuneSelf: bytes below it are ASCII.
