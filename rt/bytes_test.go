@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -455,4 +456,104 @@ func values(o []obs) []uint64 {
 		v[i] = o[i].v
 	}
 	return v
+}
+
+// TestRepeatExact checks the model of strings.Repeat with a symbolic
+// string and count: its result and panics are the original's, its
+// conditions and result shadow hold on the run's input, and on other
+// inputs of the same path the shadow is the original's result there.
+func TestRepeatExact(t *testing.T) {
+	saved := theWorker
+	theWorker = &worker{maxLen: 4}
+	t.Cleanup(func() { theWorker = saved })
+	rnd := rand.New(rand.NewSource(8))
+	word := func() string {
+		b := make([]byte, rnd.Intn(4))
+		for i := range b {
+			b[i] = "ab"[rnd.Intn(2)]
+		}
+		return string(b)
+	}
+	repeat := func(f func(string, int) string, s string, n int) (r string, panicked bool) {
+		defer func() { panicked = recover() != nil }()
+		return f(s, n), false
+	}
+	traced := func(s string, n int, symS bool) (string, bool, []Event, []Node, S) {
+		begin(t)
+		var ss S
+		if symS {
+			ss = mk(Node{Op: OpInput, K: KString, Val: 0})
+		}
+		Call(0, Arg{S: ss, F: FS(s)}, Arg{S: mk(Node{Op: OpInput, K: KInt, Val: 1}), F: uint64(n)})
+		r, p := repeat(StringsRepeat, s, n)
+		return r, p, slices.Clone(cur.events), slices.Clone(cur.nodes), Res(idStringsRepeat, 0, FS(r))
+	}
+	other := 0
+	for i := 0; i < 600; i++ {
+		s, n, symS := word(), rnd.Intn(8)-2, rnd.Intn(4) != 0
+		want, wantP := repeat(strings.Repeat, s, n)
+		r, p, events, nodes, sh := traced(s, n, symS)
+		if r != want || p != wantP {
+			t.Fatalf("StringsRepeat(%q, %d) = %q (panic %v), want %q (panic %v)", s, n, r, p, want, wantP)
+		}
+		if symS && n > 0 && sh == 0 {
+			t.Fatalf("StringsRepeat(%q, %d): no shadow", s, n)
+		}
+		for range 50 {
+			s2, n2 := s, rnd.Intn(8)-2
+			if symS {
+				s2 = word()
+			}
+			in := []Value{{Str: s2}, {Bits: uint64(n2)}}
+			same := true
+			for _, e := range events {
+				if v, ok := evalShadow(nodes, e.Cond, in); !ok || (v.Bits == 1) != e.Taken {
+					same = false
+				}
+			}
+			if s2 == s && n2 == n && !same {
+				t.Fatalf("StringsRepeat(%q, %d): a condition does not hold on the run's own input", s, n)
+			}
+			if !same {
+				continue
+			}
+			other++
+			w, wp := repeat(strings.Repeat, s2, n2)
+			if wp != p {
+				t.Fatalf("StringsRepeat(%q, %d) and (%q, %d) take the same path, but one panics", s, n, s2, n2)
+			}
+			if sh == 0 {
+				if w != r {
+					t.Fatalf("StringsRepeat(%q, %d): no shadow, but (%q, %d) of the same path gives %q", s, n, s2, n2, w)
+				}
+				continue
+			}
+			if v, ok := evalShadow(nodes, sh, in); !ok || v.Str != w {
+				t.Fatalf("StringsRepeat(%q, %d): the shadow is %q on (%q, %d), want %q", s, n, v.Str, s2, n2, w)
+			}
+		}
+	}
+	if other == 0 {
+		t.Fatal("no other input took a run's path")
+	}
+	// A count whose result would exceed MaxAlloc stops the run before the
+	// allocation; an empty string repeats any count.
+	for _, c := range []struct {
+		s     string
+		n     int
+		bound bool
+	}{{"ab", MaxAlloc, true}, {"", 1 << 40, false}, {"x", MaxAlloc, false}, {"x", 1 << 62, true}} {
+		begin(t)
+		Call(0, Arg{S: mk(Node{Op: OpInput, K: KString, Val: 0}), F: FS(c.s)}, Arg{S: mk(Node{Op: OpInput, K: KInt, Val: 1}), F: uint64(c.n)})
+		done := make(chan bool)
+		go func() {
+			defer close(done)
+			StringsRepeat(c.s, c.n)
+			done <- true
+		}()
+		returned := <-done
+		if returned == c.bound || cur.allocBound != c.bound {
+			t.Errorf("StringsRepeat(%q, %d): returned %v, allocation bound %v; want bound %v", c.s, c.n, returned, cur.allocBound, c.bound)
+		}
+	}
 }

@@ -98,6 +98,7 @@ func Models() map[string]string {
 		"bytes.SplitN":                        "BytesSplitN",
 		"bytes.ToLower":                       "BytesToLower",
 		"bytes.ToUpper":                       "BytesToUpper",
+		"strings.Repeat":                      "StringsRepeat",
 	}
 }
 

@@ -866,7 +866,8 @@ func PutParse(t *testing.T, s, b string) {
 }
 
 // TestBytesModels explores PUTs whose failures hide behind calls of the
-// bytes models on an input slice: every failing input must be found, and
+// bytes models on an input slice (and of strings.Repeat with a symbolic
+// count): every failing input must be found, and
 // the targets whose models are exact explored exhaustively. The models of
 // TrimSpace, Fields, ToLower/ToUpper (ASCII text: Unicode spaces and case
 // mappings are not modelled) and EqualFold (ASCII folding) record a
@@ -882,6 +883,7 @@ func TestBytesModels(t *testing.T) {
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -956,6 +958,15 @@ func PutCase(t *testing.T, b []byte) {
 	}
 }
 
+func PutRepeat(t *testing.T, s string, n int) {
+	if n < 0 || n > 4 {
+		return
+	}
+	if r := strings.Repeat(s, n); len(r) == 6 && r[1] == 'x' && n == 3 {
+		t.Fatal("?x three times")
+	}
+}
+
 func PutFold(t *testing.T, b []byte) {
 	if bytes.EqualFold(b, []byte("get")) && b[0] == 'G' && b[2] == 't' {
 		t.Fatal("method")
@@ -968,7 +979,7 @@ func PutFold(t *testing.T, b []byte) {
 		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 	got := summaries(t, stdout)
-	want := map[string]int{"PutFields": 1, "PutTrimSpace": 1, "PutTrim": 3, "PutCut": 1, "PutSplit": 1, "PutSplitN": 1, "PutSearch": 1, "PutAffix": 2, "PutCase": 2, "PutFold": 1}
+	want := map[string]int{"PutFields": 1, "PutTrimSpace": 1, "PutTrim": 3, "PutCut": 1, "PutSplit": 1, "PutSplitN": 1, "PutSearch": 1, "PutAffix": 2, "PutCase": 2, "PutFold": 1, "PutRepeat": 1}
 	for name, n := range want {
 		r := got[name]
 		if len(r.Failures) != n {
