@@ -99,6 +99,13 @@ func Models() map[string]string {
 		"bytes.ToLower":                       "BytesToLower",
 		"bytes.ToUpper":                       "BytesToUpper",
 		"strings.Repeat":                      "StringsRepeat",
+		"(*strings.Builder).WriteString":      "StringsBuilderWriteString",
+		"(*strings.Builder).WriteByte":        "StringsBuilderWriteByte",
+		"(*strings.Builder).WriteRune":        "StringsBuilderWriteRune",
+		"(*strings.Builder).String":           "StringsBuilderString",
+		"(*strings.Builder).Len":              "StringsBuilderLen",
+		"(*strings.Builder).Reset":            "StringsBuilderReset",
+		"(*strings.Builder).Grow":             "StringsBuilderGrow",
 	}
 }
 

@@ -992,6 +992,83 @@ func PutFold(t *testing.T, b []byte) {
 	generatedTestsPass(t, dir)
 }
 
+// TestBuilderModel explores PUTs that build strings with strings.Builder
+// (a local value, whose pointer methods the instrumenter calls with &b,
+// and a pointer) from input strings, bytes and runes: every failure must
+// be found, and the targets that write no rune explored exhaustively
+// (a rune that is not ASCII is a concretization).
+func TestBuilderModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/buildermodel\n\ngo 1.22\n",
+		"builder_test.go": `package buildermodel
+
+import (
+	"strings"
+	"testing"
+)
+
+func PutBuilder(t *testing.T, s string, c byte) {
+	var b strings.Builder
+	b.Grow(8)
+	b.WriteString("<")
+	b.WriteString(s)
+	b.WriteByte(c)
+	if b.Len() == 4 && b.String() == "<ab>" {
+		t.Fatal("<ab>")
+	}
+}
+
+func PutBuilderPtr(t *testing.T, s string) {
+	sb := &strings.Builder{}
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			sb.WriteByte(s[i])
+		}
+	}
+	if sb.String() == "xy" && len(s) == 3 {
+		t.Fatal("xy and a space")
+	}
+	sb.Reset()
+	sb.WriteString(s)
+	if sb.Len() == 1 && sb.String()[0] == 'q' {
+		t.Fatal("q")
+	}
+}
+
+func PutBuilderRune(t *testing.T, r rune, n int) {
+	if n < 0 || n > 3 {
+		return
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteRune(r)
+	b.WriteString(strings.Repeat("-", n))
+	if b.String() == "z--" {
+		t.Fatal("z--")
+	}
+}
+`,
+	}
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "4", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, name := range []string{"PutBuilder", "PutBuilderPtr", "PutBuilderRune"} {
+		r := got[name]
+		if len(r.Failures) == 0 {
+			t.Errorf("%s: the failing input was not found\n%s", name, stdout)
+		}
+		if exact := name != "PutBuilderRune"; r.Exhaustive != exact {
+			t.Errorf("%s: exhaustive %v, want %v\n%s", name, r.Exhaustive, exact, stdout)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
+
 // TestSlicesModels explores PUTs that use package slices on inputs and on
 // slices built from them: every failing input must be found and, since the
 // models are exact (an input's longer elements are leaves; a built slice's
