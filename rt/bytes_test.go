@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -233,6 +234,42 @@ var bytesCases = []struct {
 	{"SplitN", 3, func(s []byte) ([]obs, []sub) {
 		return parts(bytes.SplitN(s, []byte("="), 2), BytesSplitN(s, []byte("="), 2), idBytesSplitN, s)
 	}, func(s []byte) []uint64 { return lens(bytes.SplitN(s, []byte("="), 2)) }},
+	{"utf8.DecodeRune", 1, func(s []byte) ([]obs, []sub) {
+		r, n := UTF8DecodeRune(s)
+		return []obs{{uint64(int64(r)), Res(idUTF8DecodeRune, 0, uint64(int64(r)))}, {uint64(n), Res(idUTF8DecodeRune, 1, uint64(n))}}, nil
+	}, func(s []byte) []uint64 {
+		r, n := utf8.DecodeRune(s)
+		return []uint64{uint64(int64(r)), uint64(n)}
+	}},
+	{"utf8.DecodeLastRune", 1, func(s []byte) ([]obs, []sub) {
+		r, n := UTF8DecodeLastRune(s)
+		return []obs{{uint64(int64(r)), Res(idUTF8DecodeLastRune, 0, uint64(int64(r)))}, {uint64(n), Res(idUTF8DecodeLastRune, 1, uint64(n))}}, nil
+	}, func(s []byte) []uint64 {
+		r, n := utf8.DecodeLastRune(s)
+		return []uint64{uint64(int64(r)), uint64(n)}
+	}},
+	{"utf8.Valid", 1, func(s []byte) ([]obs, []sub) {
+		r := UTF8Valid(s)
+		return []obs{{B(r), Res(idUTF8Valid, 0, B(r))}}, nil
+	}, func(s []byte) []uint64 { return []uint64{B(utf8.Valid(s))} }},
+	{"utf8.RuneCount", 1, func(s []byte) ([]obs, []sub) {
+		r := UTF8RuneCount(s)
+		return []obs{{uint64(r), Res(idUTF8RuneCount, 0, uint64(r))}}, nil
+	}, func(s []byte) []uint64 { return []uint64{uint64(utf8.RuneCount(s))} }},
+	{"utf8.DecodeLastRuneInString", 1, func(s []byte) ([]obs, []sub) {
+		// The string's shadow is the slice's view, as string(s) has.
+		var ss S
+		if on.Load() && Enter(0, 1) {
+			ss, _ = byteArg(0, s)
+		}
+		str := string(s)
+		Call(0, Arg{S: ss, F: FS(str)})
+		r, n := UTF8DecodeLastRuneInString(str)
+		return []obs{{uint64(int64(r)), Res(idUTF8DecodeLastRuneInString, 0, uint64(int64(r)))}, {uint64(n), Res(idUTF8DecodeLastRuneInString, 1, uint64(n))}}, nil
+	}, func(s []byte) []uint64 {
+		r, n := utf8.DecodeLastRuneInString(string(s))
+		return []uint64{uint64(int64(r)), uint64(n)}
+	}},
 	{"ToLower", 1, func(s []byte) ([]obs, []sub) {
 		return mapped(BytesToLower(s), idBytesToLower)
 	}, func(s []byte) []uint64 { return mappedValues(bytes.ToLower(s)) }},

@@ -867,10 +867,12 @@ func PutParse(t *testing.T, s, b string) {
 
 // TestBytesModels explores PUTs whose failures hide behind calls of the
 // bytes models on an input slice (and of strings.Repeat with a symbolic
-// count): every failing input must be found, and
+// count, and of the unicode/utf8 functions of byte slices): every failing
+// input must be found, and
 // the targets whose models are exact explored exhaustively. The models of
 // TrimSpace, Fields, ToLower/ToUpper (ASCII text: Unicode spaces and case
-// mappings are not modelled) and EqualFold (ASCII folding) record a
+// mappings are not modelled), the utf8 functions (ASCII text) and
+// EqualFold (ASCII folding) record a
 // concretization once the search tries bytes that are not ASCII, so their
 // targets must not be reported exhaustive.
 func TestBytesModels(t *testing.T) {
@@ -885,6 +887,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func PutFields(t *testing.T, b []byte) {
@@ -958,6 +961,23 @@ func PutCase(t *testing.T, b []byte) {
 	}
 }
 
+func PutUTF8(t *testing.T, b []byte) {
+	if !utf8.Valid(b) || utf8.RuneCount(b) != 2 {
+		return
+	}
+	if r, n := utf8.DecodeRune(b); n == 1 && r == 'x' {
+		if r, _ := utf8.DecodeLastRune(b); r == 'y' {
+			t.Fatal("xy")
+		}
+	}
+}
+
+func PutUTF8Last(t *testing.T, s string) {
+	if r, n := utf8.DecodeLastRuneInString(s); n == 1 && r == '!' && len(s) == 3 {
+		t.Fatal("??!")
+	}
+}
+
 func PutRepeat(t *testing.T, s string, n int) {
 	if n < 0 || n > 4 {
 		return
@@ -979,13 +999,13 @@ func PutFold(t *testing.T, b []byte) {
 		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 	got := summaries(t, stdout)
-	want := map[string]int{"PutFields": 1, "PutTrimSpace": 1, "PutTrim": 3, "PutCut": 1, "PutSplit": 1, "PutSplitN": 1, "PutSearch": 1, "PutAffix": 2, "PutCase": 2, "PutFold": 1, "PutRepeat": 1}
+	want := map[string]int{"PutFields": 1, "PutTrimSpace": 1, "PutTrim": 3, "PutCut": 1, "PutSplit": 1, "PutSplitN": 1, "PutSearch": 1, "PutAffix": 2, "PutCase": 2, "PutFold": 1, "PutRepeat": 1, "PutUTF8": 1, "PutUTF8Last": 1}
 	for name, n := range want {
 		r := got[name]
 		if len(r.Failures) != n {
 			t.Errorf("%s: %d failures, want %d\n%s", name, len(r.Failures), n, stdout)
 		}
-		if exact := !slices.Contains([]string{"PutFold", "PutTrimSpace", "PutFields", "PutCase"}, name); r.Exhaustive != exact {
+		if exact := !slices.Contains([]string{"PutFold", "PutTrimSpace", "PutFields", "PutCase", "PutUTF8", "PutUTF8Last"}, name); r.Exhaustive != exact {
 			t.Errorf("%s: exhaustive %v, want %v\n%s", name, r.Exhaustive, exact, stdout)
 		}
 	}
