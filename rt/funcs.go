@@ -47,7 +47,9 @@ func runeAt(ss S, s string, i int, backward bool, p pred) (bool, int) {
 			rs = Conv(KInt32, KUint8, b)
 		} else {
 			b = 0
-			Conc(0, "a rune predicate on text that is not ASCII")
+			if !p.asciiOnly {
+				Conc(0, "a rune predicate on text that is not ASCII")
+			}
 		}
 	}
 	if p.set != nil {
@@ -69,6 +71,10 @@ func runeAt(ss S, s string, i int, backward bool, p pred) (bool, int) {
 type pred struct {
 	f   func(rune) bool
 	set []byte
+	// asciiOnly: f holds on no rune outside ASCII, so the implicit
+	// branch "the byte is not ASCII" says f is false there, exactly
+	// (a trim's ASCII cutset).
+	asciiOnly bool
 }
 
 // asciiPred is f with the set of ASCII bytes on which it holds.
@@ -286,7 +292,9 @@ func cutsetPred(cs S, cutset string) (pred, bool) {
 			return pred{}, false
 		}
 	}
-	return asciiPred(func(r rune) bool { return r < utf8RuneSelf && strings.IndexByte(cutset, byte(r)) >= 0 }), true
+	p := asciiPred(func(r rune) bool { return r < utf8RuneSelf && strings.IndexByte(cutset, byte(r)) >= 0 })
+	p.asciiOnly = true
+	return p, true
 }
 
 // trimCutset is the shared body of the Trim models (left, right or both).

@@ -53,12 +53,24 @@ func splitModel(id uint32, ss S, s string, ps S, sep string, ns S, n int, r []st
 	case n == 0:
 		return // nil, whatever s is
 	}
+	length, bounds := splitBounds(ss, s, sep[0], n, len(r))
+	for k := range r {
+		part := mk(Node{Op: OpSlice, K: KString, A: ss, B: bounds[k][0], C: bounds[k][1]})
+		St(uintptr(unsafe.Pointer(&r[k])), part, FS(r[k]))
+	}
+	Ret(id, Arg{S: length, F: uint64(len(r))})
+}
+
+// splitBounds is the shadow of the number of parts of s (shadow ss) split
+// around the byte sep into at most n parts (n < 0: all), and the bounds
+// (start, end) of its first parts parts, as described at splitModel.
+func splitBounds(ss S, s string, sep byte, n, parts int) (S, [][2]S) {
 	L := StrLen(ss)
 	m, approx := searchLen(len(s))
 	if approx {
 		Conc(0, "split of a value of symbolic length")
 	}
-	c := constant(KUint8, uint64(sep[0]))
+	c := constant(KUint8, uint64(sep))
 	seps := make([]S, m)
 	isSep := func(i int) S {
 		if seps[i] == 0 {
@@ -74,8 +86,9 @@ func splitModel(id uint32, ss S, s string, ps S, sep string, ns S, n int, r []st
 		less := mk(Node{Op: OpLt, K: KBool, K2: KInt, A: length, B: intS(n)})
 		length = mk(Node{Op: OpIte, K: KInt, A: less, B: length, C: intS(n)})
 	}
+	bounds := make([][2]S, parts)
 	start := intS(0)
-	for k := range r {
+	for k := range bounds {
 		end := L
 		if k != n-1 {
 			// The first separator at or after start, else the end.
@@ -85,14 +98,13 @@ func splitModel(id uint32, ss S, s string, ps S, sep string, ns S, n int, r []st
 				end = mk(Node{Op: OpIte, K: KInt, A: hit, B: intS(i), C: end})
 			}
 		}
-		part := mk(Node{Op: OpSlice, K: KString, A: ss, B: start, C: end})
-		St(uintptr(unsafe.Pointer(&r[k])), part, FS(r[k]))
+		bounds[k] = [2]S{start, end}
 		// Past the separator; kept within s for inputs that have no
 		// further part, so that every slice's bounds are valid.
 		more := mk(Node{Op: OpLt, K: KBool, K2: KInt, A: end, B: L})
 		start = mk(Node{Op: OpIte, K: KInt, A: more, B: mk(Node{Op: OpAdd, K: KInt, A: end, B: intS(1)}), C: L})
 	}
-	Ret(id, Arg{S: length, F: uint64(len(r))})
+	return length, bounds
 }
 
 var idStringsFields = funcID("strings.Fields")
@@ -117,6 +129,21 @@ func StringsFields(s string) []string {
 }
 
 func fieldsModel(ss S, s string, r []string) {
+	count, bounds, ok := fieldsBounds(ss, s, len(r))
+	if !ok {
+		return
+	}
+	for k := range r {
+		St(uintptr(unsafe.Pointer(&r[k])), mk(Node{Op: OpSlice, K: KString, A: ss, B: bounds[k][0], C: bounds[k][1]}), FS(r[k]))
+	}
+	Ret(idStringsFields, Arg{S: count, F: uint64(len(r))})
+}
+
+// fieldsBounds is the shadow of the number of fields of s (shadow ss) and
+// the bounds (start, end) of its first parts parts, as described at
+// StringsFields; ok is false (and a concretization recorded) when s is not
+// ASCII.
+func fieldsBounds(ss S, s string, parts int) (count S, bounds [][2]S, ok bool) {
 	L := StrLen(ss)
 	m, approx := searchLen(len(s))
 	if approx {
@@ -142,8 +169,8 @@ func fieldsModel(ss S, s string, r []string) {
 	}
 	Imp(0, ascii, all)
 	if !ascii {
-		Conc(0, "strings.Fields of a string that is not ASCII")
-		return
+		Conc(0, "fields of a value that is not ASCII")
+		return 0, nil, false
 	}
 	// start[i]: a field starts at i.
 	start := make([]S, m)
@@ -154,7 +181,7 @@ func fieldsModel(ss S, s string, r []string) {
 		}
 		start[i] = word
 	}
-	count := countMatches(m, func(i int) S { return start[i] })
+	count = countMatches(m, func(i int) S { return start[i] })
 	// first returns the first i >= from (a shadow) where at(i), else L.
 	first := func(from S, at []S) S {
 		acc := L
@@ -166,10 +193,10 @@ func fieldsModel(ss S, s string, r []string) {
 		return acc
 	}
 	end := intS(0)
-	for k := range r {
+	for range parts {
 		lo := first(end, start)
 		end = first(lo, space)
-		St(uintptr(unsafe.Pointer(&r[k])), mk(Node{Op: OpSlice, K: KString, A: ss, B: lo, C: end}), FS(r[k]))
+		bounds = append(bounds, [2]S{lo, end})
 	}
-	Ret(idStringsFields, Arg{S: count, F: uint64(len(r))})
+	return count, bounds, true
 }

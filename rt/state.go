@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"strings"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -95,7 +96,10 @@ type run struct {
 	recvd    Arg
 	// picked holds the symbolic indexes whose value the run has already
 	// chosen (see Pick), with that value.
-	picked      map[S]uint64
+	picked map[S]uint64
+	// builders are the shadows of the contents of the strings.Builders
+	// the run wrote symbolic values to (see builder.go).
+	builders    map[*strings.Builder]builderEntry
 	recoveredAt string
 	t           *testing.T // the run's subtest, stopped by the branch bound
 }
@@ -142,6 +146,7 @@ func resetRun(maxEvents int) {
 	cur.chanList = cur.chanList[:0]
 	cur.recvd = Arg{}
 	clear(cur.picked)
+	clear(cur.builders)
 	cur.goroutine = false
 	concurrent.Store(false)
 	cur.messages = cur.messages[:0]

@@ -228,6 +228,16 @@ var (
 // is ASCII" as an implicit branch; where it is not, Unicode case mapping
 // may change the length, and the run records a concretization instead.
 func caseMap(ss S, s string, upper bool) S {
+	bytes := caseBytes(ss, s, upper)
+	if bytes == nil {
+		return 0
+	}
+	return mk(Node{Op: OpFromList, K: KString, List: bytes})
+}
+
+// caseBytes is caseMap's list of the result's byte shadows, nil where s is
+// not ASCII.
+func caseBytes(ss S, s string, upper bool) []S {
 	choose(0, KInt, StrLen(ss), uint64(len(s)))
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -250,10 +260,10 @@ func caseMap(ss S, s string, upper bool) S {
 	}
 	Imp(0, ascii, all)
 	if !ascii {
-		Conc(0, "case mapping of a string that is not ASCII")
-		return 0
+		Conc(0, "case mapping of text that is not ASCII")
+		return nil
 	}
-	return mk(Node{Op: OpFromList, K: KString, List: bytes})
+	return bytes
 }
 
 // utf8RuneSelf is utf8.RuneSelf: bytes below it are ASCII.
@@ -278,6 +288,62 @@ func caseModel(id uint32, s, r string, upper bool) string {
 				Ret(id, Arg{S: rs, F: FS(r)})
 			}
 		}
+	}
+	return r
+}
+
+var idStringsRepeat = funcID("strings.Repeat")
+
+// StringsRepeat is strings.Repeat. For a symbolic count n the implicit
+// branches are the original's and the allocation bound's: n >= 0 (a
+// negative count panics, as the original does), then len(s)*n <= MaxAlloc
+// unless s is empty (a run whose result would be longer stops before it
+// allocates, as a make of a symbolic length does); the count is then
+// chosen (Pick: one run per count, a count above MaxPick pinned with a
+// concretization), and the result is s repeated that many times: a
+// concatenation of s's shadow, exact for the path whatever s holds.
+func StringsRepeat(s string, count int) string {
+	if !on.Load() || !Enter(idStringsRepeat, 2) {
+		return strings.Repeat(s, count)
+	}
+	ss, ns := In(0, FS(s)), In(1, uint64(count))
+	if ns != 0 {
+		Imp(0, count >= 0, mk(Node{Op: OpGe, K: KBool, K2: KInt, A: ns, B: intS(0)}))
+		if count < 0 {
+			return strings.Repeat(s, count) // panics
+		}
+		L := StrLen(orStr(ss, s))
+		empty := mk(Node{Op: OpEq, K: KBool, K2: KInt, A: L, B: intS(0)})
+		small := mk(Node{Op: OpLAnd, K: KBool,
+			A: mk(Node{Op: OpLe, K: KBool, K2: KInt, A: ns, B: intS(MaxAlloc)}),
+			B: mk(Node{Op: OpLe, K: KBool, K2: KInt, A: mk(Node{Op: OpMul, K: KInt, A: L, B: ns}), B: intS(MaxAlloc)})})
+		within := len(s) == 0 || count <= MaxAlloc && len(s)*count <= MaxAlloc
+		Imp(0, within, mk(Node{Op: OpLOr, K: KBool, A: empty, B: small}))
+		if !within && lock() {
+			cur.allocBound = true
+			unlock()
+			stopRun()
+		}
+		choose(0, KInt, ns, uint64(count))
+	}
+	r := strings.Repeat(s, count)
+	if ss != 0 && count > 0 {
+		// s repeated count times, by doubling: the shadows of s repeated
+		// 1, 2, 4, ... times, concatenated as count's bits say.
+		var acc S
+		for p := ss; count > 0; count >>= 1 {
+			if count&1 != 0 {
+				if acc == 0 {
+					acc = p
+				} else {
+					acc = mk(Node{Op: OpConcat, K: KString, A: acc, B: p})
+				}
+			}
+			if count > 1 {
+				p = mk(Node{Op: OpConcat, K: KString, A: p, B: p})
+			}
+		}
+		Ret(idStringsRepeat, Arg{S: acc, F: FS(r)})
 	}
 	return r
 }

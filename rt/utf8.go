@@ -72,26 +72,103 @@ func UTF8RuneCountInString(s string) int {
 func UTF8DecodeRuneInString(s string) (rune, int) {
 	r, size := utf8.DecodeRuneInString(s)
 	if on.Load() && Enter(idUTF8DecodeRuneInString, 1) {
-		ss := In(0, FS(s))
-		if ss == 0 {
-			return r, size
+		if ss := In(0, FS(s)); ss != 0 {
+			decodeModel(idUTF8DecodeRuneInString, ss, s, false, r, size)
 		}
-		L := StrLen(ss)
-		empty := len(s) == 0
-		Imp(0, empty, mk(Node{Op: OpEq, K: KBool, K2: KInt, A: L, B: intS(0)}))
-		if empty {
-			return r, size
-		}
-		b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(0)})
-		ascii := s[0] < utf8RuneSelf
-		Imp(0, ascii, mk(Node{Op: OpLt, K: KBool, K2: KUint8, A: b, B: constant(KUint8, utf8RuneSelf)}))
-		if !ascii {
-			Conc(0, "utf8.DecodeRuneInString of a byte that is not ASCII")
-			return r, size
-		}
-		Ret(idUTF8DecodeRuneInString, Arg{S: Conv(KInt32, KUint8, b), F: uint64(int64(r))}, Arg{F: uint64(size)})
 	}
 	return r, size
+}
+
+// decodeModel leaves the shadows of the results r and size of decoding the
+// first (last: the last) rune of s (shadow ss): "s is empty" and "the byte
+// is ASCII" are implicit branches; the rune of an ASCII byte is that byte,
+// and its size 1. Another byte records a concretization.
+func decodeModel(id uint32, ss S, s string, last bool, r rune, size int) {
+	L := StrLen(ss)
+	empty := len(s) == 0
+	Imp(0, empty, mk(Node{Op: OpEq, K: KBool, K2: KInt, A: L, B: intS(0)}))
+	if empty {
+		return
+	}
+	at, i := intS(0), 0
+	if last {
+		at, i = mk(Node{Op: OpSub, K: KInt, A: L, B: intS(1)}), len(s)-1
+	}
+	b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: at})
+	ascii := s[i] < utf8RuneSelf
+	Imp(0, ascii, mk(Node{Op: OpLt, K: KBool, K2: KUint8, A: b, B: constant(KUint8, utf8RuneSelf)}))
+	if !ascii {
+		Conc(0, "decoding a rune from a byte that is not ASCII")
+		return
+	}
+	Ret(id, Arg{S: Conv(KInt32, KUint8, b), F: uint64(int64(r))}, Arg{F: uint64(size)})
+}
+
+var (
+	idUTF8DecodeLastRuneInString = funcID("unicode/utf8.DecodeLastRuneInString")
+	idUTF8DecodeRune             = funcID("unicode/utf8.DecodeRune")
+	idUTF8DecodeLastRune         = funcID("unicode/utf8.DecodeLastRune")
+	idUTF8Valid                  = funcID("unicode/utf8.Valid")
+	idUTF8RuneCount              = funcID("unicode/utf8.RuneCount")
+)
+
+// UTF8DecodeLastRuneInString is utf8.DecodeLastRuneInString: an empty
+// string gives (RuneError, 0), one that ends with an ASCII byte gives that
+// byte and 1 (both implicit branches); another last byte is a
+// concretization.
+func UTF8DecodeLastRuneInString(s string) (rune, int) {
+	r, size := utf8.DecodeLastRuneInString(s)
+	if on.Load() && Enter(idUTF8DecodeLastRuneInString, 1) {
+		if ss := In(0, FS(s)); ss != 0 {
+			decodeModel(idUTF8DecodeLastRuneInString, ss, s, true, r, size)
+		}
+	}
+	return r, size
+}
+
+// UTF8DecodeRune is utf8.DecodeRune (see UTF8DecodeRuneInString).
+func UTF8DecodeRune(p []byte) (rune, int) {
+	r, size := utf8.DecodeRune(p)
+	if on.Load() && Enter(idUTF8DecodeRune, 1) {
+		if ss, _ := byteArg(0, p); ss != 0 {
+			decodeModel(idUTF8DecodeRune, ss, string(p), false, r, size)
+		}
+	}
+	return r, size
+}
+
+// UTF8DecodeLastRune is utf8.DecodeLastRune (see
+// UTF8DecodeLastRuneInString).
+func UTF8DecodeLastRune(p []byte) (rune, int) {
+	r, size := utf8.DecodeLastRune(p)
+	if on.Load() && Enter(idUTF8DecodeLastRune, 1) {
+		if ss, _ := byteArg(0, p); ss != 0 {
+			decodeModel(idUTF8DecodeLastRune, ss, string(p), true, r, size)
+		}
+	}
+	return r, size
+}
+
+// UTF8Valid is utf8.Valid: ASCII bytes are valid.
+func UTF8Valid(p []byte) bool {
+	r := utf8.Valid(p)
+	if on.Load() && Enter(idUTF8Valid, 1) {
+		if ss, _ := byteArg(0, p); ss != 0 {
+			asciiString(ss, string(p), "utf8.Valid of bytes that are not ASCII")
+		}
+	}
+	return r
+}
+
+// UTF8RuneCount is utf8.RuneCount: ASCII bytes are as many runes.
+func UTF8RuneCount(p []byte) int {
+	r := utf8.RuneCount(p)
+	if on.Load() && Enter(idUTF8RuneCount, 1) {
+		if ss, _ := byteArg(0, p); ss != 0 && asciiString(ss, string(p), "utf8.RuneCount of bytes that are not ASCII") {
+			Ret(idUTF8RuneCount, Arg{S: StrLen(ss), F: uint64(r)})
+		}
+	}
+	return r
 }
 
 // UTF8RuneLen is utf8.RuneLen: 1 for an ASCII rune (an implicit branch),

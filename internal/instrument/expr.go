@@ -376,17 +376,25 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && f.fl.info.Selections[sel] != nil && f.fl.info.Selections[sel].Kind() == types.MethodVal {
 				// A method's model takes the receiver first: x.M(a)
 				// becomes rt.Model(x, a), once the arguments (the
-				// receiver first) are announced. A promoted method or a
-				// receiver that is not of the method's receiver type
-				// (&x implied) is left to the original.
+				// receiver first) are announced; for a pointer method
+				// called on an addressable value (var b
+				// strings.Builder; b.WriteString(s)) the implied &x is
+				// made explicit: rt.Model(&x, a). A promoted method or
+				// another receiver is left to the original.
 				recvType := fn.Type().(*types.Signature).Recv().Type()
-				if len(f.fl.info.Selections[sel].Index()) != 1 || !types.Identical(f.typeOf(sel.X), recvType) {
+				recvArg := sel.X
+				if ptr, ok := recvType.(*types.Pointer); ok && types.Identical(f.typeOf(sel.X), ptr.Elem()) && f.addressable(sel.X) {
+					recvArg = &ast.UnaryExpr{Op: token.AND, X: sel.X}
+				} else if !types.Identical(f.typeOf(sel.X), recvType) {
+					recvArg = nil
+				}
+				if len(f.fl.info.Selections[sel].Index()) != 1 || recvArg == nil {
 					f.lostArgs(call, fn, pre)
 					return 0, false
 				}
 				defer func() {
 					call.Fun = model
-					call.Args = append([]ast.Expr{sel.X}, call.Args...)
+					call.Args = append([]ast.Expr{recvArg}, call.Args...)
 				}()
 			} else {
 				call.Fun = model

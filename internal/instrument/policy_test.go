@@ -21,7 +21,7 @@ func TestDefaultPolicy(t *testing.T) {
 		want Treatment
 	}{
 		{mk("strings", "HasPrefix", false), Modelled},
-		{mk("strings", "Repeat", false), Concrete},
+		{mk("strings", "Map", false), Concrete},
 		{mk("example.com/a", "F", false), Instrumented},
 		{mk("example.com/a", "G", true), Concrete},
 		{mk("example.com/b", "F", false), Concrete},
