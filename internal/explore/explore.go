@@ -411,22 +411,28 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		}
 		turn, mutants = time.Now(), false
 		if e.front.len() == 0 || e.interleave() {
-			if !e.mutating(ctx, e.front.len() == 0) {
-				if e.front.len() > 0 {
-					e.mut.owed = 0
-					continue
+			// While the concolic search has work left, mutants take at
+			// most as many runs as it did: under -max-runs cheap mutant
+			// batches would otherwise use the budget up (a lexer's
+			// search got 430 of 10,000 runs and missed its failure).
+			starved := e.front.len() > 0 && e.cfg.MaxRuns > 0 && 2*e.rep.MutantRuns >= e.runs
+			if !starved && e.mutating(ctx, e.front.len() == 0) {
+				mutants = true
+				for _, in := range e.mut.batch(e.leaves) {
+					batch = append(batch, child{inputs: in, flip: -1, mutant: true})
 				}
+				if e.cfg.MaxRuns > 0 && e.runs+len(batch) > e.cfg.MaxRuns {
+					batch = batch[:max(0, e.cfg.MaxRuns-e.runs)]
+					e.halt(ReasonMaxRuns)
+				}
+				continue
+			}
+			if e.front.len() == 0 {
 				break
 			}
-			mutants = true
-			for _, in := range e.mut.batch(e.leaves) {
-				batch = append(batch, child{inputs: in, flip: -1, mutant: true})
-			}
-			if e.cfg.MaxRuns > 0 && e.runs+len(batch) > e.cfg.MaxRuns {
-				batch = batch[:max(0, e.cfg.MaxRuns-e.runs)]
-				e.halt(ReasonMaxRuns)
-			}
-			continue
+			// The expansions' turn (going round the loop instead would
+			// count this turn's time as owed to mutants again, forever).
+			e.mut.owed = 0
 		}
 		n := e.front.pop()
 		if n == nil {
