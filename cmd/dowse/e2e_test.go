@@ -1750,3 +1750,40 @@ func FuzzFreezing(f *testing.F) {
 	}
 	generatedTestsPass(t, dir)
 }
+
+// TestRestoresPackageState generates automatic tests for a setter of
+// package state and a function reading it: the setter's test must
+// restore the variable when it ends, so that the reader's rows, computed
+// in fresh worker processes, hold in the same test binary and are
+// compared (not marked unstable).
+func TestRestoresPackageState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/scale\n\ngo 1.22\n",
+		"scale.go": `// Package scale multiplies.
+package scale
+
+var factor = 3
+
+// SetFactor sets the factor.
+func SetFactor(n int) { factor = n }
+
+// Scale multiplies x by the factor.
+func Scale(x int) int { return x * factor }
+`,
+	}
+	code, _, stderr, dir := runGenIn(t, files, "-max-len", "2", "-max-time", "10s", ".")
+	if code != exitOK {
+		t.Fatalf("exit code %d\n%s", code, stderr)
+	}
+	gen := readTree(t, dir)["scale_dowse_auto_test.go"]
+	if !strings.Contains(gen, "t.Cleanup(func() func() { saved := factor; return func() { factor = saved } }())") {
+		t.Errorf("TestDowseSetFactor does not restore factor:\n%s", gen)
+	}
+	if strings.Contains(gen, "unchecked") || !strings.Contains(gen, "want: ") {
+		t.Errorf("Scale's rows are not all compared:\n%s", gen)
+	}
+	generatedTestsPass(t, dir)
+}

@@ -686,7 +686,7 @@ func (g *generator) writeFile(p *load.Package, external bool, name string, targe
 		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout}
 		if t.Kind.Auto() {
 			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
-			et.Call, et.Funcs = t.Expr, t.Funcs
+			et.Call, et.Funcs, et.Restore = t.Expr, t.Funcs, t.Writes
 			if et.Method {
 				et.Call = t.Expr[strings.LastIndex(t.Expr, ".")+1:]
 			}

@@ -55,6 +55,9 @@ type Target struct {
 	Call    string       // automatic targets: the function ("Sum"), or the method's name ("Push") called on the first parameter
 	Method  bool         // automatic targets: Call is a method of the first parameter
 	Results []*types.Var // automatic targets: the results (compared if Layout.Results describes them)
+	// Restore lists the package-level variables an automatic target
+	// assigns: its test saves them and restores them when it ends.
+	Restore []string
 	// Funcs are the functions that built values of the layout call
 	// (rt.Build: constructors and methods), by expression.
 	Funcs map[string]*types.Func

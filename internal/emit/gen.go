@@ -553,6 +553,11 @@ func (w *writer) autoTable(p *plan) {
 	}
 	w.doc(fmt.Sprintf("%s calls %s on one input per path that dowse explored and %s.", p.testName, p.t.Name, what))
 	w.pf("func %s(t *%s.T) {\n", p.testName, testing)
+	for _, v := range p.t.Restore {
+		// The package state the target writes, restored when the test
+		// ends, so that the tests after it see the package as it was.
+		w.pf("\tt.Cleanup(func() func() { saved := %s; return func() { %s = saved } }())\n", v, v)
+	}
 	results := p.t.Results
 	var after []int // parameters compared after the call
 	if p.compared() && p.t.Layout != nil {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -33,6 +34,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 		}
 	}
 	readOnly := readOnlyMethods(v.TypesInfo, files)
+	writes := packageWrites(v.TypesInfo, v.Types, files)
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -48,6 +50,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 				t.Decl = fd
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
 					fd.Doc != nil && strings.Contains(strings.ToLower(fd.Doc.Text()), "panic")
+				t.Writes = stateWritten(writes, fn, t.Funcs)
 				targets = append(targets, t)
 			}
 		}
@@ -162,4 +165,56 @@ func resultsLayout(l *rt.Layout, results []*types.Var, pkg *types.Package) bool 
 	}
 	l.Results = rs
 	return true
+}
+
+// stateWritten lists, by name, the package-level variables that the
+// target fn and the functions building its inputs (funcs) assign.
+func stateWritten(writes map[*types.Func][]*types.Var, fn *types.Func, funcs map[string]*types.Func) []string {
+	seen := map[*types.Var]bool{}
+	var names []string
+	add := func(f *types.Func) {
+		if f == nil {
+			return
+		}
+		f = f.Origin()
+		for _, v := range writes[f] {
+			if !seen[v] && !holdsLock(v.Type(), map[types.Type]bool{}) {
+				seen[v] = true
+				names = append(names, v.Name())
+			}
+		}
+	}
+	add(fn)
+	for _, f := range funcs {
+		add(f)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// holdsLock reports whether a value of type t contains, by value, a type
+// of package sync or sync/atomic: a copy of it (saving the variable to
+// restore it) is what go vet's copylocks check reports, so such variables
+// are not restored.
+func holdsLock(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		if p := n.Obj().Pkg().Path(); p == "sync" || p == "sync/atomic" {
+			return true
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsLock(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Array:
+		return holdsLock(u.Elem(), seen)
+	}
+	return false
 }

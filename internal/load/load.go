@@ -115,6 +115,10 @@ type Target struct {
 	// its contract: its name starts with Must, or its doc comment says it
 	// panics ("It panics if capacity is negative").
 	PanicsDocumented bool
+	// Writes are, for an automatic target, the package-level variables
+	// it (or a function building its inputs) assigns, by name: its
+	// generated tests restore them when they end (see packageWrites).
+	Writes []string
 	// Funcs are the functions the layout's built values call (constructors
 	// and methods, rt.Build), by expression.
 	Funcs map[string]*types.Func
