@@ -9,6 +9,7 @@ import "C"
 import (
 	"fmt"
 	"math/big"
+	"time"
 	"unsafe"
 )
 
@@ -77,4 +78,13 @@ func (m *Model) BigInt(t AST) (*big.Int, error) {
 		return nil, fmt.Errorf("z3: %s is not an integer", m.z.String(v))
 	}
 	return n, nil
+}
+
+// NewSolverFor is a solver for the given logic (e.g. "QF_LIA") with a
+// time limit, as NewSolver.
+func (z *Context) NewSolverFor(logic string, timeout time.Duration) (*Solver, error) {
+	s := C.CString(logic)
+	defer C.free(unsafe.Pointer(s))
+	sym := C.Z3_mk_string_symbol(z.c, s)
+	return z.configure(C.Z3_mk_solver_for_logic(z.c, sym), timeout)
 }
