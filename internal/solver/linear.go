@@ -183,13 +183,13 @@ func (l *linear) narrow(a *sym.Expr) {
 	x, c := a.Arg(0), a.Arg(1)
 	if x.Op() == rt.OpConst && c.Op() == rt.OpInput {
 		x, c = c, x
-		op = mirror(op)
+		op = sym.Mirror(op)
 	}
 	if x.Op() != rt.OpInput || c.Op() != rt.OpConst {
 		return
 	}
 	if neg {
-		op = negate(op)
+		op = sym.Negate(op)
 	}
 	v := value(a.K2(), c.Bits())
 	b := l.bounds[x.Input()]
@@ -207,40 +207,6 @@ func (l *linear) narrow(a *sym.Expr) {
 		b = intersect(b, interval{v, b.hi})
 	}
 	l.bounds[x.Input()] = b
-}
-
-// mirror is the comparison with its operands swapped.
-func mirror(op rt.Op) rt.Op {
-	switch op {
-	case rt.OpLt:
-		return rt.OpGt
-	case rt.OpLe:
-		return rt.OpGe
-	case rt.OpGt:
-		return rt.OpLt
-	case rt.OpGe:
-		return rt.OpLe
-	}
-	return op
-}
-
-// negate is the comparison that holds when op does not.
-func negate(op rt.Op) rt.Op {
-	switch op {
-	case rt.OpEq:
-		return rt.OpNe
-	case rt.OpNe:
-		return rt.OpEq
-	case rt.OpLt:
-		return rt.OpGe
-	case rt.OpLe:
-		return rt.OpGt
-	case rt.OpGt:
-		return rt.OpLe
-	case rt.OpGe:
-		return rt.OpLt
-	}
-	return op
 }
 
 // boolean reports whether the bool term e is linear and none of its

@@ -182,8 +182,8 @@ func (c *Context) unary(op rt.Op, k rt.Kind, a *Expr) *Expr {
 	return c.intern(op, k, 0, []*Expr{a}, 0, "")
 }
 
-// mirror is the operator op' with (a op b) == (b op' a).
-func mirror(op rt.Op) rt.Op {
+// Mirror is the operator op' with (a op b) == (b op' a).
+func Mirror(op rt.Op) rt.Op {
 	switch op {
 	case rt.OpLt:
 		return rt.OpGt
@@ -197,9 +197,9 @@ func mirror(op rt.Op) rt.Op {
 	return op
 }
 
-// negate is the operator op' with (a op' b) == !(a op b); every kind's
+// Negate is the operator op' with (a op' b) == !(a op b); every kind's
 // order is total.
-func negate(op rt.Op) rt.Op {
+func Negate(op rt.Op) rt.Op {
 	switch op {
 	case rt.OpEq:
 		return rt.OpNe
@@ -217,7 +217,7 @@ func negate(op rt.Op) rt.Op {
 	return rt.OpInvalid
 }
 
-func isComparison(op rt.Op) bool { return negate(op) != rt.OpInvalid }
+func isComparison(op rt.Op) bool { return Negate(op) != rt.OpInvalid }
 
 func isLiteral(e *Expr) bool { return e.op == rt.OpConst || e.op == rt.OpStr }
 
@@ -235,7 +235,7 @@ func (c *Context) compare(op rt.Op, a, b *Expr) *Expr {
 		return c.Bool(op == rt.OpEq || op == rt.OpLe || op == rt.OpGe)
 	}
 	if isLiteral(a) && !isLiteral(b) {
-		a, b, op = b, a, mirror(op)
+		a, b, op = b, a, Mirror(op)
 	}
 	if b.op == rt.OpConst {
 		if e := c.compareConst(op, a, b); e != nil {
@@ -329,7 +329,7 @@ func (c *Context) not(a *Expr) *Expr {
 	case a.op == rt.OpNot:
 		return a.args[0]
 	case isComparison(a.op):
-		return c.compare(negate(a.op), a.args[0], a.args[1])
+		return c.compare(Negate(a.op), a.args[0], a.args[1])
 	case a.op == rt.OpLAnd:
 		return c.or(c.not(a.args[0]), c.not(a.args[1]))
 	case a.op == rt.OpLOr:
@@ -343,7 +343,7 @@ func complementary(a, b *Expr) bool {
 	if a.op == rt.OpNot && a.args[0] == b || b.op == rt.OpNot && b.args[0] == a {
 		return true
 	}
-	return isComparison(a.op) && a.op == negate(b.op) && a.args[0] == b.args[0] && a.args[1] == b.args[1]
+	return isComparison(a.op) && a.op == Negate(b.op) && a.args[0] == b.args[0] && a.args[1] == b.args[1]
 }
 
 func (c *Context) and(a, b *Expr) *Expr {
