@@ -129,25 +129,10 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		return g, terrs, nil
 	}
 
-	var b bytes.Buffer
-	w := &writer{b: &b, r: r, imports: imports, opts: opts, g: g}
-	fmt.Fprintf(&b, "%s\n\n", Header)
-	if buildLine != "" {
-		fmt.Fprintf(&b, "%s\n\n", buildLine)
-	}
-	fmt.Fprintf(&b, "package %s\n\n", f.Pkg.Name())
-	std, other := imports.specs()
-	b.WriteString("import (\n")
-	for _, s := range std {
-		b.WriteString("\t" + s + "\n")
-	}
-	if len(std) > 0 && len(other) > 0 {
-		b.WriteString("\n")
-	}
-	for _, s := range other {
-		b.WriteString("\t" + s + "\n")
-	}
-	b.WriteString(")\n")
+	// The tests first: rendering values may import more (math for a
+	// NaN), and the import block must list what they use.
+	var body bytes.Buffer
+	w := &writer{b: &body, r: r, imports: imports, opts: opts, g: g}
 	for _, p := range plans {
 		if p.t.Fuzz {
 			if len(p.fail) > 0 {
@@ -165,10 +150,29 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		}
 	}
 	for _, fn := range keep.funcs {
-		b.WriteString("\n")
-		b.Write(fn)
+		body.WriteString("\n")
+		body.Write(fn)
+		body.WriteString("\n")
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\n\n", Header)
+	if buildLine != "" {
+		fmt.Fprintf(&b, "%s\n\n", buildLine)
+	}
+	fmt.Fprintf(&b, "package %s\n\n", f.Pkg.Name())
+	std, other := imports.specs()
+	b.WriteString("import (\n")
+	for _, s := range std {
+		b.WriteString("\t" + s + "\n")
+	}
+	if len(std) > 0 && len(other) > 0 {
 		b.WriteString("\n")
 	}
+	for _, s := range other {
+		b.WriteString("\t" + s + "\n")
+	}
+	b.WriteString(")\n")
+	b.Write(body.Bytes())
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, nil, fmt.Errorf("generated code does not parse (a bug in emit): %w\n%s", err, b.Bytes())

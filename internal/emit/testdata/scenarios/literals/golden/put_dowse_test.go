@@ -4,6 +4,7 @@ package lit
 
 import (
 	"io"
+	"math"
 	os2 "os"
 	"strings"
 	"testing"
@@ -272,6 +273,26 @@ func TestDowsePutChans(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			PutChans(t, tt.in, tt.out, tt.kinds)
+		})
+	}
+}
+
+// TestDowsePutFloats runs PutFloats on one input per path that dowse explored
+// and saw pass.
+func TestDowsePutFloats(t *testing.T) {
+	tests := []struct {
+		name string
+		f    float64
+		g    float32
+		xs   []float64
+	}{
+		{name: "f=NaN,g=-Inf,xs=1.5_-0", f: math.NaN(), g: float32(math.Inf(-1)), xs: []float64{1.5, math.Copysign(0, -1)}},
+		{name: "f=2.5,g=0.1,xs=nil", f: 2.5, g: 0.1, xs: nil},
+		{name: "f=_Inf,g=0,xs=0.1", f: math.Inf(1), g: 0, xs: []float64{0.1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			PutFloats(t, tt.f, tt.g, tt.xs)
 		})
 	}
 }

@@ -30,3 +30,5 @@ func PutBlank(t *testing.T, _ int, name string) {
 func PutReader(t *testing.T, r io.Reader, n int) {}
 
 func PutChans(t *testing.T, in <-chan int, out chan<- string, kinds chan Kind) {}
+
+func PutFloats(t *testing.T, f float64, g float32, xs []float64) {}
