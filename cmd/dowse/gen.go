@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/cache"
 	"github.com/dowse-go/dowse/internal/engine"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
@@ -48,6 +49,7 @@ type genConfig struct {
 	shard            shard.Spec // -shard: the part of the packages this run explores
 	corpus           bool       // seed fuzz targets from testdata/fuzz and the fuzz cache
 	keepWork         bool
+	cache            bool // read and write the result cache
 	maxLen           int
 	lenCap           int
 	auto             bool
@@ -108,6 +110,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
+	fs.BoolVar(&cfg.cache, "cache", true, "skip targets nothing they depend on changed for since a run that cached their results, keeping their tests and replaying their summaries (cache in $DOWSE_CACHE, or dowse in the user's cache directory)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: dowse gen [flags] [packages]")
 		fmt.Fprintln(stderr, `
@@ -210,7 +213,15 @@ func (cfg genConfig) engineConfig(stderr io.Writer) engine.Config {
 // gen runs the engine with results going to out and returns the exit
 // code.
 func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handler, stderr io.Writer) int {
-	stats, err := engine.Run(ctx, cfg.engineConfig(stderr), patterns, engine.Output(out))
+	ecfg := cfg.engineConfig(stderr)
+	if cfg.cache {
+		c, err := openCache()
+		if err != nil {
+			fmt.Fprintf(stderr, "dowse gen: warning: results are not cached: %v\n", err)
+		}
+		ecfg.Cache = c
+	}
+	stats, err := engine.Run(ctx, ecfg, patterns, engine.Output(out))
 	if err != nil {
 		if load.IsCompileError(err) {
 			fmt.Fprintf(stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
@@ -232,4 +243,13 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 		return exitFindings
 	}
 	return exitOK
+}
+
+// openCache opens the result cache.
+func openCache() (*cache.Cache, error) {
+	dir, err := cache.DefaultDir()
+	if err != nil {
+		return nil, err
+	}
+	return cache.Open(dir)
 }

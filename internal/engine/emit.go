@@ -62,12 +62,13 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 	}
 	var autoFiles []*written // files with rows of automatic targets
 	for _, k := range keys {
-		// Targets that -run does not select, or that could not be
-		// explored, keep what an earlier run generated for them.
+		// Targets that -run does not select, whose results are cached,
+		// or that could not be explored, keep what an earlier run
+		// generated for them.
 		var regen []*load.Target
 		var keep []string
 		for _, t := range files[k] {
-			if r := byResult[t]; !selected[t] || r == nil || r.Err != nil && t.Err == nil {
+			if r := byResult[t]; !selected[t] || r == nil || r.Cached || r.Err != nil && t.Err == nil {
 				keep = append(keep, t.Name)
 				continue
 			}
@@ -222,6 +223,9 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 			g.stats.Errors++
 			return false
 		}
+	}
+	for _, f := range res.Changed {
+		g.changed[f] = true
 	}
 	failed := map[string]error{}
 	for _, te := range terrs {

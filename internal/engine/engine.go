@@ -11,6 +11,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"time"
 
 	"github.com/dowse-go/dowse/internal/build"
+	"github.com/dowse-go/dowse/internal/cache"
 	"github.com/dowse-go/dowse/internal/emit"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
@@ -51,6 +53,11 @@ type Config struct {
 	Workers          int            // worker processes per target
 	RunTimeout       time.Duration  // bound on one run; 0: none
 	Explore          explore.Config
+
+	// Cache keeps each target's result between runs (nil: none): a
+	// target whose key (key.go) is unchanged is not explored again; its
+	// generated rows are kept as they are and its summary is replayed.
+	Cache *cache.Cache
 
 	// Stderr receives diagnostics (warnings, build failures) and, if
 	// Verbose, progress.
@@ -80,6 +87,10 @@ type Result struct {
 	FailureTest string
 	// Summary is the result as dowse gen reports it (text or JSON).
 	Summary *output.Target
+	// Cached says that the target was not explored: its key was in the
+	// cache, whose entry holds Summary, Files, Tests and FailureTest
+	// (Report and Rows are nil; the rows are those on disk).
+	Cached bool
 }
 
 // Handler receives the result of every selected target, in the order of
@@ -126,6 +137,10 @@ type runner struct {
 	instrumenter *build.SourceInstrumenter // shared by the builds of one load
 	goCacheOnce  sync.Once
 	goCacheDir   string
+
+	keys    *keyer          // nil: no result cache
+	changed map[string]bool // files written by this run in the package being run
+	puts    int             // cache entries written
 
 	stats Stats
 }
@@ -183,6 +198,15 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	for _, w := range warnings {
 		g.warnf("%s", w)
 	}
+	if g.cfg.Cache != nil {
+		if g.keys, err = newKeyer(ctx, g.cfg, g.cwd, loadFlags, patterns); err != nil {
+			g.warnf("warning: results are not cached: %v", err)
+		} else if g.cfg.Corpus {
+			g.keys.fuzz = func(p *load.Package, t *load.Target) []string {
+				return g.corpusDirs(p, t)[1:] // the package's own corpus is in its directory
+			}
+		}
+	}
 
 	// One instrumenter for the whole load: a package of the module that
 	// goes into several binaries is rewritten once.
@@ -196,6 +220,11 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 		}
 		if ctx.Err() != nil {
 			break
+		}
+	}
+	if g.puts > 0 {
+		if err := g.cfg.Cache.Trim(); err != nil {
+			g.warnf("warning: %v", err)
 		}
 	}
 	return nil
@@ -271,11 +300,20 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	if len(results) == 0 {
 		return nil
 	}
+	g.changed = map[string]bool{}
+	pkgKey := g.pkgKey(p)
+	cached := map[*Result]*entry{}
 	var runnable []*load.Target
 	for _, r := range results {
-		if r.Err == nil {
-			runnable = append(runnable, r.Target)
+		if r.Err != nil {
+			continue
 		}
+		if e := g.lookup(pkgKey, r); e != nil {
+			cached[r] = e
+			r.Cached = true
+			continue
+		}
+		runnable = append(runnable, r.Target)
 	}
 
 	var bin *build.Binary
@@ -301,6 +339,9 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		}
 	}
 	for _, r := range results {
+		if r.Cached {
+			continue
+		}
 		if r.Err != nil || bin == nil || ctx.Err() != nil {
 			if r.Err == nil {
 				r.Err = context.Cause(ctx)
@@ -321,8 +362,25 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	} else {
 		g.warnf("%s: interrupted; no files written", p.Path)
 	}
+	// The keys of the results to keep: with the package's files as this
+	// run left them.
+	var postKey []byte
+	if pkgKey != nil && ctx.Err() == nil {
+		postKey = g.pkgKey(p)
+	}
 
 	for _, r := range results {
+		if e := cached[r]; e != nil {
+			g.replay(r, e)
+			g.stats.Findings += findings(r.Summary)
+			if postKey != nil && !bytes.Equal(postKey, pkgKey) {
+				g.store(postKey, r, e) // still right with the files as they are now
+			}
+			if err := g.h.Target(r); err != nil {
+				return err
+			}
+			continue
+		}
 		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest}
 		if bin != nil {
 			opts.Sites = bin.Sites
@@ -337,6 +395,9 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			g.stats.Errors++
 		default:
 			g.stats.Findings += findings(sum)
+			if postKey != nil && r.Report != nil && len(r.Report.Errors) == 0 {
+				g.store(postKey, r, &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest})
+			}
 		}
 		r.Summary = sum
 		if err := g.h.Target(r); err != nil {
