@@ -42,6 +42,7 @@ func keptFuncs(dir, goFile string, keep []string) (*kept, error) {
 	}
 	wanted := map[string]bool{}
 	for _, t := range keep {
+		t = strings.ReplaceAll(t, ".", "_") // a method Type.Method is TestDowseType_Method (planTarget)
 		for _, fn := range []string{"TestDowse" + t, "TestDowse" + t + "Failures", "TestDowseFailures" + t, "FuzzDowse" + strings.TrimPrefix(t, "Fuzz") + "Failures"} {
 			wanted[fn] = true
 		}

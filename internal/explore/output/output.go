@@ -84,6 +84,10 @@ type Target struct {
 	Errors       []string `json:"errors,omitempty"`    // internal errors during exploration
 	Files        []string `json:"files"`               // generated files
 	Unchanged    []string `json:"unchanged,omitempty"` // those of Files that already had this content
+	// Cached says that the target was not explored again: nothing it
+	// depends on changed since the run whose summary this is, and its
+	// generated files were kept as they are.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Failure is one run that did not pass.

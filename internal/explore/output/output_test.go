@@ -49,6 +49,17 @@ var scenarios = map[string][]*Target{
 		ElapsedSeconds: 2, SolverSeconds: 1, SolverQueries: 100,
 		Files: []string{"put/linkedlist/put_dowse_test.go"},
 	}},
+	"cached": {{
+		Package: "example.com/bench/put/triangle", Target: "PutClassifyEquilateral", Kind: "put",
+		Position: "put/triangle/put_test.go:30",
+		Runs:     2, Paths: 2, Tests: 2, Failures: []Failure{},
+		Coverage:   Coverage{Sites: 26, Outcomes: 52, Covered: 6},
+		StopReason: "all paths explored", Exhaustive: true,
+		ElapsedSeconds: 0.25,
+		Files:          []string{"put/triangle/put_dowse_test.go"},
+		Unchanged:      []string{"put/triangle/put_dowse_test.go"},
+		Cached:         true,
+	}},
 	"bounded": {
 		{
 			Package: "example.com/m", Target: "FuzzParse", Kind: "fuzz", Position: "parse_test.go:9",

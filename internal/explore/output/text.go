@@ -31,7 +31,11 @@ const (
 func (h *TextHandler) Target(t *Target) error {
 	var b strings.Builder
 	h.targets++
-	fmt.Fprintf(&b, "%s %s (%s)\n", t.Package, t.Target, t.Position)
+	cached := ""
+	if t.Cached {
+		cached = " (cached)"
+	}
+	fmt.Fprintf(&b, "%s %s (%s)%s\n", t.Package, t.Target, t.Position, cached)
 	if t.Error != "" {
 		h.errors++
 		fmt.Fprintf(&b, "  not explored: %s\n", indent(t.Error, "    "))

@@ -1,0 +1,323 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/dowse-go/dowse/internal/emit"
+	"github.com/dowse-go/dowse/internal/explore"
+	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// emitRows turns a report into the rows to write: one per distinct path
+// that ended in pass, fail or panic, then the runs that ended their worker
+// (exit, time-out), which the generated file keeps in its failure table.
+// Panic positions are made relative to the module root, so that generated
+// files do not depend on where the module is checked out.
+func emitRows(rep *explore.Report, root string) []emit.Row {
+	var rows []emit.Row
+	for _, r := range rep.Rows {
+		rows = append(rows, emit.Row{Inputs: r.Inputs, Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition, Outputs: r.Outputs})
+	}
+	for _, f := range rep.Failures {
+		if f.Row < 0 {
+			rows = append(rows, emit.Row{Inputs: f.Inputs, Status: f.Status, Messages: f.Messages, PanicAt: slashRel(root, f.PanicAt), PathCondition: f.PathCondition})
+		}
+	}
+	return rows
+}
+
+// slashRel returns the position p relative to dir, with forward slashes,
+// if it lies beneath dir.
+func slashRel(dir, p string) string {
+	return filepath.ToSlash(output.Rel(dir, p))
+}
+
+// emit writes the generated file of every test file that declares
+// targets. A file is only written if all its targets were selected and
+// explored without an error of the machinery, since the generated file is
+// replaced as a whole.
+func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Target]bool, verify verifier) {
+	type fileKey struct {
+		external bool
+		name     string
+	}
+	byResult := map[*load.Target]*Result{}
+	for _, r := range results {
+		byResult[r.Target] = r
+	}
+	var keys []fileKey
+	files := map[fileKey][]*load.Target{}
+	for _, t := range p.Targets {
+		k := fileKey{t.External, filepath.Base(t.Pos.Filename)}
+		if files[k] == nil {
+			keys = append(keys, k)
+		}
+		files[k] = append(files[k], t)
+	}
+	var autoFiles []*written // files with rows of automatic targets
+	for _, k := range keys {
+		// Targets that -run does not select, whose results are cached,
+		// or that could not be explored, keep what an earlier run
+		// generated for them.
+		var regen []*load.Target
+		var keep []string
+		for _, t := range files[k] {
+			if r := byResult[t]; !selected[t] || r == nil || r.Cached || r.Err != nil && t.Err == nil {
+				keep = append(keep, t.Name)
+				continue
+			}
+			regen = append(regen, t)
+		}
+		if !anyRows(regen, byResult) && len(regen) < len(files[k]) {
+			continue // nothing new to write
+		}
+		if w := g.writeFile(p, k.external, k.name, regen, keep, byResult); w != nil && len(w.res.Cases) > 0 {
+			autoFiles = append(autoFiles, w)
+		}
+	}
+	if verify != nil {
+		g.confirmRows(autoFiles, byResult, verify)
+	}
+}
+
+func anyRows(targets []*load.Target, byResult map[*load.Target]*Result) bool {
+	for _, t := range targets {
+		if r := byResult[t]; r != nil && r.Report != nil && (len(r.Report.Rows) > 0 || len(r.Report.Failures) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// A verifier runs generated test functions and returns the subtests that
+// failed, by test function.
+type verifier func(tests []string) (map[string][]string, error)
+
+// confirmRows runs the rows just written for automatic targets, all the
+// package's generated tests together as plain go test would, and rewrites
+// the files until they pass: a row whose results differ there (package
+// state that other tests change, time, randomness the second run in the
+// worker did not show) first keeps its call but no longer compares
+// results; a row that still fails (it panics, say) is left out. The rows
+// concerned are counted as unstable.
+func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result, verify verifier) {
+	for round := 0; round < 2; round++ {
+		var tests []string
+		for _, w := range files {
+			for _, c := range w.res.Cases {
+				if !slices.Contains(tests, c.Test) {
+					tests = append(tests, c.Test)
+				}
+			}
+		}
+		if len(tests) == 0 {
+			return
+		}
+		failing, err := verify(tests)
+		if err != nil {
+			g.warnf("warning: %v", err)
+			return
+		}
+		if len(failing) == 0 {
+			return
+		}
+		for _, w := range files {
+			byName := map[string]*Result{}
+			for _, t := range w.targets {
+				byName[t.Name] = byResult[t]
+			}
+			drop := map[*Result]map[int]bool{}
+			changed := false
+			for _, c := range w.res.Cases {
+				if !slices.Contains(failing[c.Test], c.Name) {
+					continue
+				}
+				r := byName[c.Target]
+				if row := &r.Rows[c.Row]; round == 0 && row.Outputs != nil {
+					row.Outputs = nil
+				} else {
+					if drop[r] == nil {
+						drop[r] = map[int]bool{}
+					}
+					drop[r][c.Row] = true
+				}
+				r.Report.Unstable++
+				changed = true
+			}
+			if !changed {
+				continue
+			}
+			for r, rows := range drop {
+				var kept []emit.Row
+				for i, row := range r.Rows {
+					if !rows[i] {
+						kept = append(kept, row)
+					}
+				}
+				r.Rows = kept
+			}
+			for i := range w.f.Targets {
+				if r := byName[w.f.Targets[i].Name]; r != nil && r.Report != nil {
+					w.f.Targets[i].Rows = r.Rows
+				}
+			}
+			res, err := emit.Write(w.f, emit.Options{})
+			g.finishFile(w.targets, res, err, byResult)
+			w.res = res
+		}
+	}
+}
+
+// written is a generated file, kept for rewriting it.
+type written struct {
+	f       emit.File
+	targets []*load.Target
+	res     emit.Result
+}
+
+func (g *runner) writeFile(p *load.Package, external bool, name string, targets []*load.Target, keep []string, byResult map[*load.Target]*Result) *written {
+	variant := p.Test
+	if external {
+		variant = p.XTest
+	}
+	if variant == nil {
+		variant = p.Plain // automatic targets of a package without tests
+	}
+	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
+	for _, t := range targets {
+		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout}
+		if t.Kind.Auto() {
+			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
+			et.Call, et.Funcs, et.Restore = t.Expr, t.Funcs, t.Writes
+			if et.Method {
+				et.Call = t.Expr[strings.LastIndex(t.Expr, ".")+1:]
+			}
+		}
+		if r := byResult[t]; r.Report != nil {
+			r.Rows = emitRows(r.Report, p.Module.Dir)
+			et.Rows = r.Rows
+		}
+		f.Targets = append(f.Targets, et)
+	}
+	res, err := emit.Write(f, emit.Options{})
+	if !g.finishFile(targets, res, err, byResult) {
+		return nil
+	}
+	return &written{f: f, targets: targets, res: res}
+}
+
+// finishFile records what writing a file gave each of its targets; it
+// reports false if the file could not be written at all.
+func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, byResult map[*load.Target]*Result) bool {
+	var terrs []*emit.TargetError
+	if err != nil {
+		var other bool
+		if terrs, other = targetErrors(err); other {
+			g.warnf("%v", err)
+			g.stats.Errors++
+			return false
+		}
+	}
+	for _, f := range res.Changed {
+		g.changed[f] = true
+	}
+	failed := map[string]error{}
+	for _, te := range terrs {
+		failed[te.Target] = te.Err
+	}
+	omitted := map[string]int{}
+	for _, o := range res.Omitted {
+		omitted[o.Target]++
+	}
+	for _, t := range targets {
+		r := byResult[t]
+		if r.Report == nil {
+			continue
+		}
+		if err, ok := failed[t.Name]; ok {
+			r.Err = fmt.Errorf("explored, but its tests could not be written: %w", err)
+			continue
+		}
+		r.Tests = len(r.Rows) - omitted[t.Name]
+		r.Files = targetFiles(t, r, res.Files)
+		r.Changed = targetFiles(t, r, res.Changed)
+		if hasFailureRow(r.Rows) {
+			r.FailureTest = failureTestName(t)
+		}
+	}
+	return true
+}
+
+// targetErrors finds the *emit.TargetError values in err; other reports
+// whether err holds anything else.
+func targetErrors(err error) (tes []*emit.TargetError, other bool) {
+	var walk func(error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case *emit.TargetError:
+			tes = append(tes, x)
+		case interface{ Unwrap() []error }:
+			for _, c := range x.Unwrap() {
+				walk(c)
+			}
+		case interface{ Unwrap() error }:
+			if u := x.Unwrap(); u != nil {
+				walk(u)
+			} else {
+				other = true
+			}
+		default:
+			other = true
+		}
+	}
+	walk(err)
+	return tes, other
+}
+
+func hasFailureRow(rows []emit.Row) bool {
+	for _, r := range rows {
+		switch r.Status {
+		case rt.StatusFail, rt.StatusPanic, rt.StatusExit, rt.StatusTimeout:
+			return true
+		}
+	}
+	return false
+}
+
+// failureTestName is the generated test holding t's failing inputs (see
+// docs/emit.md).
+func failureTestName(t *load.Target) string {
+	if t.Kind == load.KindFuzz {
+		return "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
+	}
+	return "TestDowse" + strings.ReplaceAll(t.Name, ".", "_") + "Failures"
+}
+
+// targetFiles picks the files of one target out of the files written for
+// its source file: the generated test file if the target has rows, and its
+// corpus files.
+func targetFiles(t *load.Target, r *Result, files []string) []string {
+	var out []string
+	corpus := []string{
+		string(filepath.Separator) + filepath.Join("testdata", "fuzz", t.Name) + string(filepath.Separator),
+		string(filepath.Separator) + filepath.Join("testdata", "fuzz", failureTestName(t)) + string(filepath.Separator),
+	}
+	for _, f := range files {
+		switch {
+		case strings.HasSuffix(f, ".go"):
+			if len(r.Rows) > 0 {
+				out = append(out, f)
+			}
+		case t.Kind == load.KindFuzz && (strings.Contains(f, corpus[0]) || strings.Contains(f, corpus[1])):
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,481 @@
+// Package engine runs dowse gen's pipeline on packages — load,
+// instrument, build, explore ⇄ solve, emit — and streams the full result
+// of each target (its report, the rows and files written for it and its
+// summary) to a Handler, one target at a time, in a deterministic order.
+// It owns the orchestration between the stages: the per-package
+// pipeline, the worker pool and solver of each target, the keep or
+// regenerate policy of generated files and the confirmation of generated
+// rows with plain go test. Presenting results is the handler's job
+// (Output drives an output.Handler); flags and exit codes are the
+// command's.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dowse-go/dowse/internal/build"
+	"github.com/dowse-go/dowse/internal/cache"
+	"github.com/dowse-go/dowse/internal/emit"
+	"github.com/dowse-go/dowse/internal/explore"
+	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/shard"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Config says what to run and how: the settings of dowse gen's flags.
+type Config struct {
+	Dir              string         // directory to run in ("": the current one)
+	Tags             string         // comma-separated build tags
+	Run              *regexp.Regexp // explore only the targets whose names match (nil: all)
+	InstrumentModule bool           // also instrument the module's other packages the tests import
+	Instrument       []string       // package patterns of other modules to instrument
+	Shard            shard.Spec     // the part of the packages this run explores
+	Corpus           bool           // seed fuzz targets from testdata/fuzz and the fuzz cache
+	KeepWork         bool           // keep the work directory
+	MaxLen           int            // bound on the length of strings and slices
+	LenCap           int            // how far the bound may be raised (explore.Raise)
+	Auto             bool           // automatic targets for packages that have PUTs too
+	MaxMemory        int64          // bytes of data per worker process; 0: no bound
+	Workers          int            // worker processes per target
+	RunTimeout       time.Duration  // bound on one run; 0: none
+	Explore          explore.Config
+
+	// Cache keeps each target's result between runs (nil: none): a
+	// target whose key (key.go) is unchanged is not explored again; its
+	// generated rows are kept as they are and its summary is replayed.
+	Cache *cache.Cache
+
+	// Stderr receives diagnostics (warnings, build failures) and, if
+	// Verbose, progress.
+	Stderr  io.Writer
+	Verbose bool
+}
+
+// Result is what happened to one target: everything the pipeline knows
+// of it once its package's files are written.
+type Result struct {
+	Package *load.Package
+	Target  *load.Target
+	// Report is the exploration's, nil if the target was not explored.
+	Report *explore.Report
+	// Err says why the target was not explored, or why its tests could
+	// not be written.
+	Err error
+	// Rows are the rows written for it, Tests how many of them the file
+	// holds (rows emit could not write are left out).
+	Rows  []emit.Row
+	Tests int
+	// Files are the generated files holding its rows; Changed those of
+	// them this run created or rewrote.
+	Files   []string
+	Changed []string
+	// FailureTest names the generated test reproducing its failures.
+	FailureTest string
+	// Summary is the result as dowse gen reports it (text or JSON).
+	Summary *output.Target
+	// Cached says that the target was not explored: its key was in the
+	// cache, whose entry holds Summary, Files, Tests and FailureTest
+	// (Report and Rows are nil; the rows are those on disk).
+	Cached bool
+}
+
+// Handler receives the result of every selected target, in the order of
+// the packages and of their targets, once the package's files are
+// written. An error stops the run.
+type Handler interface {
+	Target(r *Result) error
+}
+
+// Output returns a Handler that hands each target's summary to h.
+func Output(h output.Handler) Handler { return outputHandler{h} }
+
+type outputHandler struct{ h output.Handler }
+
+func (o outputHandler) Target(r *Result) error { return o.h.Target(r.Summary) }
+
+// Stats counts what a run found.
+type Stats struct {
+	Errors   int // targets not explored or not written, builds that failed
+	Findings int // failures found (nil inputs and documented panics aside)
+}
+
+// Run loads the packages the patterns name, explores their selected
+// targets, writes their tests and hands each target's result to h. The
+// error is one that stops the whole run: the work directory, the
+// packages do not load or compile (load.IsCompileError; nothing was
+// written), or h failed. An interrupted run (ctx done) stops after the
+// package being explored, which gets no files.
+func Run(ctx context.Context, cfg Config, patterns []string, h Handler) (Stats, error) {
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	r := &runner{cfg: cfg, h: h}
+	err := r.run(ctx, patterns)
+	return r.stats, err
+}
+
+// runner is one run of the pipeline.
+type runner struct {
+	cfg Config
+	h   Handler
+	cwd string
+
+	instrumenter *build.SourceInstrumenter // shared by the builds of one load
+	goCacheOnce  sync.Once
+	goCacheDir   string
+
+	keys    *keyer          // nil: no result cache
+	changed map[string]bool // files written by this run in the package being run
+	puts    int             // cache entries written
+
+	stats Stats
+}
+
+func (g *runner) logf(format string, args ...any) {
+	if g.cfg.Verbose {
+		fmt.Fprintf(g.cfg.Stderr, format+"\n", args...)
+	}
+}
+
+// warnf writes a diagnostic.
+func (g *runner) warnf(format string, args ...any) {
+	fmt.Fprintf(g.cfg.Stderr, "dowse gen: "+format+"\n", args...)
+}
+
+func (g *runner) run(ctx context.Context, patterns []string) error {
+	g.cwd = g.cfg.Dir
+	if g.cwd == "" {
+		g.cwd, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(g.cwd); err == nil {
+		g.cwd = abs
+	}
+	var buildFlags []string
+	if g.cfg.Tags != "" {
+		buildFlags = []string{"-tags=" + g.cfg.Tags}
+	}
+	work, err := build.NewWork(g.cfg.KeepWork)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := work.Close(); err != nil {
+			g.warnf("%v", err)
+		}
+		if work.Kept() {
+			g.warnf("work directory: %s", work.Dir)
+		}
+	}()
+	loadFlags := buildFlags
+	if len(g.cfg.Instrument) > 0 {
+		modFile, err := g.prepareOthers(ctx, work, buildFlags, patterns)
+		if err != nil {
+			return fmt.Errorf("-instrument: %w", err)
+		}
+		loadFlags = append(buildFlags[:len(buildFlags):len(buildFlags)], "-modfile="+modFile)
+	}
+
+	g.logf("loading %s", strings.Join(patterns, " "))
+	deps := g.cfg.InstrumentModule || len(g.cfg.Instrument) > 0
+	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto}, patterns...)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		g.warnf("%s", w)
+	}
+	if g.cfg.Cache != nil {
+		if g.keys, err = newKeyer(ctx, g.cfg, g.cwd, loadFlags, patterns); err != nil {
+			g.warnf("warning: results are not cached: %v", err)
+		} else if g.cfg.Corpus {
+			g.keys.fuzz = func(p *load.Package, t *load.Target) []string {
+				return g.corpusDirs(p, t)[1:] // the package's own corpus is in its directory
+			}
+		}
+	}
+
+	// One instrumenter for the whole load: a package of the module that
+	// goes into several binaries is rewritten once.
+	g.instrumenter = &build.SourceInstrumenter{}
+	if g.cfg.Shard.Count > 1 {
+		pkgs = g.shardOf(pkgs)
+	}
+	for _, p := range pkgs {
+		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if g.puts > 0 {
+		if err := g.cfg.Cache.Trim(); err != nil {
+			g.warnf("warning: %v", err)
+		}
+	}
+	return nil
+}
+
+// shardOf returns the packages of this run's shard (-shard): the
+// assignment depends only on the packages and their numbers of targets,
+// which every shard loads alike.
+func (g *runner) shardOf(pkgs []*load.Package) []*load.Package {
+	units := make([]shard.Unit, len(pkgs))
+	for i, p := range pkgs {
+		units[i] = shard.Unit{Path: p.Path, Targets: len(p.Targets)}
+	}
+	var mine []*load.Package
+	for i, s := range shard.Assign(units, g.cfg.Shard.Count) {
+		if s == g.cfg.Shard.Index {
+			mine = append(mine, pkgs[i])
+		}
+	}
+	g.logf("shard %d/%d: %d of %d packages", g.cfg.Shard.Index, g.cfg.Shard.Count, len(mine), len(pkgs))
+	return mine
+}
+
+// prepareOthers makes the packages of other modules that -instrument
+// names instrumentable: it finds their modules among the dependencies of
+// the packages to explore, copies those in the module cache into the
+// work directory and writes the work go.mod replacing them by the copies.
+// It returns the go.mod to load with.
+func (g *runner) prepareOthers(ctx context.Context, work *build.Work, buildFlags, patterns []string) (string, error) {
+	mods, unmatched, err := build.FindModules(ctx, g.cwd, nil, buildFlags, patterns, g.cfg.Instrument)
+	if err != nil {
+		return "", err
+	}
+	for _, u := range unmatched {
+		g.warnf("warning: %s", u)
+	}
+	cache, err := build.ModCache(ctx, g.cwd, nil)
+	if err != nil {
+		return "", err
+	}
+	if err := work.CopyModules(mods, cache); err != nil {
+		return "", err
+	}
+	for _, m := range mods {
+		where := "in place"
+		if m.Copy != "" {
+			where = "a copy of " + m.Path + "@" + m.Version
+		}
+		g.logf("instrumenting %s (%s)", strings.Join(m.Packages, " "), where)
+	}
+	gomod, err := build.MainGoMod(ctx, g.cwd, nil)
+	if err != nil {
+		return "", err
+	}
+	if err := work.WriteModule(build.Config{}, gomod, filepath.Dir(gomod)); err != nil {
+		return "", err
+	}
+	return work.GoMod(), nil
+}
+
+// pkg explores the selected targets of p, writes their tests and hands
+// their results to the handler.
+func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string, p *load.Package) error {
+	var results []*Result
+	selected := map[*load.Target]bool{}
+	for _, t := range p.Targets {
+		if g.cfg.Run != nil && !g.cfg.Run.MatchString(t.Name) {
+			continue
+		}
+		selected[t] = true
+		results = append(results, &Result{Package: p, Target: t, Err: t.Err})
+	}
+	if len(results) == 0 {
+		return nil
+	}
+	g.changed = map[string]bool{}
+	pkgKey := g.pkgKey(p)
+	cached := map[*Result]*entry{}
+	var runnable []*load.Target
+	for _, r := range results {
+		if r.Err != nil {
+			continue
+		}
+		if e := g.lookup(pkgKey, r); e != nil {
+			cached[r] = e
+			r.Cached = true
+			continue
+		}
+		runnable = append(runnable, r.Target)
+	}
+
+	var bin *build.Binary
+	if len(runnable) > 0 {
+		g.logf("building %s", p.Path)
+		var err error
+		bin, err = work.Build(ctx, build.Config{
+			BuildFlags:       buildFlags,
+			Instrumenter:     g.instrumenter,
+			InstrumentModule: g.cfg.InstrumentModule,
+			Instrument:       g.cfg.Instrument,
+		}, p, runnable)
+		if err != nil {
+			g.warnf("%v", err)
+			for _, r := range results {
+				if r.Err == nil {
+					r.Err = errors.New("the instrumented package did not build (a bug in dowse; see the error above)")
+				}
+			}
+			bin = nil
+		} else if bin.RunDirWarning != "" {
+			g.warnf("warning: %s", bin.RunDirWarning)
+		}
+	}
+	for _, r := range results {
+		if r.Cached {
+			continue
+		}
+		if r.Err != nil || bin == nil || ctx.Err() != nil {
+			if r.Err == nil {
+				r.Err = context.Cause(ctx)
+			}
+			continue
+		}
+		r.Report, r.Err = g.explore(ctx, bin, r.Target)
+	}
+
+	if ctx.Err() == nil {
+		var verify verifier
+		if bin != nil {
+			verify = func(tests []string) (map[string][]string, error) {
+				return work.FailingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
+			}
+		}
+		g.emit(p, results, selected, verify)
+	} else {
+		g.warnf("%s: interrupted; no files written", p.Path)
+	}
+	// The keys of the results to keep: with the package's files as this
+	// run left them.
+	var postKey []byte
+	if pkgKey != nil && ctx.Err() == nil {
+		postKey = g.pkgKey(p)
+	}
+
+	for _, r := range results {
+		if e := cached[r]; e != nil {
+			g.replay(r, e)
+			g.stats.Findings += findings(r.Summary)
+			if postKey != nil && !bytes.Equal(postKey, pkgKey) {
+				g.store(postKey, r, e) // still right with the files as they are now
+			}
+			if err := g.h.Target(r); err != nil {
+				return err
+			}
+			continue
+		}
+		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest}
+		if bin != nil {
+			opts.Sites = bin.Sites
+		}
+		sum := output.NewTarget(p.Path, r.Target, r.Report, opts)
+		switch {
+		case r.Err != nil && r.Target.Kind.Auto() && r.Target.Err != nil && r.Report == nil:
+			// An exported function with inputs dowse cannot build yet.
+			sum.Skipped = r.Err.Error()
+		case r.Err != nil:
+			sum.Error = r.Err.Error()
+			g.stats.Errors++
+		default:
+			g.stats.Findings += findings(sum)
+			if postKey != nil && r.Report != nil && len(r.Report.Errors) == 0 {
+				g.store(postKey, r, &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest})
+			}
+		}
+		r.Summary = sum
+		if err := g.h.Target(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findings counts the failures of a summary that are findings: not a nil
+// input, not a documented panic.
+func findings(sum *output.Target) int {
+	n := 0
+	for _, f := range sum.Failures {
+		if !f.NilInput && !f.Documented {
+			n++
+		}
+	}
+	return n
+}
+
+// explore explores one target on workers of bin.
+func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target) (*explore.Report, error) {
+	cmd, ok := bin.Worker(t)
+	if !ok {
+		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
+	}
+	g.logf("exploring %s", t.Name)
+	if g.cfg.MaxMemory > 0 {
+		cmd.Env = append(cmd.Env, rt.EnvMaxMemory+"="+strconv.FormatInt(g.cfg.MaxMemory, 10))
+	}
+	raise := explore.Raise{From: g.cfg.MaxLen, Cap: g.cfg.LenCap, Start: func(maxLen int) (explore.Executor, func(), error) {
+		load.SetBounds(t.Layout, maxLen)
+		pool := explore.NewPool(explore.Command(cmd), t.Name, t.Layout, g.cfg.Workers, g.cfg.RunTimeout)
+		return pool, func() { pool.Close() }, nil
+	}}
+	seeds := t.Seeds
+	if t.Kind == load.KindFuzz && g.cfg.Corpus {
+		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
+	}
+	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto(), Fuzz: t.Kind == load.KindFuzz}
+	solver, closeSolver := newSolver(g.cfg.Explore.SolverTimeout)
+	defer closeSolver()
+	return explore.ExploreRaising(ctx, g.cfg.Explore, target, raise, solver)
+}
+
+// corpusSeeds reads the seeds of fuzz target t that go test -fuzz would
+// start from: the package's testdata/fuzz/<target> directory (dowse's own
+// corpus files from earlier runs included) and the go command's fuzz cache
+// for the target. Unreadable corpora are reported and skipped.
+func (g *runner) corpusSeeds(p *load.Package, t *load.Target) [][]any {
+	var seeds [][]any
+	for _, d := range g.corpusDirs(p, t) {
+		s, err := load.ReadCorpus(d)
+		if err != nil {
+			g.warnf("warning: %s: %v", t.Name, err)
+		}
+		seeds = append(seeds, s...)
+	}
+	return seeds
+}
+
+// corpusDirs are the directories fuzz target t is seeded from.
+func (g *runner) corpusDirs(p *load.Package, t *load.Target) []string {
+	dirs := []string{filepath.Join(p.Dir, "testdata", "fuzz", t.Name)}
+	if cache := g.goCache(); cache != "" {
+		dirs = append(dirs, filepath.Join(cache, "fuzz", p.Path, t.Name))
+	}
+	return dirs
+}
+
+// goCache is the go command's GOCACHE, or "" if it cannot be found.
+func (g *runner) goCache() string {
+	g.goCacheOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOCACHE").Output()
+		if err == nil {
+			g.goCacheDir = strings.TrimSpace(string(out))
+		}
+	})
+	return g.goCacheDir
+}
