@@ -157,34 +157,14 @@ func fuzzCoverage(mod, pkg string, targets []string, budget time.Duration) strin
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		out, _ := cmd.CombinedOutput()
-		dst := filepath.Join(dir, "testdata", "fuzz", t)
-		os.MkdirAll(dst, 0o755)
-		entries, _ := os.ReadDir(corpus)
-		for _, e := range entries {
-			if data, err := os.ReadFile(filepath.Join(corpus, e.Name())); err == nil {
-				os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644)
-			}
-		}
-		os.RemoveAll(corpus)
-		if m := failingInput.FindSubmatch(out); m != nil {
-			os.Remove(filepath.Join(dir, string(m[1])))
-		}
+		modcopy.KeepFuzzCorpus(corpus, dir, t, out)
 	}
-	cmd := exec.Command("go", "test", "-count=1", "-cover", "-run", "^("+strings.Join(targets, "|")+")$", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	out, err := cmd.CombinedOutput()
-	m := coverRE.FindStringSubmatch(string(out))
-	switch {
-	case err != nil:
-		return "FAIL"
-	case m == nil:
-		return "—"
+	cov := coverage(dir, "-run", "^("+strings.Join(targets, "|")+")$", ".")
+	if strings.HasSuffix(cov, "%") {
+		cov += fmt.Sprintf(" (%d targets)", len(targets))
 	}
-	return fmt.Sprintf("%s (%d targets)", m[1], len(targets))
+	return cov
 }
-
-var failingInput = regexp.MustCompile(`Failing input written to (testdata/fuzz/\w+/\w+)`)
 
 // output runs a command in dir and returns its standard output.
 func output(dir, name string, args ...string) string {
@@ -231,10 +211,11 @@ func summarize(out []byte) (explored, skipped, findings, documented, nilInputs i
 
 var coverRE = regexp.MustCompile(`coverage: ([0-9.]+%) of statements`)
 
-// coverage runs go test -cover on pkg in mod.
-func coverage(mod, pkg string) string {
-	cmd := exec.Command("go", "test", "-count=1", "-cover", pkg)
-	cmd.Dir = mod
+// coverage runs go test -cover with args (packages last) in dir and
+// returns the statement coverage it prints, "FAIL" or "—".
+func coverage(dir string, args ...string) string {
+	cmd := exec.Command("go", append([]string{"test", "-count=1", "-cover"}, args...)...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
 	m := coverRE.FindStringSubmatch(string(out))

@@ -221,20 +221,9 @@ func runFuzzer(src, work string, tg target, budget time.Duration) result {
 	if err != nil && !found {
 		log.Printf("%s: fuzzer: %v\n%s", tg.name, err, tail(out))
 	}
-	dst := filepath.Join(pkg, "testdata", "fuzz", tg.fuzz)
-	os.MkdirAll(dst, 0o755)
-	entries, _ := os.ReadDir(corpus)
-	for _, e := range entries {
-		if data, err := os.ReadFile(filepath.Join(corpus, e.Name())); err == nil {
-			os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644)
-		}
-	}
-	os.RemoveAll(corpus)
 	// A failing input would end the measuring run (dowse's are in a
 	// corpus of their own, which is not measured either).
-	if m := failingInput.FindSubmatch(out); m != nil {
-		os.Remove(filepath.Join(pkg, string(m[1])))
-	}
+	modcopy.KeepFuzzCorpus(corpus, pkg, tg.fuzz, out)
 	r := measure(pkg, tg.fuzz)
 	r.found = found
 	return r
@@ -278,8 +267,6 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 	r.summary = fmt.Sprintf("%d runs, %d paths in %.1fs, %s", s.Runs, s.Paths, s.Elapsed, verdict)
 	return r
 }
-
-var failingInput = regexp.MustCompile(`Failing input written to (testdata/fuzz/\w+/\w+)`)
 
 // measure runs the fuzz target over the package's corpus of passing
 // inputs with a cover profile of the package.

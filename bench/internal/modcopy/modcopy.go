@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 )
 
 // Download returns the module cache directory of module@version,
@@ -68,4 +69,25 @@ func Workspace(name string) (work, dowse string, err error) {
 		return "", "", err
 	}
 	return work, dowse, nil
+}
+
+var failingInput = regexp.MustCompile(`Failing input written to (testdata/fuzz/\w+/\w+)`)
+
+// KeepFuzzCorpus moves the corpus go test -fuzz left in the fuzz cache
+// directory cache into pkg/testdata/fuzz/target, and removes the failing
+// input go test's output out reports writing there, if any: a failing
+// input would end a run that measures the corpus.
+func KeepFuzzCorpus(cache, pkg, target string, out []byte) {
+	dst := filepath.Join(pkg, "testdata", "fuzz", target)
+	os.MkdirAll(dst, 0o755)
+	entries, _ := os.ReadDir(cache)
+	for _, e := range entries {
+		if data, err := os.ReadFile(filepath.Join(cache, e.Name())); err == nil {
+			os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644)
+		}
+	}
+	os.RemoveAll(cache)
+	if m := failingInput.FindSubmatch(out); m != nil {
+		os.Remove(filepath.Join(pkg, string(m[1])))
+	}
 }
