@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -61,6 +63,7 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		files[k] = append(files[k], t)
 	}
 	var autoFiles []*written // files with rows of automatic targets
+	before := generatedFiles(p.Dir)
 	for _, k := range keys {
 		// Targets that -run does not select, whose results are cached,
 		// or that could not be explored, keep what an earlier run
@@ -81,9 +84,82 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 			autoFiles = append(autoFiles, w)
 		}
 	}
-	if verify != nil {
-		g.confirmRows(autoFiles, byResult, verify)
+	if verify != nil && !g.confirmRows(autoFiles, byResult, verify) {
+		g.revert(autoFiles, before, byResult)
 	}
+}
+
+// generatedFiles reads dowse's generated test files in dir, by path.
+func generatedFiles(dir string) map[string][]byte {
+	out := map[string][]byte{}
+	names, _ := filepath.Glob(filepath.Join(dir, "*_dowse*_test.go"))
+	for _, n := range names {
+		if data, err := os.ReadFile(n); err == nil {
+			out[n] = data
+		}
+	}
+	return out
+}
+
+// revert puts the generated test files this run changed back as they
+// were before it (removing those it created): the generated tests did not
+// build, which is a bug in dowse, and a file that does not compile must
+// not be left in the user's package. The targets of those files report
+// the error.
+func (g *runner) revert(files []*written, before map[string][]byte, byResult map[*load.Target]*Result) {
+	for _, w := range files {
+		reverted := false
+		for _, f := range w.res.Changed {
+			if !strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			var err error
+			if old, ok := before[f]; ok {
+				err = writeReplacing(f, old)
+			} else {
+				err = os.Remove(f)
+			}
+			if err != nil {
+				g.warnf("warning: restoring %s: %v", f, err)
+				continue
+			}
+			delete(g.changed, f)
+			reverted = true
+		}
+		if !reverted {
+			continue
+		}
+		for _, t := range w.targets {
+			if r := byResult[t]; r.Report != nil && r.Err == nil {
+				r.Err = errors.New("explored, but the generated tests did not build (a bug in dowse; see the warning above): the previous file was kept")
+				r.Changed = nil
+				g.stats.Errors++
+			}
+		}
+	}
+}
+
+// writeReplacing replaces the file name by content atomically (a
+// temporary file in its directory, renamed over it).
+func writeReplacing(name string, content []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".dowse-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(content); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 func anyRows(targets []*load.Target, byResult map[*load.Target]*Result) bool {
@@ -105,8 +181,10 @@ type verifier func(tests []string) (map[string][]string, error)
 // state that other tests change, time, randomness the second run in the
 // worker did not show) first keeps its call but no longer compares
 // results; a row that still fails (it panics, say) is left out. The rows
-// concerned are counted as unstable.
-func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result, verify verifier) {
+// concerned are counted as unstable. It reports false if the tests could
+// not be run at all (they do not build).
+func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result, verify verifier) (built bool) {
+	built = true
 	for round := 0; round < 2; round++ {
 		var tests []string
 		for _, w := range files {
@@ -122,7 +200,7 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 		failing, err := verify(tests)
 		if err != nil {
 			g.warnf("warning: %v", err)
-			return
+			return false
 		}
 		if len(failing) == 0 {
 			return
@@ -172,6 +250,7 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 			w.res = res
 		}
 	}
+	return built
 }
 
 // written is a generated file, kept for rewriting it.

@@ -3,11 +3,14 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/dowse-go/dowse/internal/emit"
+	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/load"
 )
 
@@ -43,5 +46,50 @@ func TestTargetFiles(t *testing.T) {
 	got = targetFiles(fuzzA, &Result{}, files)
 	if want := files[1:3]; !reflect.DeepEqual(got, want) {
 		t.Errorf("files of FuzzA without rows = %v, want %v", got, want)
+	}
+}
+
+// TestRevert checks that generated test files whose tests did not build
+// are put back as they were (an earlier file restored, a new one removed,
+// corpus files left alone) and that their targets report the error.
+func TestRevert(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "a_dowse_test.go")
+	created := filepath.Join(dir, "b_dowse_auto_test.go")
+	corpus := filepath.Join(dir, "testdata", "fuzz", "FuzzX", "dowse-1")
+	for name, content := range map[string]string{old: "package p // old\n", created: "package p // broken\n", corpus: "go test fuzz v1\nint(1)\n"} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := map[string][]byte{old: []byte("package p // the previous run's\n")}
+	ta, tb := &load.Target{Name: "A"}, &load.Target{Name: "B"}
+	byResult := map[*load.Target]*Result{ta: {Target: ta, Report: &explore.Report{}}, tb: {Target: tb, Report: &explore.Report{}}}
+	var stderr strings.Builder
+	g := &runner{cfg: Config{Stderr: &stderr}, changed: map[string]bool{old: true, created: true, corpus: true}}
+	files := []*written{
+		{targets: []*load.Target{ta}, res: emit.Result{Changed: []string{old, corpus}}},
+		{targets: []*load.Target{tb}, res: emit.Result{Changed: []string{created}}},
+	}
+	g.revert(files, before, byResult)
+	if data, _ := os.ReadFile(old); string(data) != "package p // the previous run's\n" {
+		t.Errorf("%s = %q, want the previous content", old, data)
+	}
+	if _, err := os.Stat(created); !os.IsNotExist(err) {
+		t.Errorf("%s still exists (%v)", created, err)
+	}
+	if _, err := os.Stat(corpus); err != nil {
+		t.Errorf("corpus file removed: %v", err)
+	}
+	for _, tg := range []*load.Target{ta, tb} {
+		if byResult[tg].Err == nil {
+			t.Errorf("%s: no error reported", tg.Name)
+		}
+	}
+	if g.stats.Errors != 2 || g.changed[old] || g.changed[created] || !g.changed[corpus] {
+		t.Errorf("errors %d, changed %v", g.stats.Errors, g.changed)
 	}
 }
