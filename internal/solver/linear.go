@@ -82,6 +82,11 @@ type linear struct {
 	domain map[int]interval // inputs: their kind's range (within the box)
 	bounds map[int]interval // inputs: their domain, narrowed by the query
 	terms  map[*sym.Expr]interval
+	// Memos: terms are DAGs (a parser's selections share their operands
+	// many times over), so every walk visits a term once.
+	seen  map[*sym.Expr]bool // inputs: terms walked
+	bools map[*sym.Expr]bool // boolean: the answer per term
+	bad   map[*sym.Expr]bool // integer: terms found not linear
 }
 
 // linearQuery reports whether q can be decided over the integers (see
@@ -95,7 +100,8 @@ func linearQuery(q Query) (*linear, bool) { return analyze(q, nil) }
 func boxQuery(q Query, box *big.Int) (*linear, bool) { return analyze(q, box) }
 
 func analyze(q Query, box *big.Int) (*linear, bool) {
-	l := &linear{leaves: q.Leaves, box: box, domain: map[int]interval{}, bounds: map[int]interval{}, terms: map[*sym.Expr]interval{}}
+	l := &linear{leaves: q.Leaves, box: box, domain: map[int]interval{}, bounds: map[int]interval{}, terms: map[*sym.Expr]interval{},
+		seen: map[*sym.Expr]bool{}, bools: map[*sym.Expr]bool{}, bad: map[*sym.Expr]bool{}}
 	var atoms []*sym.Expr
 	for _, c := range q.Constraints {
 		atoms = conjuncts(c, atoms)
@@ -127,6 +133,10 @@ func conjuncts(e *sym.Expr, out []*sym.Expr) []*sym.Expr {
 // inputs gives every integer input of e its domain, and reports false if
 // e mentions an input the linear encoding cannot hold (a string).
 func (l *linear) inputs(e *sym.Expr) bool {
+	if l.seen[e] {
+		return true // walked already, and found fine (a failure ends the walk)
+	}
+	l.seen[e] = true
 	if e.Op() == rt.OpInput {
 		i := e.Input()
 		if i >= len(l.leaves) || l.leaves[i].K != e.Kind() {
@@ -212,6 +222,15 @@ func (l *linear) narrow(a *sym.Expr) {
 // boolean reports whether the bool term e is linear and none of its
 // integer subterms can wrap around.
 func (l *linear) boolean(e *sym.Expr) bool {
+	if ok, done := l.bools[e]; done {
+		return ok
+	}
+	ok := l.booleanOf(e)
+	l.bools[e] = ok
+	return ok
+}
+
+func (l *linear) booleanOf(e *sym.Expr) bool {
 	switch e.Op() {
 	case rt.OpConst, rt.OpInput:
 		return e.Kind() == rt.KBool
@@ -244,6 +263,19 @@ func (l *linear) integer(e *sym.Expr) (interval, bool) {
 	if r, ok := l.terms[e]; ok {
 		return r, true
 	}
+	if l.bad[e] {
+		return interval{}, false
+	}
+	r, ok := l.integerOf(e)
+	if !ok {
+		l.bad[e] = true
+		return interval{}, false
+	}
+	l.terms[e] = r
+	return r, true
+}
+
+func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 	k := e.Kind()
 	if !k.Integer() {
 		return interval{}, false
@@ -325,7 +357,6 @@ func (l *linear) integer(e *sym.Expr) (interval, bool) {
 	if r.lo.Cmp(r.hi) <= 0 && !r.within(kindRange(k)) {
 		return interval{}, false // may wrap around
 	}
-	l.terms[e] = r
 	return r, true
 }
 
