@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func FindModules(ctx context.Context, dir string, env, buildFlags, patterns, ins
 			byPath[f[2]] = m
 			mods = append(mods, m)
 		}
-		if !contains(m.Packages, path) {
+		if !slices.Contains(m.Packages, path) {
 			m.Packages = append(m.Packages, path)
 		}
 	}
@@ -174,15 +175,6 @@ func FindModules(ctx context.Context, dir string, env, buildFlags, patterns, ins
 		}
 	}
 	return mods, unmatched, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // CopyModules copies the modules among mods that live in the module

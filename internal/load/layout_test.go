@@ -34,15 +34,7 @@ func (s *Stack) Wrap(w *Wrapper) {}
 
 func Use(s *Stack) {}
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := checkPackage(t, src)
 	use := pkg.Scope().Lookup("Use").(*types.Func)
 	l, _, err := layoutFor("Use", []*types.Var{use.Type().(*types.Signature).Params().At(0)}, pkg, true, nil)
 	if err != nil {
@@ -71,16 +63,25 @@ func Use(s *Stack) {}
 // checkPackage type-checks src as package p.
 func checkPackage(t *testing.T, src string) *types.Package {
 	t.Helper()
+	pkg, _, _ := checkSource(t, src)
+	return pkg
+}
+
+// checkSource type-checks src as package p, with the uses, definitions and
+// selections recorded.
+func checkSource(t *testing.T, src string) (*types.Package, *types.Info, *ast.File) {
+	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, nil)
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pkg
+	return pkg, info, f
 }
 
 // leafPaths lays out the parameters of function name of pkg with length

@@ -2,9 +2,6 @@ package load
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"slices"
 	"testing"
@@ -45,16 +42,7 @@ func (t *T) Set() { t.v = 1; SetScale(t.v) }
 
 func Pure(x int) int { return x * scale }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg, info, f := checkSource(t, src)
 	writes := packageWrites(info, pkg, []*ast.File{f})
 	fn := func(name string) *types.Func {
 		if o, ok := pkg.Scope().Lookup(name).(*types.Func); ok {

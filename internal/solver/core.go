@@ -150,14 +150,19 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
 	if !s.opts.NoLinear {
-		if l, ok := linearQuery(q); ok {
+		l, ok := linearQuery(q)
+		if ok {
 			return s.linearSolve(ctx, z, q, l, timeout)
 		}
 		// Small values first: a model within the box is a model, and
-		// reads better than the bit-vector solver's arbitrary ones.
-		if l, ok := boxQuery(q, smallBox); ok {
-			if res, err := s.linearSolve(ctx, z, q, l, timeout); err != nil || res.Status == Sat {
-				return res, err
+		// reads better than the bit-vector solver's arbitrary ones. Only
+		// worth a try when terms that may wrap were all that stood in
+		// the way.
+		if !l.nonlinear {
+			if l, ok := boxQuery(q, smallBox); ok {
+				if res, err := s.linearSolve(ctx, z, q, l, timeout); err != nil || res.Status == Sat {
+					return res, err
+				}
 			}
 		}
 	}

@@ -54,24 +54,9 @@ func (a interval) within(b interval) bool { return a.lo.Cmp(b.lo) >= 0 && a.hi.C
 // value is the integer a constant's bits stand for in kind k.
 func value(k rt.Kind, bits uint64) *big.Int {
 	if k.Signed() {
-		return big.NewInt(signExtend(k, bits))
+		return big.NewInt(sym.SignExtend(k, bits))
 	}
-	return new(big.Int).SetUint64(bits & maskOf(k))
-}
-
-func maskOf(k rt.Kind) uint64 {
-	if w := k.Bits(); w < 64 {
-		return 1<<uint(w) - 1
-	}
-	return ^uint64(0)
-}
-
-func signExtend(k rt.Kind, bits uint64) int64 {
-	w := uint(k.Bits())
-	if w >= 64 {
-		return int64(bits)
-	}
-	return int64(bits<<(64-w)) >> (64 - w)
+	return new(big.Int).SetUint64(sym.Truncate(k, bits))
 }
 
 // linear is the analysis of a query that can be decided over the
@@ -87,10 +72,21 @@ type linear struct {
 	seen  map[*sym.Expr]bool // inputs: terms walked
 	bools map[*sym.Expr]bool // boolean: the answer per term
 	bad   map[*sym.Expr]bool // integer: terms found not linear
+	// nonlinear is set when the query fails for another reason than a
+	// term that may wrap around: then no box makes it linear.
+	nonlinear bool
+}
+
+// notLinear records that the term at hand is not linear (an operator or
+// kind the encoding does not have) and fails it.
+func (l *linear) notLinear() (interval, bool) {
+	l.nonlinear = true
+	return interval{}, false
 }
 
 // linearQuery reports whether q can be decided over the integers (see
-// above).
+// above). When it cannot, the analysis still says whether only terms that
+// may wrap stood in the way (nonlinear false): then a box may help.
 func linearQuery(q Query) (*linear, bool) { return analyze(q, nil) }
 
 // boxQuery reports whether q restricted to inputs of magnitude at most
@@ -108,7 +104,7 @@ func analyze(q Query, box *big.Int) (*linear, bool) {
 	}
 	for _, a := range atoms {
 		if !l.inputs(a) {
-			return nil, false
+			return l, false
 		}
 	}
 	for _, a := range atoms {
@@ -116,7 +112,7 @@ func analyze(q Query, box *big.Int) (*linear, bool) {
 	}
 	for _, a := range atoms {
 		if !l.boolean(a) {
-			return nil, false
+			return l, false
 		}
 	}
 	return l, true
@@ -140,6 +136,7 @@ func (l *linear) inputs(e *sym.Expr) bool {
 	if e.Op() == rt.OpInput {
 		i := e.Input()
 		if i >= len(l.leaves) || l.leaves[i].K != e.Kind() {
+			l.nonlinear = true
 			return false
 		}
 		switch k := e.Kind(); {
@@ -158,6 +155,7 @@ func (l *linear) inputs(e *sym.Expr) bool {
 			}
 			return true
 		}
+		l.nonlinear = true // a string
 		return false
 	}
 	for i := 0; i < e.NumArgs(); i++ {
@@ -247,13 +245,16 @@ func (l *linear) booleanOf(e *sym.Expr) bool {
 			_, ok2 := l.integer(e.Arg(1))
 			return ok1 && ok2
 		}
+		l.nonlinear = true
 		return false
 	case rt.OpIte:
 		if e.Kind() != rt.KBool {
+			l.nonlinear = true
 			return false
 		}
 		return l.boolean(e.Arg(0)) && l.boolean(e.Arg(1)) && l.boolean(e.Arg(2))
 	}
+	l.nonlinear = true
 	return false
 }
 
@@ -278,7 +279,7 @@ func (l *linear) integer(e *sym.Expr) (interval, bool) {
 func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 	k := e.Kind()
 	if !k.Integer() {
-		return interval{}, false
+		return l.notLinear()
 	}
 	var r interval
 	switch e.Op() {
@@ -288,7 +289,7 @@ func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 	case rt.OpInput:
 		b, ok := l.bounds[e.Input()]
 		if !ok {
-			return interval{}, false
+			return l.notLinear()
 		}
 		r = b
 	case rt.OpAdd, rt.OpSub:
@@ -314,7 +315,7 @@ func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 			x, c = c, x
 		}
 		if c.Op() != rt.OpConst {
-			return interval{}, false // a product of unknowns
+			return l.notLinear() // a product of unknowns
 		}
 		a, ok := l.integer(x)
 		if !ok {
@@ -328,7 +329,7 @@ func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 		r = interval{p, q}
 	case rt.OpConv:
 		if !e.K2().Integer() {
-			return interval{}, false
+			return l.notLinear()
 		}
 		a, ok := l.integer(e.Arg(0))
 		if !ok {
@@ -352,7 +353,7 @@ func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 			r.hi = b.hi
 		}
 	default:
-		return interval{}, false
+		return l.notLinear()
 	}
 	if r.lo.Cmp(r.hi) <= 0 && !r.within(kindRange(k)) {
 		return interval{}, false // may wrap around
@@ -376,7 +377,6 @@ func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
 		return t, nil
 	}
 	z := en.z
-	arg := func(i int) (z3.AST, error) { return en.encode(e.Arg(i)) }
 	var t z3.AST
 	switch e.Op() {
 	case rt.OpConst:
@@ -385,6 +385,8 @@ func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
 		} else {
 			t = z.IntVal(value(e.Kind(), e.Bits()))
 		}
+		en.memo[e] = t
+		return t, nil
 	case rt.OpInput:
 		i := e.Input()
 		v, ok := en.vars[i]
@@ -399,70 +401,50 @@ func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
 			en.vars[i] = v
 			en.order = append(en.order, i)
 		}
-		t = v
+		en.memo[e] = v
+		return v, nil
+	}
+	args := make([]z3.AST, e.NumArgs())
+	for i := range args {
+		a, err := en.encode(e.Arg(i))
+		if err != nil {
+			return t, err
+		}
+		args[i] = a
+	}
+	switch e.Op() {
 	case rt.OpConv:
-		return en.encode(e.Arg(0)) // value-preserving: checked by linearQuery
+		t = args[0] // value-preserving: checked by linearQuery
 	case rt.OpNot:
-		a, err := arg(0)
-		if err != nil {
-			return t, err
-		}
-		t = z.Not(a)
+		t = z.Not(args[0])
 	case rt.OpNeg:
-		a, err := arg(0)
-		if err != nil {
-			return t, err
-		}
-		t = z.IntNeg(a)
+		t = z.IntNeg(args[0])
 	case rt.OpIte:
-		c, err := arg(0)
-		if err != nil {
-			return t, err
-		}
-		a, err := arg(1)
-		if err != nil {
-			return t, err
-		}
-		b, err := arg(2)
-		if err != nil {
-			return t, err
-		}
-		t = z.Ite(c, a, b)
+		t = z.Ite(args[0], args[1], args[2])
+	case rt.OpAdd:
+		t = z.Int(z3.IntAdd, args[0], args[1])
+	case rt.OpSub:
+		t = z.Int(z3.IntSub, args[0], args[1])
+	case rt.OpMul:
+		t = z.Int(z3.IntMul, args[0], args[1])
+	case rt.OpLAnd:
+		t = z.And(args[0], args[1])
+	case rt.OpLOr:
+		t = z.Or(args[0], args[1])
+	case rt.OpEq:
+		t = z.Eq(args[0], args[1])
+	case rt.OpNe:
+		t = z.Not(z.Eq(args[0], args[1]))
+	case rt.OpLt:
+		t = z.Lt(args[0], args[1])
+	case rt.OpLe:
+		t = z.Le(args[0], args[1])
+	case rt.OpGt:
+		t = z.Lt(args[1], args[0])
+	case rt.OpGe:
+		t = z.Le(args[1], args[0])
 	default:
-		a, err := arg(0)
-		if err != nil {
-			return t, err
-		}
-		b, err := arg(1)
-		if err != nil {
-			return t, err
-		}
-		switch e.Op() {
-		case rt.OpAdd:
-			t = z.Int(z3.IntAdd, a, b)
-		case rt.OpSub:
-			t = z.Int(z3.IntSub, a, b)
-		case rt.OpMul:
-			t = z.Int(z3.IntMul, a, b)
-		case rt.OpLAnd:
-			t = z.And(a, b)
-		case rt.OpLOr:
-			t = z.Or(a, b)
-		case rt.OpEq:
-			t = z.Eq(a, b)
-		case rt.OpNe:
-			t = z.Not(z.Eq(a, b))
-		case rt.OpLt:
-			t = z.Lt(a, b)
-		case rt.OpLe:
-			t = z.Le(a, b)
-		case rt.OpGt:
-			t = z.Lt(b, a)
-		case rt.OpGe:
-			t = z.Le(b, a)
-		default:
-			return t, fmt.Errorf("linear encoding of %v", e.Op())
-		}
+		return t, fmt.Errorf("linear encoding of %v", e.Op())
 	}
 	en.memo[e] = t
 	return t, nil
@@ -541,7 +523,7 @@ func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear,
 			if n.Sign() < 0 {
 				n.Add(n, new(big.Int).Lsh(big.NewInt(1), uint(k.Bits())))
 			}
-			vals[i] = rt.Value{Bits: n.Uint64() & maskOf(k)}
+			vals[i] = rt.Value{Bits: sym.Truncate(k, n.Uint64())}
 		}
 		return Result{Status: Sat, Model: vals}, nil
 	})

@@ -32,6 +32,14 @@ func signExtend(k rt.Kind, v uint64) int64 {
 	return int64(v<<(64-w)) >> (64 - w)
 }
 
+// Truncate keeps the low bits of v that fit kind k (for callers outside
+// the package: the solver's encodings).
+func Truncate(k rt.Kind, v uint64) uint64 { return truncate(k, v) }
+
+// SignExtend interprets the low bits of v as a value of kind k, widened to
+// 64 bits with k's signedness.
+func SignExtend(k rt.Kind, v uint64) int64 { return signExtend(k, v) }
+
 // allOnes is the bits of ^0 in kind k.
 func allOnes(k rt.Kind) uint64 { return truncate(k, ^uint64(0)) }
 
