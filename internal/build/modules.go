@@ -228,31 +228,24 @@ func copyModule(src, dst string) error {
 	})
 }
 
-// ModCache returns the go command's module cache directory (GOMODCACHE).
-func ModCache(ctx context.Context, dir string, env []string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOMODCACHE")
+// ModuleEnv returns the go.mod file of the module containing dir and the
+// module cache directory, as the go command (with GOWORK=off) sees them:
+// one "go env GOMOD GOMODCACHE".
+func ModuleEnv(ctx context.Context, dir string, env []string) (gomod, modCache string, err error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD", "GOMODCACHE")
 	cmd.Dir = dir
 	cmd.Env = withEnv(env, "GOWORK=off")
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOMODCACHE: %w", err)
+		return "", "", fmt.Errorf("go env GOMOD GOMODCACHE: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
-}
-
-// MainGoMod returns the go.mod file of the module containing dir, as the
-// go command finds it (with GOWORK=off).
-func MainGoMod(ctx context.Context, dir string, env []string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
-	cmd.Dir = dir
-	cmd.Env = withEnv(env, "GOWORK=off")
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("go env GOMOD GOMODCACHE: unexpected output %q", out)
 	}
-	gomod := strings.TrimSpace(string(out))
+	gomod, modCache = strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])
 	if gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("%s is not in a module", dir)
+		return "", "", fmt.Errorf("%s is not in a module", dir)
 	}
-	return gomod, nil
+	return gomod, modCache, nil
 }

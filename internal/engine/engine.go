@@ -261,7 +261,7 @@ func (g *runner) prepareOthers(ctx context.Context, work *build.Work, buildFlags
 	for _, u := range unmatched {
 		g.warnf("warning: %s", u)
 	}
-	cache, err := build.ModCache(ctx, g.cwd, nil)
+	gomod, cache, err := build.ModuleEnv(ctx, g.cwd, nil)
 	if err != nil {
 		return "", err
 	}
@@ -274,10 +274,6 @@ func (g *runner) prepareOthers(ctx context.Context, work *build.Work, buildFlags
 			where = "a copy of " + m.Path + "@" + m.Version
 		}
 		g.logf("instrumenting %s (%s)", strings.Join(m.Packages, " "), where)
-	}
-	gomod, err := build.MainGoMod(ctx, g.cwd, nil)
-	if err != nil {
-		return "", err
 	}
 	if err := work.WriteModule(build.Config{}, gomod, filepath.Dir(gomod)); err != nil {
 		return "", err
