@@ -176,28 +176,28 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
 	if !s.opts.NoLinear {
+		// decided counts a query the linear layer answered.
+		decided := func(res Result, err error) (Result, error) {
+			s.opts.Metrics.add(func(st *Stats) { st.Linear++ })
+			return res, err
+		}
 		l, ok := linearQuery(q)
 		if ok && len(l.wraps) == 0 {
-			return s.linearSolve(ctx, z, q, l, timeout)
+			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
 		// Small values first: a model within the box is a model, and
 		// reads better than the arbitrary ones of an encoding where
 		// terms wrap around. Only worth a try when terms that may wrap
 		// were all that stood in the way.
-		if ok {
+		if ok || !l.nonlinear {
 			if b, inBox := boxQuery(q, smallBox); inBox {
 				if res, err := s.linearSolve(ctx, z, q, b, timeout); err != nil || res.Status == Sat {
-					return res, err
+					return decided(res, err)
 				}
 			}
-			return s.linearSolve(ctx, z, q, l, timeout)
 		}
-		if !l.nonlinear {
-			if l, ok := boxQuery(q, smallBox); ok {
-				if res, err := s.linearSolve(ctx, z, q, l, timeout); err != nil || res.Status == Sat {
-					return res, err
-				}
-			}
+		if ok {
+			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
 	}
 	en := newEncoder(z, q.Leaves)

@@ -523,7 +523,6 @@ func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear,
 	if err := z.Err(); err != nil {
 		return Result{}, fmt.Errorf("solver: assert: %w", err)
 	}
-	s.opts.Metrics.add(func(st *Stats) { st.Linear++ })
 	return s.check(ctx, z, sv, prefs, timeout, func() (Result, error) {
 		m, err := sv.Model()
 		if err != nil {
