@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"go/types"
 
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -61,6 +62,11 @@ type Target struct {
 	// Funcs are the functions that built values of the layout call
 	// (rt.Build: constructors and methods), by expression.
 	Funcs map[string]*types.Func
+	// Dyn are the dynamic types the layout offers interface inputs, by
+	// their shapes' Type, and Mocks the generated mock types among them:
+	// the file declares those its rows use.
+	Dyn   map[string]types.Type
+	Mocks []*mock.Type
 	Rows  []Row // distinct feasible paths, in discovery order
 }
 

@@ -63,6 +63,15 @@ func (r *renderer) lit(v *value, elided bool) string {
 			return "nil"
 		}
 		return r.stub(v)
+	case rt.ShapeIface:
+		if v.isNil {
+			return "nil"
+		}
+		if s := r.lit(v.dyn, false); s != "nil" {
+			return s
+		}
+		return "(" + r.typeString(v.dyn.t) + ")(nil)" // a typed nil
+
 	case rt.ShapeAny:
 		if v.isNil {
 			return "nil"

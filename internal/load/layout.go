@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -30,6 +31,15 @@ type layoutBuilder struct {
 	// readOnly holds the methods that never change their receiver, which
 	// builds do not call (see readOnlyMethods).
 	readOnly map[*types.Func]bool
+	// ifaces says what the package does with interface values (nil: only
+	// any, error, context.Context, io.Writer and io.Reader are inputs);
+	// dyn are the dynamic types interface inputs are offered, by their
+	// shapes' Type; mockIndex the shapes of mock values by Type, and
+	// usedMocks the mock types the layout uses, by name.
+	ifaces    *ifaceFacts
+	dyn       map[string]types.Type
+	mockIndex map[string]int
+	usedMocks map[string]*mock.Type
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
@@ -44,9 +54,14 @@ func LayoutOf(target string, params []*types.Var, pkg *types.Package) (*rt.Layou
 // built by their constructors where they have one, and funcs are the
 // functions those builds call, by expression.
 func layoutFor(target string, params []*types.Var, pkg *types.Package, ctors bool, readOnly map[*types.Func]bool) (*rt.Layout, map[string]*types.Func, error) {
-	b := &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}, readOnly: readOnly}
+	b := newLayoutBuilder(pkg, ctors, readOnly, nil)
 	l, err := b.params(target, params)
 	return l, b.funcs, err
+}
+
+func newLayoutBuilder(pkg *types.Package, ctors bool, readOnly map[*types.Func]bool, ifaces *ifaceFacts) *layoutBuilder {
+	return &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}, readOnly: readOnly,
+		ifaces: ifaces, dyn: map[string]types.Type{}, mockIndex: map[string]int{}, usedMocks: map[string]*mock.Type{}}
 }
 
 func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, error) {
@@ -246,6 +261,9 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 			}
 			b.l.Shapes[i].Outs = outs
 			return i, "", true
+		}
+		if b.ifaces != nil {
+			return b.ifaceShape(t, u), "", true
 		}
 		return 0, "interface types other than any, error, context.Context, io.Writer and io.Reader need generated mocks", false
 	}
