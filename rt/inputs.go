@@ -132,6 +132,11 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		return c.fitsBuild(s.Build, t)
 	case ShapeIface:
 		return c.fitsIface(s, t)
+	case ShapeVar:
+		f, ok := c.funcs["="+s.Type]
+		if !ok || !f.Type().AssignableTo(t) {
+			return fmt.Errorf("the worker has no value %s of type %s", s.Type, t)
+		}
 	case ShapeMock:
 		return c.fitsMock(s, t)
 	case ShapeAny:
@@ -473,6 +478,8 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		b.fillIface(v, shape, sh)
 	case ShapeMock:
 		b.fillMock(v, sh)
+	case ShapeVar:
+		v.Set(b.funcs["="+sh.Type])
 	case ShapeAny:
 		pick := b.pick(len(sh.Outs))
 		for j, o := range sh.Outs {
@@ -761,7 +768,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
 	case ShapeAny:
 		ub.anyValue(v, sh)
-	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc, ShapeIface, ShapeMock:
+	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc, ShapeIface, ShapeMock, ShapeVar:
 		ub.ok = false // results of these types are not compared
 	}
 }

@@ -75,6 +75,9 @@ import (
 //   - ShapeMock (a generated mock type): for each method with results,
 //     for each of Mock.Calls scripted calls, the leaves of its results;
 //     none for a mock without scripts;
+//   - ShapeVar (a package-level variable, such as io.EOF, offered as a
+//     dynamic value of an interface): no leaves; the worker finds the
+//     value under "="+Type among the harness's values;
 //   - ShapeBuilt (a value of the package's type made by calls, see Build):
 //     the leaves of the constructor's parameters, then for each of
 //     Build.Steps calls a choice of method (kind KInt, IsLen, 0 for "no
@@ -146,9 +149,10 @@ const (
 	ShapeChan
 	ShapeIface
 	ShapeMock
+	ShapeVar
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader", "chan", "iface", "mock"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader", "chan", "iface", "mock", "var"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -319,7 +323,7 @@ func (l *Layout) Check() error {
 					return fmt.Errorf("layout: field %s of shape %d (%s) has a bad shape", f.Name, i, s.Type)
 				}
 			}
-		case ShapeError, ShapeContext, ShapeWriter, ShapeReader:
+		case ShapeError, ShapeContext, ShapeWriter, ShapeReader, ShapeVar:
 		case ShapeIface:
 			for _, o := range s.Outs {
 				if !valid(o) {

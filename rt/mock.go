@@ -17,7 +17,25 @@ import (
 
 // dynType is the type served for alternative shape o, or nil.
 func (b *builder) dynType(o int) reflect.Type {
-	f, ok := b.funcs["#"+b.l.Shapes[o].Type]
+	return dynType(b.l, b.funcs, o)
+}
+
+// dynType is the type of alternative o: served as "#"+Type, or the
+// interface of a shape rt builds itself (an error, a reader), or a
+// served variable's.
+func dynType(l *Layout, funcs map[string]reflect.Value, o int) reflect.Type {
+	switch s := &l.Shapes[o]; s.Kind {
+	case ShapeError:
+		return errorType
+	case ShapeReader:
+		return readerType
+	case ShapeVar:
+		if f, ok := funcs["="+s.Type]; ok {
+			return f.Type()
+		}
+		return nil
+	}
+	f, ok := funcs["#"+l.Shapes[o].Type]
 	if !ok {
 		return nil
 	}
@@ -134,11 +152,10 @@ func (c *checker) fitsIface(sh *Shape, t reflect.Type) error {
 		return fmt.Errorf("shape %s (%s) does not fit type %s", sh.Kind, sh.Type, t)
 	}
 	for _, o := range sh.Outs {
-		f, ok := c.funcs["#"+c.l.Shapes[o].Type]
-		if !ok {
+		dt := dynType(c.l, c.funcs, o)
+		if dt == nil {
 			return fmt.Errorf("the worker has no type %s", c.l.Shapes[o].Type)
 		}
-		dt := f.Type().Elem()
 		if !dt.Implements(t) {
 			return fmt.Errorf("%s does not implement %s", dt, t)
 		}

@@ -67,6 +67,7 @@ type Target struct {
 	// the file declares those its rows use.
 	Dyn   map[string]types.Type
 	Mocks []*mock.Type
+	Vars  map[string]*types.Var
 	Rows  []Row // distinct feasible paths, in discovery order
 }
 

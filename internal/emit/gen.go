@@ -255,7 +255,7 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		if t.Auto && row.Status == rt.StatusSkip {
 			continue // an input whose construction failed: no call to test
 		}
-		vals, err := decodeValues(t.Params, t.Layout, t.Funcs, row.Inputs, false, dynTypes{t.Dyn, t.Mocks})
+		vals, err := decodeValues(t.Params, t.Layout, t.Funcs, row.Inputs, false, dynTypes{t.Dyn, t.Mocks, t.Vars})
 		if err != nil {
 			return nil, nil, fmt.Errorf("row %d: %w", i, err)
 		}

@@ -63,6 +63,11 @@ func (r *renderer) lit(v *value, elided bool) string {
 			return "nil"
 		}
 		return r.stub(v)
+	case rt.ShapeVar:
+		if q := r.imports.qualifier(v.vr.Pkg()); q != "" {
+			return q + "." + v.vr.Name()
+		}
+		return v.vr.Name()
 	case rt.ShapeIface:
 		if v.isNil {
 			return "nil"

@@ -28,6 +28,7 @@ type value struct {
 	maxLen int          // a channel: the length bound (a send-only channel's capacity)
 	dyn    *value       // a non-nil any or interface: the value of its dynamic type
 	mock   *mock.Type   // a value of a generated mock type (its declaration goes into the file)
+	vr     *types.Var   // a package-level variable (rt.ShapeVar)
 	// entries are a map's entries in slot order, a key equal to an
 	// earlier one replacing that entry's value as the worker's stores did.
 	entries []mapEntry
@@ -71,6 +72,7 @@ type decoder struct {
 	// shapes' Type, and mocks the generated mock types, by name.
 	dyn   map[string]types.Type
 	mocks map[string]*mock.Type
+	vars  map[string]*types.Var
 }
 
 func (d *decoder) next(want string) (rt.Value, error) {
@@ -96,7 +98,7 @@ func decodeValues(params []*types.Var, l *rt.Layout, funcs map[string]*types.Fun
 	}
 	d := &decoder{l: l, funcs: funcs, inputs: inputs, u: rt.Unfolding{}, outputs: outputs}
 	for _, dt := range dyn {
-		d.dyn, d.mocks = dt.types, map[string]*mock.Type{}
+		d.dyn, d.mocks, d.vars = dt.types, map[string]*mock.Type{}, dt.vars
 		for _, m := range dt.mocks {
 			d.mocks[m.Name] = m
 		}
@@ -374,6 +376,11 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		}
 	case rt.ShapeMock:
 		return d.mockValue(sh, t, path)
+	case rt.ShapeVar:
+		v.vr = d.vars[sh.Type]
+		if v.vr == nil {
+			return nil, fmt.Errorf("%s: no variable %s", path, sh.Type)
+		}
 	case rt.ShapeFunc:
 		sig, ok := u.(*types.Signature)
 		if !ok || sig.Results().Len() != len(sh.Outs) {
@@ -473,6 +480,8 @@ func (v *value) isZero() bool {
 		return v.bits == 0 && v.str == ""
 	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc || v.shape == rt.ShapeAny || v.shape == rt.ShapeIface:
 		return v.isNil
+	case v.shape == rt.ShapeVar:
+		return false
 	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeReader || v.shape == rt.ShapeChan || v.shape == rt.ShapeBuilt:
 		return false // a value is built
 	case v.fields != nil:
@@ -666,6 +675,7 @@ func basicOf(k rt.Kind) types.Type {
 type dynTypes struct {
 	types map[string]types.Type
 	mocks []*mock.Type
+	vars  map[string]*types.Var
 }
 
 // mockValue decodes a value of a generated mock type: for each method

@@ -46,16 +46,23 @@ type ifaceFacts struct {
 	pkg   *types.Package
 	mocks bool // generate mock types (-mocks)
 	calls int  // scripted calls per mock method (-mock-calls)
+	// reader is set while the plain reader shape of an io.Reader choice
+	// is made.
+	reader int
 	// asserted are the interface types values are asserted to, with the
 	// static type of the value asserted.
 	asserted []assertion
 	kinds    bool       // reflect Kind or Elem is called
 	numField bool       // reflect NumField is called
 	tags     []tagValue // tags read and compared with constants
-	concrete []*types.TypeName
-	made     map[string]*mock.Type // by definition key
-	names    map[string]bool       // mock names in use
-	taken    func(name string) bool
+	// sentinels are the package-level error variables errors are
+	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
+	// mock methods return are chosen among nil, errors.New and these.
+	sentinels []*types.Var
+	concrete  []*types.TypeName
+	made      map[string]*mock.Type // by definition key
+	names     map[string]bool       // mock names in use
+	taken     func(name string) bool
 }
 
 type assertion struct{ from, to types.Type }
@@ -136,6 +143,9 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 			return true
 		case *ast.CallExpr:
 			sel, ok := x.Fun.(*ast.SelectorExpr)
+			if fn, isFn := info.Uses[selIdent(x.Fun)].(*types.Func); isFn && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(x.Args) == 2 {
+				f.sentinel(x.Args[1], info)
+			}
 			if !ok || !isReflectType(info.TypeOf(sel.X)) {
 				break
 			}
@@ -149,6 +159,8 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 			if x.Op != token.EQL && x.Op != token.NEQ {
 				break
 			}
+			f.sentinel(x.X, info)
+			f.sentinel(x.Y, info)
 			for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
 				key, ok := tagRead(pair[0], info)
 				tv, isConst := info.Types[pair[1]]
@@ -162,6 +174,29 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 		}
 		return true
 	})
+}
+
+// selIdent is the identifier naming the function of a call: f or p.f.
+func selIdent(e ast.Expr) *ast.Ident {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
+// sentinel records e if it names a package-level variable of type error.
+func (f *ifaceFacts) sentinel(e ast.Expr, info *types.Info) {
+	v, ok := info.Uses[selIdent(ast.Unparen(e))].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isNamed(v.Type(), "", "error") || slices.Contains(f.sentinels, v) {
+		return
+	}
+	if v.Pkg() != f.pkg && !v.Exported() {
+		return
+	}
+	f.sentinels = append(f.sentinels, v)
 }
 
 // tagRead reports whether e is tag.Get(key) of a reflect.StructTag with a
@@ -189,10 +224,13 @@ func isReflectType(t types.Type) bool {
 // ifaceShape builds the shape of interface type t (not one with a shape
 // of its own: error, context.Context, io.Writer, io.Reader, any): a
 // choice among nil, the package's types implementing it and mock types.
-func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface) int {
+func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ...int) int {
 	name := typeString(t, b.pkg)
 	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: name})
-	var outs []int
+	outs := builtin
+	for _, o := range builtin {
+		b.dyn[b.l.Shapes[o].Type] = t
+	}
 	f := b.ifaces
 	for _, tn := range f.concrete {
 		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
@@ -206,12 +244,118 @@ func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface) int {
 			break // T, else *T
 		}
 	}
-	if f.mocks {
+	if f.mocks && implementable(it, b.pkg) {
 		for _, m := range f.mocksFor(t, it) {
 			if o, ok := b.mockShape(m); ok {
 				outs = append(outs, o)
 			}
 		}
+	}
+	b.l.Shapes[i].Outs = outs
+	return i
+}
+
+// implementable reports whether package pkg can declare a type that
+// implements it: its methods are exported or pkg's, and their signatures
+// name only types pkg can name (reflect.Type cannot be implemented
+// outside reflect).
+func implementable(it *types.Interface, pkg *types.Package) bool {
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i)
+		if !m.Exported() && m.Pkg() != pkg || !nameable(m.Type(), pkg, map[types.Type]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameable reports whether pkg can write type t.
+func nameable(t types.Type, pkg *types.Package, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		obj := u.Obj()
+		if obj.Pkg() != nil && obj.Pkg() != pkg && (!obj.Exported() || !importable(obj.Pkg().Path(), pkg.Path())) {
+			return false
+		}
+		for i := 0; i < u.TypeArgs().Len(); i++ {
+			if !nameable(u.TypeArgs().At(i), pkg, seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Pointer:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Slice:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Array:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Map:
+		return nameable(u.Key(), pkg, seen) && nameable(u.Elem(), pkg, seen)
+	case *types.Chan:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Signature:
+		for _, tup := range []*types.Tuple{u.Params(), u.Results()} {
+			for i := 0; i < tup.Len(); i++ {
+				if !nameable(tup.At(i).Type(), pkg, seen) {
+					return false
+				}
+			}
+		}
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !u.Field(i).Exported() && u.Field(i).Pkg() != pkg || !nameable(u.Field(i).Type(), pkg, seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Interface:
+		return implementable(u, pkg)
+	}
+	return true
+}
+
+// importable reports whether the package at path from may import the
+// one at path (Go's rule for internal directories).
+func importable(path, from string) bool {
+	parent := ""
+	switch {
+	case strings.HasPrefix(path, "internal/") || path == "internal":
+		parent = ""
+	case strings.Contains(path, "/internal/"):
+		parent = path[:strings.LastIndex(path, "/internal/")]
+	case strings.HasSuffix(path, "/internal"):
+		parent = strings.TrimSuffix(path, "/internal")
+	default:
+		return true
+	}
+	return parent != "" && (from == parent || strings.HasPrefix(from, parent+"/"))
+}
+
+// errorChoice is the shape of an error a mock method returns: nil, an
+// errors.New (with its own choice and message), or one of the sentinel
+// errors the package compares errors with.
+func (b *layoutBuilder) errorChoice(t types.Type) int {
+	if b.errChoice > 0 {
+		return b.errChoice
+	}
+	i := b.add(rt.Shape{Kind: rt.ShapeIface, Type: "error"})
+	b.errChoice = i
+	e, _, _ := b.shape(t)
+	outs := []int{e}
+	b.dyn["error"] = t
+	for _, v := range b.ifaces.sentinels {
+		name := v.Name()
+		if v.Pkg() != b.pkg {
+			name = v.Pkg().Name() + "." + v.Name()
+		}
+		outs = append(outs, b.add(rt.Shape{Kind: rt.ShapeVar, Type: name}))
+		b.vars[name] = v
+		b.dyn[name] = v.Type()
 	}
 	b.l.Shapes[i].Outs = outs
 	return i
@@ -233,9 +377,15 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 			sig := fn.Type().(*types.Signature)
 			md := rt.MockMethod{Name: fn.Name(), Field: m.Fields[k], Multi: m.Results[k] != nil}
 			for r := 0; r < sig.Results().Len(); r++ {
-				o, _, ok := b.shape(sig.Results().At(r).Type())
-				if !ok {
-					return 0, false
+				rt := sig.Results().At(r).Type()
+				var o int
+				if isNamed(rt, "", "error") && len(b.ifaces.sentinels) > 0 {
+					o = b.errorChoice(rt)
+				} else {
+					var ok bool
+					if o, _, ok = b.shape(rt); !ok {
+						return 0, false
+					}
 				}
 				md.Outs = append(md.Outs, o)
 			}
@@ -251,8 +401,12 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 
 // mocksFor returns the mock types offered for values of interface type t.
 func (f *ifaceFacts) mocksFor(t types.Type, it *types.Interface) []*mock.Type {
-	// The interfaces values of t may be asserted to: those asserted from
-	// a static type that t's values can be converted to.
+	return f.methodSetMocks(t, f.assertedFrom(t))
+}
+
+// assertedFrom are the interfaces values of t may be asserted to: those
+// asserted from a static type that t's values can be converted to.
+func (f *ifaceFacts) assertedFrom(t types.Type) []types.Type {
 	var others []types.Type
 	for _, a := range f.asserted {
 		if len(others) == maxAsserted {
@@ -267,6 +421,12 @@ func (f *ifaceFacts) mocksFor(t types.Type, it *types.Interface) []*mock.Type {
 		}
 		others = append(others, a.to)
 	}
+	return others
+}
+
+// methodSetMocks are the mock types of t's method set united with each
+// subset of others.
+func (f *ifaceFacts) methodSetMocks(t types.Type, others []types.Type) []*mock.Type {
 	// Method sets: t's, with the union of every subset of the others
 	// (smaller subsets first), without clashes, each once.
 	var subsets []int

@@ -40,6 +40,11 @@ type layoutBuilder struct {
 	dyn       map[string]types.Type
 	mockIndex map[string]int
 	usedMocks map[string]*mock.Type
+	// vars are the package-level variables offered as values (ShapeVar),
+	// by their shapes' Type; errChoice is the shape of errors mock
+	// methods return (0 until made).
+	vars      map[string]*types.Var
+	errChoice int
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
@@ -61,7 +66,7 @@ func layoutFor(target string, params []*types.Var, pkg *types.Package, ctors boo
 
 func newLayoutBuilder(pkg *types.Package, ctors bool, readOnly map[*types.Func]bool, ifaces *ifaceFacts) *layoutBuilder {
 	return &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}, readOnly: readOnly,
-		ifaces: ifaces, dyn: map[string]types.Type{}, mockIndex: map[string]int{}, usedMocks: map[string]*mock.Type{}}
+		ifaces: ifaces, dyn: map[string]types.Type{}, mockIndex: map[string]int{}, usedMocks: map[string]*mock.Type{}, vars: map[string]*types.Var{}}
 }
 
 func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, error) {
@@ -150,7 +155,16 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	case isNamed(t, "io", "Writer"):
 		return b.done(t, rt.Shape{Kind: rt.ShapeWriter, Type: name}), "", true
 	case isNamed(t, "io", "Reader"):
-		// A reader over solved bytes (length and bytes are leaves).
+		// A reader over solved bytes (length and bytes are leaves); if
+		// the package asserts readers to other interfaces, one of the
+		// dynamic types of a choice (docs/mocks.md).
+		if b.ifaces != nil && b.ifaces.mocks && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.reader == 0 {
+			b.ifaces.reader++
+			defer func() { b.ifaces.reader-- }()
+			r, _, _ := b.shape(t) // the reader alone
+			b.index.Delete(t)
+			return b.ifaceShape(t, t.Underlying().(*types.Interface), r), "", true
+		}
 		return b.done(t, rt.Shape{Kind: rt.ShapeReader, Type: name}), "", true
 	}
 	part := func(elem types.Type) (int, string, bool) {

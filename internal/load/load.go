@@ -141,6 +141,9 @@ type Target struct {
 	// generated mock types among them (docs/mocks.md).
 	Dyn   map[string]types.Type
 	Mocks []*mock.Type
+	// Vars are the package-level variables offered as dynamic values
+	// (io.EOF for an error a mock returns), by their shapes' Type.
+	Vars  map[string]*types.Var
 	Seeds [][]any // fuzz targets: constant arguments of f.Add calls (int64, uint64, float64, bool, string, []byte)
 	Err   error   // why the target cannot be explored (an *UnsupportedError); nil if it can
 }

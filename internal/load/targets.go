@@ -127,7 +127,7 @@ func inputsWith(t *Target, sig *types.Signature, pkg *types.Package, ifaces *ifa
 	if err != nil {
 		return params, nil, err
 	}
-	t.Dyn = b.dyn
+	t.Dyn, t.Vars = b.dyn, b.vars
 	for _, n := range slices.Sorted(maps.Keys(b.usedMocks)) {
 		t.Mocks = append(t.Mocks, b.usedMocks[n])
 	}
