@@ -132,6 +132,10 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		return c.fitsBuild(s.Build, t)
 	case ShapeIface:
 		return c.fitsIface(s, t)
+	case ShapeTypeOf:
+		if _, ok := c.funcs["#"+s.Type]; !ok || t != rtypeType {
+			return fmt.Errorf("the worker has no type %s", s.Type)
+		}
 	case ShapeVar:
 		f, ok := c.funcs["="+s.Type]
 		if !ok || !f.Type().AssignableTo(t) {
@@ -480,6 +484,8 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		b.fillMock(v, sh)
 	case ShapeVar:
 		v.Set(b.funcs["="+sh.Type])
+	case ShapeTypeOf:
+		v.Set(reflect.ValueOf(b.funcs["#"+sh.Type].Type().Elem()))
 	case ShapeAny:
 		pick := b.pick(len(sh.Outs))
 		for j, o := range sh.Outs {
@@ -768,7 +774,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
 	case ShapeAny:
 		ub.anyValue(v, sh)
-	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc, ShapeIface, ShapeMock, ShapeVar:
+	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc, ShapeIface, ShapeMock, ShapeVar, ShapeTypeOf:
 		ub.ok = false // results of these types are not compared
 	}
 }

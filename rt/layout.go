@@ -78,6 +78,8 @@ import (
 //   - ShapeVar (a package-level variable, such as io.EOF, offered as a
 //     dynamic value of an interface): no leaves; the worker finds the
 //     value under "="+Type among the harness's values;
+//   - ShapeTypeOf (a reflect.Type offered as the dynamic value of a
+//     reflect.Type input): no leaves; the type served under "#"+Type;
 //   - ShapeBuilt (a value of the package's type made by calls, see Build):
 //     the leaves of the constructor's parameters, then for each of
 //     Build.Steps calls a choice of method (kind KInt, IsLen, 0 for "no
@@ -150,9 +152,10 @@ const (
 	ShapeIface
 	ShapeMock
 	ShapeVar
+	ShapeTypeOf
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader", "chan", "iface", "mock", "var"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader", "chan", "iface", "mock", "var", "typeof"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -323,7 +326,7 @@ func (l *Layout) Check() error {
 					return fmt.Errorf("layout: field %s of shape %d (%s) has a bad shape", f.Name, i, s.Type)
 				}
 			}
-		case ShapeError, ShapeContext, ShapeWriter, ShapeReader, ShapeVar:
+		case ShapeError, ShapeContext, ShapeWriter, ShapeReader, ShapeVar, ShapeTypeOf:
 		case ShapeIface:
 			for _, o := range s.Outs {
 				if !valid(o) {

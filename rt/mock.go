@@ -29,6 +29,8 @@ func dynType(l *Layout, funcs map[string]reflect.Value, o int) reflect.Type {
 		return errorType
 	case ShapeReader:
 		return readerType
+	case ShapeTypeOf:
+		return rtypeType
 	case ShapeVar:
 		if f, ok := funcs["="+s.Type]; ok {
 			return f.Type()
@@ -41,6 +43,9 @@ func dynType(l *Layout, funcs map[string]reflect.Value, o int) reflect.Type {
 	}
 	return f.Type().Elem()
 }
+
+// rtypeType is the dynamic type of reflect.Type values.
+var rtypeType = reflect.TypeOf(reflect.TypeFor[int]())
 
 // fillIface sets the interface value v (shape index i) to nil or to a
 // value of the dynamic type the choice leaf picks.

@@ -63,6 +63,8 @@ func (r *renderer) lit(v *value, elided bool) string {
 			return "nil"
 		}
 		return r.stub(v)
+	case rt.ShapeTypeOf:
+		return r.pkg("reflect") + ".TypeFor[" + r.typeString(v.t) + "]()"
 	case rt.ShapeVar:
 		if q := r.imports.qualifier(v.vr.Pkg()); q != "" {
 			return q + "." + v.vr.Name()

@@ -376,6 +376,15 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		}
 	case rt.ShapeMock:
 		return d.mockValue(sh, t, path)
+	case rt.ShapeTypeOf:
+		// v.t is the type itself; a generated one is declared by the file.
+		tt := t
+		if p, ok := t.(*types.Pointer); ok {
+			tt = p.Elem()
+		}
+		if n, ok := tt.(*types.Named); ok {
+			v.mock = d.mocks[n.Obj().Name()]
+		}
 	case rt.ShapeVar:
 		v.vr = d.vars[sh.Type]
 		if v.vr == nil {
@@ -480,7 +489,7 @@ func (v *value) isZero() bool {
 		return v.bits == 0 && v.str == ""
 	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc || v.shape == rt.ShapeAny || v.shape == rt.ShapeIface:
 		return v.isNil
-	case v.shape == rt.ShapeVar:
+	case v.shape == rt.ShapeVar || v.shape == rt.ShapeTypeOf:
 		return false
 	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeReader || v.shape == rt.ShapeChan || v.shape == rt.ShapeBuilt:
 		return false // a value is built

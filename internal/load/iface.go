@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -59,10 +60,19 @@ type ifaceFacts struct {
 	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
 	// mock methods return are chosen among nil, errors.New and these.
 	sentinels []*types.Var
-	concrete  []*types.TypeName
-	made      map[string]*mock.Type // by definition key
-	names     map[string]bool       // mock names in use
-	taken     func(name string) bool
+	// fieldNames are the names looked up by reflection (FieldByName
+	// with a constant), tagKeys the keys of tags read (Get or Lookup
+	// with a constant), and tagSeen the values the package's own struct
+	// types give those keys; all types are the package's named types,
+	// its test files' included, for reflect.Type inputs.
+	fieldNames []string
+	tagKeys    []string
+	tagSeen    map[string][]string
+	all        []*types.TypeName
+	concrete   []*types.TypeName
+	made       map[string]*mock.Type // by definition key
+	names      map[string]bool       // mock names in use
+	taken      func(name string) bool
 }
 
 type assertion struct{ from, to types.Type }
@@ -99,7 +109,158 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 			f.concrete = append(f.concrete, tn)
 		}
 	}
+	f.tagSeen = map[string][]string{}
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() || generated[fset.Position(tn.Pos()).Filename] {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		f.all = append(f.all, tn)
+		if st, ok := named.Underlying().(*types.Struct); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				for _, k := range f.tagKeys {
+					if v, ok := reflect.StructTag(st.Tag(i)).Lookup(k); ok && !slices.Contains(f.tagSeen[k], v) {
+						f.tagSeen[k] = append(f.tagSeen[k], v)
+					}
+				}
+			}
+		}
+	}
 	return f
+}
+
+// tagProbes are the values tried for a tag whose values the code does
+// not compare with constants: empty, numbers (zero, small, negative,
+// too large for small integer types) and a word.
+var tagProbes = []string{"", "0", "1", "-1", "99999", "x"}
+
+// maxTagCombos bounds the tag combinations of the types generated for
+// reflect.Type inputs.
+const maxTagCombos = 64
+
+// typeChoice builds the shape of a reflect.Type input: nil, or the type
+// of a named type of the package (value or pointer), or a generated
+// struct type embedding a type the code looks up by name (FieldByName),
+// with tags the code reads: one key at a time takes the values compared
+// with, those the package's own types use and the probes.
+func (b *layoutBuilder) typeChoice(t types.Type) int {
+	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: typeString(t, b.pkg)})
+	var outs []int
+	offer := func(tt types.Type) {
+		name := typeString(tt, b.pkg)
+		outs = append(outs, b.add(rt.Shape{Kind: rt.ShapeTypeOf, Type: name}))
+		b.dyn[name] = tt
+	}
+	f := b.ifaces
+	// A type of another kind than the package's: int and *int.
+	offer(types.Typ[types.Int])
+	offer(types.NewPointer(types.Typ[types.Int]))
+	for _, tn := range f.all {
+		offer(tn.Type())
+		offer(types.NewPointer(tn.Type()))
+	}
+	if f.mocks {
+		for _, m := range f.annotated() {
+			offer(m.Named)
+			offer(types.NewPointer(m.Named))
+			b.usedMocks[m.Name] = m
+		}
+	}
+	b.l.Shapes[i].Outs = outs
+	return i
+}
+
+// annotated are the generated struct types offered as reflect.Types.
+func (f *ifaceFacts) annotated() []*mock.Type {
+	var out []*mock.Type
+	for _, n := range f.fieldNames {
+		tn, ok := f.pkg.Scope().Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		add := func(embedded bool, tag, sfx string, ptr bool) {
+			key := "annotated|" + n + "|" + strconv.FormatBool(embedded) + "|" + strconv.FormatBool(ptr) + "|" + tag
+			if m, ok := f.made[key]; ok {
+				out = append(out, m)
+				return
+			}
+			m := mock.NewAnnotated(f.pkg, f.freeName("dowse"+upperFirst(n)+sfx), named, embedded, ptr, tag)
+			f.made[key] = m
+			out = append(out, m)
+		}
+		add(false, "", "Field", false)
+		add(true, "", "Ptr", true)
+		add(true, "", "", false)
+		// The tags: every combination of the keys' values if there are
+		// at most maxTagCombos, else one key at a time.
+		values := make([][]string, len(f.tagKeys))
+		combos := 1
+		for j, k := range f.tagKeys {
+			values[j] = slices.Clone(tagProbes)
+			for _, tv := range f.tags {
+				if tv.key == k && !slices.Contains(values[j], tv.value) {
+					values[j] = append(values[j], tv.value)
+				}
+			}
+			for _, v := range f.tagSeen[k] {
+				if !slices.Contains(values[j], v) {
+					values[j] = append(values[j], v)
+				}
+			}
+			combos *= len(values[j])
+		}
+		var tagSets [][]string // per set, a value per key
+		if combos <= maxTagCombos {
+			tagSets = [][]string{make([]string, len(f.tagKeys))}
+			for j := range f.tagKeys {
+				var next [][]string
+				for _, set := range tagSets {
+					for _, v := range values[j] {
+						s := slices.Clone(set)
+						s[j] = v
+						next = append(next, s)
+					}
+				}
+				tagSets = next
+			}
+		} else {
+			for j := range f.tagKeys {
+				for _, v := range values[j] {
+					s := make([]string, len(f.tagKeys))
+					s[j] = v
+					tagSets = append(tagSets, s)
+				}
+			}
+		}
+		for _, set := range tagSets {
+			var tag []string
+			sfx := ""
+			for j, v := range set {
+				if v == "" {
+					continue
+				}
+				k := f.tagKeys[j]
+				tag = append(tag, k+":"+strconv.Quote(v))
+				part := upperFirst(identPart(v))
+				if strings.HasPrefix(v, "-") {
+					part = "Neg" + part
+				}
+				sfx += upperFirst(identPart(k)) + part
+			}
+			if len(tag) > 0 {
+				add(true, strings.Join(tag, " "), sfx, false)
+			}
+		}
+	}
+	return out
 }
 
 // IsGenerated reports whether f is a test file dowse wrote.
@@ -142,6 +303,9 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 			}
 			return true
 		case *ast.CallExpr:
+			if key, ok := tagCall(x, info); ok && !slices.Contains(f.tagKeys, key) {
+				f.tagKeys = append(f.tagKeys, key)
+			}
 			sel, ok := x.Fun.(*ast.SelectorExpr)
 			if fn, isFn := info.Uses[selIdent(x.Fun)].(*types.Func); isFn && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(x.Args) == 2 {
 				f.sentinel(x.Args[1], info)
@@ -154,6 +318,12 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 				f.kinds = true
 			case "NumField":
 				f.numField = true
+			case "FieldByName":
+				if len(x.Args) == 1 {
+					if tv, ok := info.Types[x.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && !slices.Contains(f.fieldNames, constant.StringVal(tv.Value)) {
+						f.fieldNames = append(f.fieldNames, constant.StringVal(tv.Value))
+					}
+				}
 			}
 		case *ast.BinaryExpr:
 			if x.Op != token.EQL && x.Op != token.NEQ {
@@ -197,6 +367,20 @@ func (f *ifaceFacts) sentinel(e ast.Expr, info *types.Info) {
 		return
 	}
 	f.sentinels = append(f.sentinels, v)
+}
+
+// tagCall reports whether call is tag.Get(key) or tag.Lookup(key) of a
+// reflect.StructTag with a constant key, and the key.
+func tagCall(call *ast.CallExpr, info *types.Info) (string, bool) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || sel.Sel.Name != "Get" && sel.Sel.Name != "Lookup" || !isNamed(info.TypeOf(sel.X), "reflect", "StructTag") {
+		return "", false
+	}
+	tv, ok := info.Types[call.Args[0]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
 }
 
 // tagRead reports whether e is tag.Get(key) of a reflect.StructTag with a

@@ -154,6 +154,8 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		return b.done(t, rt.Shape{Kind: rt.ShapeContext, Type: name}), "", true
 	case isNamed(t, "io", "Writer"):
 		return b.done(t, rt.Shape{Kind: rt.ShapeWriter, Type: name}), "", true
+	case isNamed(t, "reflect", "Type") && b.ifaces != nil:
+		return b.typeChoice(t), "", true
 	case isNamed(t, "io", "Reader"):
 		// A reader over solved bytes (length and bytes are leaves); if
 		// the package asserts readers to other interfaces, one of the
