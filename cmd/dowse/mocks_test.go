@@ -48,6 +48,13 @@ func TestMocks(t *testing.T) {
 			t.Errorf("%s: not exhaustive; the dynamic types are a finite choice", target)
 		}
 	}
+	// The JSON summary names the mock types the rows use and the type
+	// constraints they meet.
+	for _, s := range []string{`"name":"dowseStoreFlusherSizer"`, `{"constraint":"implements Sizer","met":true}`, `{"constraint":"tag level:\"high\"","met":true}`} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("the JSON summary has no %s\n%s", s, stdout)
+		}
+	}
 	gen, err := os.ReadFile(filepath.Join(dir, "store_dowse_test.go"))
 	if err != nil {
 		t.Fatal(err)

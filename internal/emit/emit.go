@@ -118,6 +118,9 @@ type Result struct {
 	// test function and subtest name that run each, so that a caller
 	// that runs the file can tell which rows fail.
 	Cases []Case
+	// Mocks are, per target, the generated mock types its rows use, by
+	// name (docs/mocks.md).
+	Mocks map[string][]string
 }
 
 // A Case is one written row of an automatic target's test.
@@ -166,6 +169,7 @@ func Write(f File, opts Options) (Result, error) {
 	}
 	res.Omitted = g.omitted
 	res.Cases = g.cases
+	res.Mocks = g.mocks
 	if err := g.commit(f.Dir, &res); err != nil {
 		return res, fmt.Errorf("emit %s: %w", f.SourceFile, err)
 	}

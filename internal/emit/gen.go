@@ -23,6 +23,7 @@ type generated struct {
 	corpus  map[string]map[string][]byte
 	omitted []Omission
 	cases   []Case // written rows of automatic targets
+	mocks   map[string][]string
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -158,11 +159,17 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	}
 	// The mock types the rows use.
 	used := map[string]*mock.Type{}
+	g.mocks = map[string][]string{}
 	for _, p := range plans {
+		mine := map[string]*mock.Type{}
 		for _, rp := range append(append([]rowPlan(nil), p.pass...), p.fail...) {
 			for _, v := range rp.vals {
-				mocksOf(v, used)
+				mocksOf(v, mine)
 			}
+		}
+		maps.Copy(used, mine)
+		if len(mine) > 0 {
+			g.mocks[p.t.Name] = slices.Sorted(maps.Keys(mine))
 		}
 	}
 	for _, n := range slices.Sorted(maps.Keys(used)) {

@@ -74,7 +74,7 @@ func (r *renderer) lit(v *value, elided bool) string {
 		if v.isNil {
 			return "nil"
 		}
-		if s := r.lit(v.dyn, false); s != "nil" {
+		if s := r.lit(v.dyn, false); s != "nil" || v.dyn.shape == rt.ShapeError {
 			return s
 		}
 		return "(" + r.typeString(v.dyn.t) + ")(nil)" // a typed nil

@@ -147,8 +147,7 @@ func (c *typeChecker) structure(t types.Type) error {
 		// the standard library (see rt.Layout).
 		switch {
 		case namedAs(t, "", "error"):
-			c.pkgs["errors"] = types.NewPackage("errors", "errors")
-			return nil
+			return nil // errors is imported when a row writes errors.New
 		case namedAs(t, "context", "Context"):
 			c.pkgs["context"] = types.NewPackage("context", "context")
 			return nil

@@ -326,6 +326,7 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 		r.Tests = len(r.Rows) - omitted[t.Name]
 		r.Files = targetFiles(t, r, res.Files)
 		r.Changed = targetFiles(t, r, res.Changed)
+		r.Mocks = res.Mocks[t.Name]
 		if hasFailureRow(r.Rows) {
 			r.FailureTest = failureTestName(t)
 		}

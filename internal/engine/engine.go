@@ -87,6 +87,8 @@ type Result struct {
 	Changed []string
 	// FailureTest names the generated test reproducing its failures.
 	FailureTest string
+	// Mocks are the generated mock types its rows use (docs/mocks.md).
+	Mocks []string
 	// Summary is the result as dowse gen reports it (text or JSON).
 	Summary *output.Target
 	// Cached says that the target was not explored: its key was in the
@@ -379,7 +381,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			}
 			continue
 		}
-		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest}
+		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks}
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}

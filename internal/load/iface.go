@@ -50,6 +50,9 @@ type ifaceFacts struct {
 	// reader is set while the plain reader shape of an io.Reader choice
 	// is made.
 	reader int
+	// plainError is set while the errors.New shape of an error choice is
+	// made.
+	plainError int
 	// asserted are the interface types values are asserted to, with the
 	// static type of the value asserted.
 	asserted []assertion

@@ -149,6 +149,16 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	name := typeString(t, b.pkg)
 	switch {
 	case isNamed(t, "", "error"):
+		// errors.New(message); if the package asserts errors to other
+		// interfaces (err.(causer)), one of the dynamic types of a
+		// choice (docs/mocks.md).
+		if b.ifaces != nil && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.plainError == 0 {
+			b.ifaces.plainError++
+			defer func() { b.ifaces.plainError-- }()
+			e, _, _ := b.shape(t) // errors.New alone
+			b.index.Delete(t)
+			return b.ifaceShape(t, t.Underlying().(*types.Interface), e), "", true
+		}
 		return b.done(t, rt.Shape{Kind: rt.ShapeError, Type: name}), "", true
 	case isNamed(t, "context", "Context"):
 		return b.done(t, rt.Shape{Kind: rt.ShapeContext, Type: name}), "", true
@@ -160,7 +170,7 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		// A reader over solved bytes (length and bytes are leaves); if
 		// the package asserts readers to other interfaces, one of the
 		// dynamic types of a choice (docs/mocks.md).
-		if b.ifaces != nil && b.ifaces.mocks && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.reader == 0 {
+		if b.ifaces != nil && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.reader == 0 {
 			b.ifaces.reader++
 			defer func() { b.ifaces.reader-- }()
 			r, _, _ := b.shape(t) // the reader alone
