@@ -53,6 +53,8 @@ type genConfig struct {
 	maxLen           int
 	lenCap           int
 	auto             bool
+	mocks            bool
+	mockCalls        int
 	maxMemory        int64 // bytes of heap per worker process; 0: no bound
 	workers          int
 	runTimeout       time.Duration
@@ -107,6 +109,8 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
 	shardFlag := fs.String("shard", "0/1", "explore only shard `i/n` (0 <= i < n) of the packages (a CI fan-out: every shard loads the same packages and writes disjoint files)")
 	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
+	fs.BoolVar(&cfg.mocks, "mocks", true, "offer interface inputs generated mock types besides nil and the package's own types (docs/mocks.md)")
+	fs.IntVar(&cfg.mockCalls, "mock-calls", load.DefaultMockCalls, "scripted calls per method of a generated mock type (later calls return the last results again)")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
@@ -201,6 +205,8 @@ func (cfg genConfig) engineConfig(stderr io.Writer) engine.Config {
 		MaxLen:           cfg.maxLen,
 		LenCap:           cfg.lenCap,
 		Auto:             cfg.auto,
+		NoMocks:          !cfg.mocks,
+		MockCalls:        cfg.mockCalls,
 		MaxMemory:        cfg.maxMemory,
 		Workers:          cfg.workers,
 		RunTimeout:       cfg.runTimeout,

@@ -270,7 +270,7 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 	}
 	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
 	for _, t := range targets {
-		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout}
+		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout, Dyn: t.Dyn, Mocks: t.Mocks, Vars: t.Vars}
 		if t.Kind.Auto() {
 			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
 			et.Call, et.Funcs, et.Restore = t.Expr, t.Funcs, t.Writes
@@ -326,6 +326,7 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 		r.Tests = len(r.Rows) - omitted[t.Name]
 		r.Files = targetFiles(t, r, res.Files)
 		r.Changed = targetFiles(t, r, res.Changed)
+		r.Mocks = res.Mocks[t.Name]
 		if hasFailureRow(r.Rows) {
 			r.FailureTest = failureTestName(t)
 		}

@@ -49,6 +49,8 @@ type Config struct {
 	MaxLen           int            // bound on the length of strings and slices
 	LenCap           int            // how far the bound may be raised (explore.Raise)
 	Auto             bool           // automatic targets for packages that have PUTs too
+	NoMocks          bool           // interface inputs get no generated mock types (-mocks=false)
+	MockCalls        int            // scripted calls per mock method (0: load.DefaultMockCalls)
 	MaxMemory        int64          // bytes of data per worker process; 0: no bound
 	Workers          int            // worker processes per target
 	RunTimeout       time.Duration  // bound on one run; 0: none
@@ -85,6 +87,8 @@ type Result struct {
 	Changed []string
 	// FailureTest names the generated test reproducing its failures.
 	FailureTest string
+	// Mocks are the generated mock types its rows use (docs/mocks.md).
+	Mocks []string
 	// Summary is the result as dowse gen reports it (text or JSON).
 	Summary *output.Target
 	// Cached says that the target was not explored: its key was in the
@@ -191,7 +195,7 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 
 	g.logf("loading %s", strings.Join(patterns, " "))
 	deps := g.cfg.InstrumentModule || len(g.cfg.Instrument) > 0
-	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto}, patterns...)
+	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto, NoMocks: g.cfg.NoMocks, MockCalls: g.cfg.MockCalls}, patterns...)
 	if err != nil {
 		return err
 	}
@@ -377,7 +381,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			}
 			continue
 		}
-		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest}
+		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks}
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}
