@@ -17,6 +17,7 @@ import (
 	"github.com/dowse-go/dowse/internal/engine"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
 	"github.com/dowse-go/dowse/internal/shard"
 )
@@ -57,6 +58,7 @@ type genConfig struct {
 	workers          int
 	runTimeout       time.Duration
 	explore          explore.Config
+	isolate          isolate.Config // -isolate, -real
 }
 
 func runGen(args []string) int {
@@ -107,6 +109,8 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
 	shardFlag := fs.String("shard", "0/1", "explore only shard `i/n` (0 <= i < n) of the packages (a CI fan-out: every shard loads the same packages and writes disjoint files)")
 	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
+	isolateFlag := fs.String("isolate", "auto", "isolation sandbox: `auto` isolates the calls of code under test that may reach the environment (files, network, clock, databases; docs/isolate.md), off runs every call for real; comma-separated packages, functions (pkg.F) or methods (pkg.T.M) are isolated besides")
+	realFlag := fs.String("real", "", "comma-separated packages, functions (pkg.F) or methods (pkg.T.M) never isolated")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
@@ -148,6 +152,7 @@ flags:`)
 			cfg.instrument = append(cfg.instrument, p)
 		}
 	}
+	cfg.isolate = isolate.Parse(*isolateFlag, *realFlag)
 	spec, err := shard.Parse(*shardFlag)
 	if err != nil {
 		return usage("-shard: %v", err)
@@ -205,6 +210,7 @@ func (cfg genConfig) engineConfig(stderr io.Writer) engine.Config {
 		Workers:          cfg.workers,
 		RunTimeout:       cfg.runTimeout,
 		Explore:          cfg.explore,
+		Isolate:          cfg.isolate,
 		Stderr:           stderr,
 		Verbose:          cfg.verbose,
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/dowse-go/dowse/internal/emit"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
 	"github.com/dowse-go/dowse/internal/shard"
 	"github.com/dowse-go/dowse/rt"
@@ -53,6 +54,10 @@ type Config struct {
 	Workers          int            // worker processes per target
 	RunTimeout       time.Duration  // bound on one run; 0: none
 	Explore          explore.Config
+	// Isolate is the isolation sandbox's policy (docs/isolate.md): by
+	// default the calls of code under test that may reach the
+	// environment are isolated.
+	Isolate isolate.Config
 
 	// Cache keeps each target's result between runs (nil: none): a
 	// target whose key (key.go) is unchanged is not explored again; its
@@ -135,6 +140,8 @@ type runner struct {
 	cwd string
 
 	instrumenter *build.SourceInstrumenter // shared by the builds of one load
+	plan         *isolate.Plan             // the isolation sandbox (nil: off)
+	isolateTime  time.Duration             // the effect analysis and the plan
 	goCacheOnce  sync.Once
 	goCacheDir   string
 
@@ -211,6 +218,15 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	// One instrumenter for the whole load: a package of the module that
 	// goes into several binaries is rewritten once.
 	g.instrumenter = &build.SourceInstrumenter{}
+	if !g.cfg.Isolate.Off {
+		start := time.Now()
+		g.plan, err = g.isolation(pkgs, loadFlags)
+		if err != nil {
+			return err
+		}
+		g.isolateTime = time.Since(start)
+		g.instrumenter.Sandbox = g.plan
+	}
 	if g.cfg.Shard.Count > 1 {
 		pkgs = g.shardOf(pkgs)
 	}
