@@ -97,6 +97,7 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		if w := g.writeFile(p, k.external, k.name, regen, keep, byResult); w != nil && len(w.res.Cases) > 0 {
 			autoFiles = append(autoFiles, w)
 		}
+		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
 	if verify != nil && !g.confirmRows(autoFiles, byResult, verify) {
 		g.revert(autoFiles, before, byResult)

@@ -84,6 +84,9 @@ type Result struct {
 	// holds (rows emit could not write are left out).
 	Rows  []emit.Row
 	Tests int
+	// Isolated counts the rows of Tests that are in the isolated file:
+	// they made isolated calls and replay sandbox values (dowse test).
+	Isolated int
 	// Files are the generated files holding its rows; Changed those of
 	// them this run created or rewrote.
 	Files   []string

@@ -1,6 +1,11 @@
 package engine
 
 import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/dowse-go/dowse/internal/emit"
 	"github.com/dowse-go/dowse/rt"
 
 	"golang.org/x/tools/go/packages"
@@ -83,4 +88,76 @@ func ownLayout(t *load.Target) (*rt.Layout, int) {
 		return &l, 0
 	}
 	return &l, len(leaves)
+}
+
+// writeIsolatedFile writes the isolated file of a source test file
+// (docs/isolate.md): the rows of its targets that made isolated calls,
+// each setting the sandbox variables of its package to the stubs the run
+// had, in <stem>_dowse_isolated_test.go, built only with the tag
+// dowse_isolated (dowse test sets it). With no such row, an isolated
+// file of an earlier run is removed.
+func (g *runner) writeIsolatedFile(p *load.Package, external bool, name string, targets []*load.Target, keep []string, byResult map[*load.Target]*Result) {
+	variant := p.Test
+	if external {
+		variant = p.XTest
+	}
+	if variant == nil {
+		variant = p.Plain
+	}
+	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep, Isolated: true}
+	counts := map[*load.Target]int{}
+	for _, t := range targets {
+		r := byResult[t]
+		if len(t.Sandbox) == 0 || r == nil || r.Report == nil || t.Kind == load.KindFuzz {
+			continue
+		}
+		et := emit.Target{Name: t.Name, Layout: t.Layout}
+		et.Params = append(et.Params, t.Params...)
+		for _, sp := range t.Sandbox {
+			et.Params = append(et.Params, types.NewVar(token.NoPos, variant.Types, "iso_"+strings.ReplaceAll(sp.Key, ".", "_"), sp.Stub))
+			et.Sandbox = append(et.Sandbox, emit.SandboxVar{Pkg: sp.Pkg, Var: sp.Var, Switch: isolate.Switch})
+		}
+		if t.Kind.Auto() {
+			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
+			et.Call, et.Funcs, et.Restore = t.Expr, t.Funcs, t.Writes
+			if et.Method {
+				et.Call = t.Expr[strings.LastIndex(t.Expr, ".")+1:]
+			}
+		}
+		root := p.Module.Dir
+		for _, row := range r.Report.Rows {
+			if row.Isolated > 0 {
+				et.Rows = append(et.Rows, emit.Row{Inputs: row.Inputs, Status: row.Status, Messages: row.Messages, PanicAt: slashRel(root, row.PanicAt), PathCondition: row.PathCondition, Outputs: row.Outputs})
+			}
+		}
+		for _, fl := range r.Report.Failures {
+			if fl.Row < 0 && fl.Isolated > 0 {
+				et.Rows = append(et.Rows, emit.Row{Inputs: fl.Inputs, Status: fl.Status, Messages: fl.Messages, PanicAt: slashRel(root, fl.PanicAt), PathCondition: fl.PathCondition})
+			}
+		}
+		counts[t] = len(et.Rows)
+		f.Targets = append(f.Targets, et)
+	}
+	if len(f.Targets) == 0 {
+		return
+	}
+	res, err := emit.Write(f, emit.Options{})
+	if err != nil {
+		g.warnf("warning: writing the isolated tests of %s: %v", name, err)
+		return
+	}
+	for _, c := range res.Changed {
+		g.changed[c] = true
+	}
+	omitted := map[string]int{}
+	for _, o := range res.Omitted {
+		omitted[o.Target]++
+	}
+	for t, n := range counts {
+		r := byResult[t]
+		r.Isolated = n - omitted[t.Name]
+		r.Tests += r.Isolated
+		r.Files = append(r.Files, targetFiles(t, r, res.Files)...)
+		r.Changed = append(r.Changed, targetFiles(t, r, res.Changed)...)
+	}
 }
