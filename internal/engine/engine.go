@@ -332,8 +332,10 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	}
 
 	var bin *build.Binary
+	var buildTime time.Duration
 	if len(runnable) > 0 {
 		g.logf("building %s", p.Path)
+		start := time.Now()
 		var err error
 		bin, err = work.Build(ctx, build.Config{
 			BuildFlags:       buildFlags,
@@ -341,6 +343,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			InstrumentModule: g.cfg.InstrumentModule,
 			Instrument:       g.cfg.Instrument,
 		}, p, runnable)
+		buildTime = time.Since(start)
 		if err != nil {
 			g.warnf("%v", err)
 			for _, r := range results {
@@ -397,6 +400,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			continue
 		}
 		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest}
+		opts.Isolation = g.isolationReport(p, r, buildTime)
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}

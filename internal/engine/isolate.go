@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"time"
+
+	"github.com/dowse-go/dowse/internal/explore/output"
 	"go/token"
 	"go/types"
 	"strings"
@@ -160,4 +163,25 @@ func (g *runner) writeIsolatedFile(p *load.Package, external bool, name string, 
 		r.Files = append(r.Files, targetFiles(t, r, res.Files)...)
 		r.Changed = append(r.Changed, targetFiles(t, r, res.Changed)...)
 	}
+}
+
+// isolationReport is the report of the isolation sandbox for the unit of
+// result r (nil if the sandbox is off or isolates nothing there).
+func (g *runner) isolationReport(p *load.Package, r *Result, buildTime time.Duration) *output.Isolation {
+	if g.plan == nil {
+		return nil
+	}
+	u := g.plan.Units[p.Path]
+	if u == nil || len(u.Sites) == 0 {
+		return nil // nothing isolated: the output stays as without the sandbox
+	}
+	iso := &output.Isolation{Unit: u.Path, Externals: len(u.Externals), Sites: len(u.Sites), Members: u.Members,
+		Rows: r.Isolated, AnalysisSeconds: g.isolateTime.Seconds(), BuildSeconds: buildTime.Seconds()}
+	for _, e := range u.Externals {
+		if e.Isolated {
+			iso.Isolated++
+			iso.Calls = append(iso.Calls, e.Name+" ("+e.Why+")")
+		}
+	}
+	return iso
 }
