@@ -154,6 +154,10 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 		w.maxLen = max(w.maxLen, l.MaxLen)
 	}
 	theWorker = w
+	// In a worker no isolated call runs its callee: the sandboxes of the
+	// binary's packages are on from the start (a fuzz target's sites,
+	// which are not inputs, return zero values).
+	isolate(true)
 
 	byName := map[string]*target{}
 	var hello Hello
