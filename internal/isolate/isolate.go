@@ -97,7 +97,11 @@ type Site struct {
 	// Writes are the indices of Stub's parameters through which the
 	// callee may write (pointers; seed 004's parameter analysis).
 	Writes []int
-	Why    string // why it is isolated: the environment API it reaches, or "-isolate"
+	// Value says the function is used as a value, not called here (var
+	// timeNow = time.Now): the reference is replaced by the sandbox
+	// function, and Call is nil.
+	Value bool
+	Why   string // why it is isolated: the environment API it reaches, or "-isolate"
 	real   string // the real call in the sandbox file, before arguments
 }
 
@@ -120,6 +124,7 @@ type Unit struct {
 	// variables (seed 002's IMembers); they stay real.
 	Members int
 	bySite  map[*ast.CallExpr]*Site
+	byRef   map[*ast.SelectorExpr]*Site // isolated functions used as values
 	File    string // the sandbox file (in the package directory, where it does not exist)
 	Src     []byte // its content
 }
@@ -144,7 +149,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 	if cfg.Off {
 		return nil, nil
 	}
-	u := &Unit{Path: p.PkgPath, Name: p.Name, bySite: map[*ast.CallExpr]*Site{}}
+	u := &Unit{Path: p.PkgPath, Name: p.Name, bySite: map[*ast.CallExpr]*Site{}, byRef: map[*ast.SelectorExpr]*Site{}}
 	ext := map[string]*External{}
 	counts := map[string]int{}
 	q := newQualifier(p.Types)
@@ -164,12 +169,57 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 					owner = recvName(fd.Recv.List[0].Type) + "_" + owner
 				}
 			}
+			// The functions called: a qualified function that is not
+			// called is used as a value (var timeNow = time.Now).
+			called := map[ast.Expr]bool{}
+			ast.Inspect(d, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					called[ast.Unparen(call.Fun)] = true
+				}
+				return true
+			})
 			ast.Inspect(d, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.SelectorExpr:
 					if v, ok := p.TypesInfo.Uses[n.Sel].(*types.Var); ok && v.Pkg() != nil && !inUnit(v.Pkg().Path()) && v.Parent() == v.Pkg().Scope() {
 						u.Members++
 					}
+					fn, ok := p.TypesInfo.Uses[n.Sel].(*types.Func)
+					if !ok || called[n] || fn.Pkg() == nil || inUnit(fn.Pkg().Path()) || p.TypesInfo.Selections[n] != nil {
+						return true
+					}
+					if _, generic := p.TypesInfo.Instances[n.Sel]; generic {
+						return true
+					}
+					why := ""
+					switch {
+					case matches(fn, cfg.Real):
+						return true
+					case matches(fn, cfg.Isolate):
+						why = "-isolate"
+					default:
+						why = fx.Reaches(fn)
+					}
+					if why == "" {
+						return true
+					}
+					en := shortName(fn)
+					e := ext[en]
+					if e == nil {
+						e = &External{Name: en}
+						ext[en] = e
+					}
+					e.Calls++
+					counts[owner+"."+fn.Name()]++
+					k := fmt.Sprintf("%s.%s.%d", owner, fn.Name(), counts[owner+"."+fn.Name()])
+					s, err := u.valueSite(p, q, n, fn, k)
+					if err != nil {
+						e.Why = "not isolated: " + err.Error()
+						return true
+					}
+					s.Why, e.Isolated, e.Why = why, true, why
+					u.Sites = append(u.Sites, s)
+					u.byRef[n] = s
 				case *ast.CallExpr:
 					callee, sel := staticCallee(p.TypesInfo, n)
 					if callee == nil || callee.Pkg() == nil || inUnit(callee.Pkg().Path()) {
@@ -352,6 +402,23 @@ func (u *Unit) site(p *packages.Package, q *qualifier, call *ast.CallExpr, sel *
 		}
 		s.Writes = append(s.Writes, i)
 	}
+	return s, nil
+}
+
+// valueSite builds the site of fn used as a value (ref, pkg.F not
+// called): the reference becomes the sandbox function, which has fn's
+// signature, so every call through the value is isolated.
+func (u *Unit) valueSite(p *packages.Package, q *qualifier, ref *ast.SelectorExpr, fn *types.Func, k string) (*Site, error) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() != nil {
+		return nil, fmt.Errorf("not a function")
+	}
+	if err := q.check(sig); err != nil {
+		return nil, err
+	}
+	ident := sanitize(k)
+	s := &Site{Key: k, Var: "DowseSandbox_" + ident, Func: "dowseIso_" + ident, Callee: fn, Pos: p.Fset.Position(ref.Pos()), Stub: sig, Value: true}
+	s.real = q.pkgName(fn.Pkg()) + "." + fn.Name()
 	return s, nil
 }
 

@@ -235,9 +235,7 @@ func withoutTags(args []string) (rest, tags []string) {
 			i++
 			val = args[i]
 		}
-		for _, t := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' }) {
-			tags = append(tags, t)
-		}
+		tags = append(tags, strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' })...)
 	}
 	return rest, tags
 }
