@@ -305,12 +305,22 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			isolate(true)
 		}
 		own := len(tg.params) - len(tg.sandbox)
-		for i, p := range tg.params {
-			v, a := b.arg(i, p)
-			if i >= own {
-				tg.sandbox[i-own].Elem().Set(v) // an isolated call site's stub
-				continue
+		if own < len(tg.params) {
+			// The isolated call sites' stubs are set first: building the
+			// parameters (a receiver made by its constructor) may reach
+			// isolated calls, which must return the run's values, as they
+			// do when a generated isolated test builds its table.
+			for i := 0; i < own; i++ {
+				b.skip(tg.layout.Params[i].Shape)
 			}
+			for i := own; i < len(tg.params); i++ {
+				v, _ := b.arg(i, tg.params[i])
+				tg.sandbox[i-own].Elem().Set(v)
+			}
+			b.next = 0
+		}
+		for i, p := range tg.params[:own] {
+			v, a := b.arg(i, p)
 			args = append(args, v)
 			shadows = append(shadows, a)
 		}

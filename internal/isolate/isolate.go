@@ -102,7 +102,7 @@ type Site struct {
 	// function, and Call is nil.
 	Value bool
 	Why   string // why it is isolated: the environment API it reaches, or "-isolate"
-	real   string // the real call in the sandbox file, before arguments
+	real  string // the real call in the sandbox file, before arguments
 }
 
 // External is one function or method of another package the unit calls
@@ -125,8 +125,8 @@ type Unit struct {
 	Members int
 	bySite  map[*ast.CallExpr]*Site
 	byRef   map[*ast.SelectorExpr]*Site // isolated functions used as values
-	File    string // the sandbox file (in the package directory, where it does not exist)
-	Src     []byte // its content
+	File    string                      // the sandbox file (in the package directory, where it does not exist)
+	Src     []byte                      // its content
 }
 
 // Isolated reports whether call is an isolated call site.
