@@ -29,9 +29,10 @@ func unitVariant(p *load.Package) *packages.Package {
 }
 
 // isolation runs the effect analysis over the dependencies of pkgs and
-// plans the isolation of each package (its own unit), then adds each
-// isolated call site's results to the inputs of the package's PUTs and
-// automatic targets.
+// plans the isolation of each package's unit (the package, and with
+// -unit the main module's packages it imports that the patterns name),
+// then adds each isolated call site of the unit to the inputs of the
+// package's PUTs and automatic targets.
 func (g *runner) isolation(pkgs []*load.Package, loadFlags []string) (*isolate.Plan, error) {
 	var roots []*packages.Package
 	for _, p := range pkgs {
@@ -44,20 +45,38 @@ func (g *runner) isolation(pkgs []*load.Package, loadFlags []string) (*isolate.P
 		return nil, err
 	}
 	plan := &isolate.Plan{Units: map[string]*isolate.Unit{}}
+	cfg := g.cfg.Isolate
+	analyse := func(v *packages.Package) (*isolate.Unit, error) {
+		if u, done := plan.Units[v.PkgPath]; done {
+			return u, nil
+		}
+		self := v.PkgPath
+		u, err := isolate.Analyze(v, fx, cfg, func(path string) bool { return path == self || cfg.InUnit(path) })
+		if err != nil {
+			return nil, err
+		}
+		plan.Units[v.PkgPath] = u // nil: nothing external
+		return u, nil
+	}
 	for _, p := range pkgs {
 		v := unitVariant(p)
 		if v == nil {
 			continue
 		}
-		self := p.Path
-		u, err := isolate.Analyze(v, fx, g.cfg.Isolate, func(path string) bool { return path == self })
+		var units []*isolate.Unit
+		u, err := analyse(v)
 		if err != nil {
 			return nil, err
 		}
-		if u == nil {
-			continue
+		units = append(units, u)
+		for _, m := range isolate.Members(v, cfg) {
+			mu, err := analyse(m)
+			if err != nil {
+				return nil, err
+			}
+			units = append(units, mu)
 		}
-		plan.Units[p.Path] = u
+		sites := 0
 		for _, t := range p.Targets {
 			if t.Err != nil || t.Layout == nil || t.Kind == load.KindFuzz {
 				continue
@@ -66,16 +85,40 @@ func (g *runner) isolation(pkgs []*load.Package, loadFlags []string) (*isolate.P
 			if t.External && p.XTest != nil {
 				t.Pkg = p.XTest.Types
 			}
-			for _, s := range u.Sites {
-				sp := load.SandboxParam{Key: s.Key, Var: s.Var, Pkg: v.Types, Stub: s.Stub, Writes: s.Writes}
-				if err := load.AddSandbox(t, sp); err != nil {
-					g.logf("%s: isolated call %s: %v: it returns zero values", t.Name, s.Key, err)
+			for _, u := range units {
+				if u == nil {
+					continue
+				}
+				for _, s := range u.Sites {
+					sp := load.SandboxParam{Key: s.Key, Var: s.Var, Pkg: u.Types, Stub: s.Stub, Writes: s.Writes}
+					if err := load.AddSandbox(t, sp); err != nil {
+						g.logf("%s: isolated call %s.%s: %v: it returns zero values", t.Name, u.Path, s.Key, err)
+					}
 				}
 			}
 		}
-		g.logf("%s: %d isolated call sites", p.Path, len(u.Sites))
+		for _, u := range units {
+			if u != nil {
+				sites += len(u.Sites)
+			}
+		}
+		g.logf("%s: %d isolated call sites in its unit", p.Path, sites)
+	}
+	for path, u := range plan.Units {
+		if u == nil {
+			delete(plan.Units, path)
+		}
 	}
 	return plan, nil
+}
+
+// unitPatterns are the -unit patterns for the build (nil when the sandbox
+// is off).
+func (g *runner) unitPatterns() []string {
+	if g.cfg.Isolate.Off {
+		return nil
+	}
+	return g.cfg.Isolate.Unit
 }
 
 // ownLayout returns the layout of t's own parameters, without the

@@ -32,12 +32,35 @@ type Config struct {
 	// whatever the effect analysis says. Real wins over Isolate.
 	Isolate []string
 	Real    []string
+	// Unit names, besides the explored package, the packages of the
+	// unit under test (-unit: import paths, "path/..." for a tree):
+	// calls between them stay real, and their own external calls are
+	// isolated too.
+	Unit []string
 }
 
-// Parse reads the values of the -isolate and -real flags: comma-separated
-// lists; -isolate=off turns isolation off.
-func Parse(isolate, real string) Config {
+// InUnit reports whether path is named by the -unit patterns.
+func (c Config) InUnit(path string) bool {
+	for _, p := range c.Unit {
+		tree, isTree := strings.CutSuffix(p, "/...")
+		if p == path || isTree && (path == tree || strings.HasPrefix(path, tree+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse reads the values of the -isolate, -real and -unit flags:
+// comma-separated lists; -isolate=off turns isolation off.
+func Parse(isolate, real string, unit ...string) Config {
 	var c Config
+	for _, u := range unit {
+		for _, s := range strings.Split(u, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				c.Unit = append(c.Unit, s)
+			}
+		}
+	}
 	for _, s := range strings.Split(isolate, ",") {
 		switch s = strings.TrimSpace(s); s {
 		case "", "auto", "on":
@@ -116,8 +139,9 @@ type External struct {
 
 // Unit is the isolation plan of one package of the unit under test.
 type Unit struct {
-	Path      string // import path
-	Name      string // package name
+	Path      string         // import path
+	Name      string         // package name
+	Types     *types.Package // the package
 	Sites     []*Site
 	Externals []External
 	// Members counts the reads of other packages' package-level
@@ -149,7 +173,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 	if cfg.Off {
 		return nil, nil
 	}
-	u := &Unit{Path: p.PkgPath, Name: p.Name, bySite: map[*ast.CallExpr]*Site{}, byRef: map[*ast.SelectorExpr]*Site{}}
+	u := &Unit{Path: p.PkgPath, Name: p.Name, Types: p.Types, bySite: map[*ast.CallExpr]*Site{}, byRef: map[*ast.SelectorExpr]*Site{}}
 	ext := map[string]*External{}
 	counts := map[string]int{}
 	q := newQualifier(p.Types)
@@ -552,4 +576,32 @@ func importable(from, path string) bool {
 	}
 	root := path[:i]
 	return from == root || strings.HasPrefix(from, root+"/")
+}
+
+// Members returns the main module's packages that v imports, directly
+// or not, and the -unit patterns name.
+func Members(v *packages.Package, cfg Config) []*packages.Package {
+	if len(cfg.Unit) == 0 {
+		return nil
+	}
+	var out []*packages.Package
+	seen := map[string]bool{v.PkgPath: true}
+	var visit func(q *packages.Package)
+	visit = func(q *packages.Package) {
+		for _, imp := range q.Imports {
+			if seen[imp.PkgPath] {
+				continue
+			}
+			seen[imp.PkgPath] = true
+			if imp.Module == nil || !imp.Module.Main {
+				continue
+			}
+			if cfg.InUnit(imp.PkgPath) && imp.Types != nil && len(imp.Syntax) > 0 {
+				out = append(out, imp)
+			}
+			visit(imp)
+		}
+	}
+	visit(v)
+	return out
 }
