@@ -130,6 +130,19 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		return c.fits(s.Elem, t.Elem())
 	case ShapeBuilt:
 		return c.fitsBuild(s.Build, t)
+	case ShapeIface:
+		return c.fitsIface(s, t)
+	case ShapeTypeOf:
+		if _, ok := c.funcs["#"+s.Type]; !ok || t != rtypeType {
+			return fmt.Errorf("the worker has no type %s", s.Type)
+		}
+	case ShapeVar:
+		f, ok := c.funcs["="+s.Type]
+		if !ok || !f.Type().AssignableTo(t) {
+			return fmt.Errorf("the worker has no value %s of type %s", s.Type, t)
+		}
+	case ShapeMock:
+		return c.fitsMock(s, t)
 	case ShapeAny:
 		if t.Kind() != reflect.Interface || t.NumMethod() != 0 {
 			return bad()
@@ -293,6 +306,12 @@ type builder struct {
 	// rejected says why a built value could not be made (its constructor
 	// or a method failed): the run is skipped.
 	rejected string
+	// quiet counts the interface values being filled: the choices in
+	// their dynamic values (a pointer's, a mock script's) are made
+	// whether or not the run looks at them, so they are recorded as
+	// implicit branches, which do not tell paths apart (as the choice of
+	// the dynamic type itself).
+	quiet int
 	// implicit records the choices as implicit branches: those of an
 	// isolated call's results, which are searched like the others but
 	// tell paths apart only where the code branches on them.
@@ -329,14 +348,20 @@ func (b *builder) take() (Value, S) {
 // pick takes a leaf that picks one of n alternatives (0 for none, j for
 // the j-th) and records the pick as a switch would: "is it 0?", then "is
 // it 1?", ..., up to the one picked. An out-of-range value picks none.
-func (b *builder) pick(n int) int {
+func (b *builder) pick(n int) int { return b.pickAs(n, false) }
+
+// pickAs is pick, with the branches recorded as implicit ones if
+// implicit is set: the search negates them, but they do not tell paths
+// apart (the dynamic type of an interface: two types on which the code
+// takes the same branches take the same path).
+func (b *builder) pickAs(n int, implicit bool) int {
 	x, s := b.take()
 	pick := int(x.Bits)
 	if pick < 0 || pick > n {
 		pick = 0
 	}
 	for j := 0; j <= pick; j++ {
-		record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: b.implicit})
+		record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: implicit || b.quiet > 0 || b.implicit})
 	}
 	return pick
 }
@@ -345,7 +370,7 @@ func (b *builder) pick(n int) int {
 func (b *builder) choose() bool {
 	x, s := b.take()
 	c := x.Bits&1 != 0
-	record(Event{Site: InputSite, Taken: c, Cond: s, Implicit: b.implicit})
+	record(Event{Site: InputSite, Taken: c, Cond: s, Implicit: b.quiet > 0 || b.implicit})
 	return c
 }
 
@@ -422,7 +447,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		}
 		for i := 0; i < b.l.MaxLen; i++ {
 			if b.choices[sh.Elem] && i <= n {
-				record(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n)), Implicit: b.implicit})
+				record(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n)), Implicit: b.quiet > 0 || b.implicit})
 			}
 			if i < n {
 				b.fillAt(v.Index(i), sh.Elem)
@@ -469,6 +494,14 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		b.fillChan(v, sh)
 	case ShapeBuilt:
 		b.build(v, sh.Build)
+	case ShapeIface:
+		b.fillIface(v, shape, sh)
+	case ShapeMock:
+		b.fillMock(v, sh)
+	case ShapeVar:
+		v.Set(b.funcs["="+sh.Type])
+	case ShapeTypeOf:
+		v.Set(reflect.ValueOf(b.funcs["#"+sh.Type].Type().Elem()))
 	case ShapeAny:
 		pick := b.pick(len(sh.Outs))
 		for j, o := range sh.Outs {
@@ -810,7 +843,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		ub.vals = append(ub.vals, Value{Bits: 1}, Value{Str: e.Error()})
 	case ShapeAny:
 		ub.anyValue(v, sh)
-	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc:
+	case ShapeContext, ShapeWriter, ShapeReader, ShapeChan, ShapeBuilt, ShapeFunc, ShapeIface, ShapeMock, ShapeVar, ShapeTypeOf:
 		ub.ok = false // results of these types are not compared
 	}
 }
@@ -921,7 +954,7 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 			}
 			equal := e.key == k
 			if ks != 0 || e.ks != 0 {
-				record(Event{Site: InputSite, Taken: equal, Cond: mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es})})
+				record(Event{Site: InputSite, Taken: equal, Cond: mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es}), Implicit: b.quiet > 0})
 			}
 			if equal {
 				e.vs, e.vfp = vs, vfp

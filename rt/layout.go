@@ -69,6 +69,20 @@ import (
 //   - ShapeAny (the empty interface): a choice of dynamic type (kind KInt,
 //     IsLen: 0 for nil, j for Outs[j-1], scalar shapes), then the leaves
 //     of every alternative (only the chosen one's are used);
+//   - ShapeIface (a non-empty interface, see docs/mocks.md): unless the
+//     shape already occurs Depth times among the interfaces on the way
+//     from the parameter (then the value is nil and has no leaves), a
+//     choice of dynamic type (kind KInt, IsLen: 0 for nil, j for
+//     Outs[j-1]: a type of the package or a generated mock), then the
+//     leaves of every alternative (only the chosen one's are used);
+//   - ShapeMock (a generated mock type): for each method with results,
+//     for each of Mock.Calls scripted calls, the leaves of its results;
+//     none for a mock without scripts;
+//   - ShapeVar (a package-level variable, such as io.EOF, offered as a
+//     dynamic value of an interface): no leaves; the worker finds the
+//     value under "="+Type among the harness's values;
+//   - ShapeTypeOf (a reflect.Type offered as the dynamic value of a
+//     reflect.Type input): no leaves; the type served under "#"+Type;
 //   - ShapeBuilt (a value of the package's type made by calls, see Build):
 //     the leaves of the constructor's parameters, then for each of
 //     Build.Steps calls a choice of method (kind KInt, IsLen, 0 for "no
@@ -143,9 +157,13 @@ const (
 	ShapeMap
 	ShapeReader
 	ShapeChan
+	ShapeIface
+	ShapeMock
+	ShapeVar
+	ShapeTypeOf
 )
 
-var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader", "chan"}
+var shapeKindNames = [...]string{"invalid", "scalar", "array", "slice", "struct", "pointer", "error", "context", "writer", "built", "func", "any", "map", "reader", "chan", "iface", "mock", "var", "typeof"}
 
 func (k ShapeKind) String() string {
 	if int(k) < len(shapeKindNames) {
@@ -172,12 +190,37 @@ type Shape struct {
 	Build  *Build  // ShapeBuilt: how the value is made
 	Outs   []int   // ShapeFunc: the shapes of the results (Len is the number of scripted calls); ShapeAny: the dynamic types offered
 	Send   bool    // ShapeChan: a send-only channel (chan<- T), which has no leaves
+	// Mock describes a ShapeMock: a mock type generated for the package
+	// (internal/mock), whose methods return scripted results.
+	Mock *Mock
 	// Sandbox marks the ShapeFunc of an isolated call site (sandbox.go):
 	// always a stub (no choice leaf). Writes are the indices of its
 	// pointer parameters whose pointees each call sets: Outs holds the
 	// results, then one pointee shape per entry of Writes.
 	Sandbox bool
 	Writes  []int
+}
+
+// Mock describes the values of a generated mock type: the worker finds
+// the type under "#"+Shape.Type among the harness's values, and fills
+// the fields holding its methods' scripted results.
+type Mock struct {
+	Ptr     bool         // values are pointers to the type
+	Scripts bool         // the type holds scripts (a struct); else its methods return zero values
+	Methods []MockMethod // its methods with results, in the type's order
+	Calls   int          // the scripted calls per method (set by SetBounds)
+	// NumMethods is the number of methods, the length of the type's
+	// call counters.
+	NumMethods int
+}
+
+// MockMethod is a method of a mock type that returns results.
+type MockMethod struct {
+	Name  string // the method
+	Field string // the field holding its results, one element per call
+	Outs  []int  // the shapes of its results
+	// Multi says an element is a struct of the results (more than one).
+	Multi bool
 }
 
 // Build says how a ShapeBuilt value is made: by calling Ctor (a
@@ -297,7 +340,24 @@ func (l *Layout) Check() error {
 					return fmt.Errorf("layout: field %s of shape %d (%s) has a bad shape", f.Name, i, s.Type)
 				}
 			}
-		case ShapeError, ShapeContext, ShapeWriter, ShapeReader:
+		case ShapeError, ShapeContext, ShapeWriter, ShapeReader, ShapeVar, ShapeTypeOf:
+		case ShapeIface:
+			for _, o := range s.Outs {
+				if !valid(o) {
+					return fmt.Errorf("layout: shape %d (%s) has a bad dynamic type", i, s.Type)
+				}
+			}
+		case ShapeMock:
+			if s.Mock == nil {
+				return fmt.Errorf("layout: shape %d (%s) is a mock without a Mock", i, s.Type)
+			}
+			for _, m := range s.Mock.Methods {
+				for _, o := range m.Outs {
+					if !valid(o) {
+						return fmt.Errorf("layout: method %s of shape %d (%s) has a bad result", m.Name, i, s.Type)
+					}
+				}
+			}
 		case ShapeFunc, ShapeAny:
 			for _, o := range s.Outs {
 				if !valid(o) || s.Kind == ShapeAny && l.Shapes[o].Kind != ShapeScalar {
@@ -336,7 +396,7 @@ func (l *Layout) Choices() []bool {
 				continue
 			}
 			switch s.Kind {
-			case ShapePointer, ShapeError, ShapeBuilt, ShapeFunc, ShapeAny:
+			case ShapePointer, ShapeError, ShapeBuilt, ShapeFunc, ShapeAny, ShapeIface, ShapeMock:
 				has[i] = true
 			case ShapeArray, ShapeSlice, ShapeMap:
 				has[i] = has[s.Elem]
@@ -559,6 +619,39 @@ func (f *flattener) shape(i int) {
 		for k, o := range s.Outs {
 			f.push(Step{Kind: StepArg, N: k, Name: "(" + f.l.Shapes[o].Type + ")", Alt: k + 1})
 			f.shape(o)
+			f.pop()
+		}
+	case ShapeIface:
+		if !f.u.Enter(i, f.l.Depth) {
+			return
+		}
+		f.leaf(Leaf{K: KInt, IsLen: true, Max: len(s.Outs)}, Step{Kind: StepType})
+		for k, o := range s.Outs {
+			f.push(Step{Kind: StepArg, N: k, Name: "(" + f.l.Shapes[o].Type + ")", Alt: k + 1})
+			f.shape(o)
+			f.pop()
+		}
+		f.u.Leave(i)
+	case ShapeMock:
+		m := s.Mock
+		if !m.Scripts {
+			return
+		}
+		for _, md := range m.Methods {
+			f.push(Step{Kind: StepField, Name: md.Name})
+			for c := 0; c < m.Calls; c++ {
+				f.push(Step{Kind: StepIndex, N: c})
+				for k, o := range md.Outs {
+					if md.Multi {
+						f.push(Step{Kind: StepField, Name: "r" + strconv.Itoa(k)})
+					}
+					f.shape(o)
+					if md.Multi {
+						f.pop()
+					}
+				}
+				f.pop()
+			}
 			f.pop()
 		}
 	case ShapeBuilt:

@@ -54,6 +54,8 @@ type genConfig struct {
 	maxLen           int
 	lenCap           int
 	auto             bool
+	mocks            bool
+	mockCalls        int
 	maxMemory        int64 // bytes of heap per worker process; 0: no bound
 	workers          int
 	runTimeout       time.Duration
@@ -109,6 +111,8 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
 	shardFlag := fs.String("shard", "0/1", "explore only shard `i/n` (0 <= i < n) of the packages (a CI fan-out: every shard loads the same packages and writes disjoint files)")
 	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
+	fs.BoolVar(&cfg.mocks, "mocks", true, "offer interface inputs generated mock types besides nil and the package's own types (docs/mocks.md)")
+	fs.IntVar(&cfg.mockCalls, "mock-calls", load.DefaultMockCalls, "scripted calls per method of a generated mock type (later calls return the last results again)")
 	isolateFlag := fs.String("isolate", "auto", "isolation sandbox: `auto` isolates the calls of code under test that may reach the environment (files, network, clock, databases; docs/isolate.md), off runs every call for real; comma-separated packages, functions (pkg.F) or methods (pkg.T.M) are isolated besides")
 	realFlag := fs.String("real", "", "comma-separated packages, functions (pkg.F) or methods (pkg.T.M) never isolated")
 	unitFlag := fs.String("unit", "", "comma-separated `packages` of the module (path/... for a tree) that form the unit under test with each explored package: calls between them stay real, and their own calls that reach the environment are isolated too")
@@ -207,6 +211,8 @@ func (cfg genConfig) engineConfig(stderr io.Writer) engine.Config {
 		MaxLen:           cfg.maxLen,
 		LenCap:           cfg.lenCap,
 		Auto:             cfg.auto,
+		NoMocks:          !cfg.mocks,
+		MockCalls:        cfg.mockCalls,
 		MaxMemory:        cfg.maxMemory,
 		Workers:          cfg.workers,
 		RunTimeout:       cfg.runTimeout,

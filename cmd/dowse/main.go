@@ -5,6 +5,7 @@
 //
 //	dowse gen    [flags] [packages]   explore targets and write _test.go files
 //	dowse detect [flags] [packages]   report mock invocations in test code
+//	dowse survey [flags] [packages]   count the code patterns that need generated mock types
 //
 // Run "dowse <command> -h" for the flags of a command.
 package main

@@ -30,10 +30,12 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,6 +274,16 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	for _, h := range harnesses {
 		if err := write(h.path, h.src); err != nil {
 			return nil, err
+		}
+		if h.mocks {
+			// The generated test files of an earlier run declare the mock
+			// types the harness declares: the worker has no use for them.
+			stubs := generatedStubs(p)
+			for _, name := range slices.Sorted(maps.Keys(stubs)) {
+				if err := write(name, stubs[name]); err != nil {
+					return nil, err
+				}
+			}
 		}
 		for _, name := range h.puts {
 			bin.Harness[name] = h.test

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"go/types"
 
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -77,6 +78,12 @@ type Target struct {
 	// Funcs are the functions that built values of the layout call
 	// (rt.Build: constructors and methods), by expression.
 	Funcs map[string]*types.Func
+	// Dyn are the dynamic types the layout offers interface inputs, by
+	// their shapes' Type, and Mocks the generated mock types among them:
+	// the file declares those its rows use.
+	Dyn   map[string]types.Type
+	Mocks []*mock.Type
+	Vars  map[string]*types.Var
 	Rows  []Row // distinct feasible paths, in discovery order
 	// Sandbox are the isolated call sites whose stubs the last
 	// len(Sandbox) Params are: each row sets their variables (and turns
@@ -132,6 +139,9 @@ type Result struct {
 	// test function and subtest name that run each, so that a caller
 	// that runs the file can tell which rows fail.
 	Cases []Case
+	// Mocks are, per target, the generated mock types its rows use, by
+	// name (docs/mocks.md).
+	Mocks map[string][]string
 }
 
 // A Case is one written row of an automatic target's test.
@@ -180,6 +190,7 @@ func Write(f File, opts Options) (Result, error) {
 	}
 	res.Omitted = g.omitted
 	res.Cases = g.cases
+	res.Mocks = g.mocks
 	if err := g.commit(f.Dir, &res); err != nil {
 		return res, fmt.Errorf("emit %s: %w", f.SourceFile, err)
 	}

@@ -9,11 +9,13 @@ import (
 	"go/types"
 	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -25,6 +27,7 @@ type generated struct {
 	corpus  map[string]map[string][]byte
 	omitted []Omission
 	cases   []Case // written rows of automatic targets
+	mocks   map[string][]string
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -166,6 +169,24 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		body.Write(fn)
 		body.WriteString("\n")
 	}
+	// The mock types the rows use.
+	used := map[string]*mock.Type{}
+	g.mocks = map[string][]string{}
+	for _, p := range plans {
+		mine := map[string]*mock.Type{}
+		for _, rp := range append(append([]rowPlan(nil), p.pass...), p.fail...) {
+			for _, v := range rp.vals {
+				mocksOf(v, mine)
+			}
+		}
+		maps.Copy(used, mine)
+		if len(mine) > 0 {
+			g.mocks[p.t.Name] = slices.Sorted(maps.Keys(mine))
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(used)) {
+		body.WriteString("\n" + used[n].Source(imports.qualifier, ""))
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n\n", Header)
 	if buildLine != "" {
@@ -264,7 +285,7 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		if t.Auto && row.Status == rt.StatusSkip {
 			continue // an input whose construction failed: no call to test
 		}
-		vals, err := decodeValues(t.Params, t.Layout, t.Funcs, row.Inputs, false)
+		vals, err := decodeValues(t.Params, t.Layout, t.Funcs, row.Inputs, false, dynTypes{t.Dyn, t.Mocks, t.Vars})
 		if err != nil {
 			return nil, nil, fmt.Errorf("row %d: %w", i, err)
 		}

@@ -63,6 +63,22 @@ func (r *renderer) lit(v *value, elided bool) string {
 			return "nil"
 		}
 		return r.stub(v)
+	case rt.ShapeTypeOf:
+		return r.pkg("reflect") + ".TypeFor[" + r.typeString(v.t) + "]()"
+	case rt.ShapeVar:
+		if q := r.imports.qualifier(v.vr.Pkg()); q != "" {
+			return q + "." + v.vr.Name()
+		}
+		return v.vr.Name()
+	case rt.ShapeIface:
+		if v.isNil {
+			return "nil"
+		}
+		if s := r.lit(v.dyn, false); s != "nil" || v.dyn.shape == rt.ShapeError {
+			return s
+		}
+		return "(" + r.typeString(v.dyn.t) + ")(nil)" // a typed nil
+
 	case rt.ShapeAny:
 		if v.isNil {
 			return "nil"

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/types"
 	"math"
+	"strings"
 
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -25,7 +27,9 @@ type value struct {
 	calls  [][]*value   // a non-nil func stub: the results of each scripted call (then, for a sandbox stub, the pointees it writes)
 	writes []int        // a sandbox stub: the parameters whose pointees each call sets (rt.Shape.Writes)
 	maxLen int          // a channel: the length bound (a send-only channel's capacity)
-	dyn    *value       // a non-nil any: the value of its dynamic type
+	dyn    *value       // a non-nil any or interface: the value of its dynamic type
+	mock   *mock.Type   // a value of a generated mock type (its declaration goes into the file)
+	vr     *types.Var   // a package-level variable (rt.ShapeVar)
 	// entries are a map's entries in slot order, a key equal to an
 	// earlier one replacing that entry's value as the worker's stores did.
 	entries []mapEntry
@@ -65,6 +69,11 @@ type decoder struct {
 	// outputs allows the lengths of outputs: rt.EmptySlice for a slice
 	// that is empty but not nil.
 	outputs bool
+	// dyn are the dynamic types offered to interface inputs, by their
+	// shapes' Type, and mocks the generated mock types, by name.
+	dyn   map[string]types.Type
+	mocks map[string]*mock.Type
+	vars  map[string]*types.Var
 }
 
 func (d *decoder) next(want string) (rt.Value, error) {
@@ -78,7 +87,7 @@ func (d *decoder) next(want string) (rt.Value, error) {
 // decodeValues rebuilds the values of params from one row's inputs (or,
 // if outputs is set, an automatic target's results from its outputs);
 // funcs are the functions of built values.
-func decodeValues(params []*types.Var, l *rt.Layout, funcs map[string]*types.Func, inputs []rt.Value, outputs bool) ([]*value, error) {
+func decodeValues(params []*types.Var, l *rt.Layout, funcs map[string]*types.Func, inputs []rt.Value, outputs bool, dyn ...dynTypes) ([]*value, error) {
 	if l == nil || len(l.Params) != len(params) {
 		return nil, fmt.Errorf("no input layout for the %d parameters", len(params))
 	}
@@ -89,6 +98,12 @@ func decodeValues(params []*types.Var, l *rt.Layout, funcs map[string]*types.Fun
 		return nil, fmt.Errorf("row has %d inputs for %d leaves", len(inputs), n)
 	}
 	d := &decoder{l: l, funcs: funcs, inputs: inputs, u: rt.Unfolding{}, outputs: outputs}
+	for _, dt := range dyn {
+		d.dyn, d.mocks, d.vars = dt.types, map[string]*mock.Type{}, dt.vars
+		for _, m := range dt.mocks {
+			d.mocks[m.Name] = m
+		}
+	}
 	vals := make([]*value, len(params))
 	for i, p := range params {
 		v, err := d.decode(l.Params[i].Shape, p.Type(), paramLabel(p, i))
@@ -334,6 +349,48 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 				v.isNil, v.dyn = false, alt
 			}
 		}
+	case rt.ShapeIface:
+		if _, ok := u.(*types.Interface); !ok {
+			return nil, mismatch()
+		}
+		v.isNil = true
+		if !d.u.Enter(shape, d.l.Depth) {
+			break
+		}
+		defer d.u.Leave(shape)
+		in, err := d.next(path + ".(type)")
+		if err != nil {
+			return nil, err
+		}
+		for j, o := range sh.Outs {
+			at := d.dyn[d.l.Shapes[o].Type]
+			if at == nil {
+				return nil, fmt.Errorf("%s: no type %s", path, d.l.Shapes[o].Type)
+			}
+			alt, err := d.decode(o, at, fmt.Sprintf("%s.(%s)", path, d.l.Shapes[o].Type))
+			if err != nil {
+				return nil, err
+			}
+			if j+1 == int(in.Bits) {
+				v.isNil, v.dyn = false, alt
+			}
+		}
+	case rt.ShapeMock:
+		return d.mockValue(sh, t, path)
+	case rt.ShapeTypeOf:
+		// v.t is the type itself; a generated one is declared by the file.
+		tt := t
+		if p, ok := t.(*types.Pointer); ok {
+			tt = p.Elem()
+		}
+		if n, ok := tt.(*types.Named); ok {
+			v.mock = d.mocks[n.Obj().Name()]
+		}
+	case rt.ShapeVar:
+		v.vr = d.vars[sh.Type]
+		if v.vr == nil {
+			return nil, fmt.Errorf("%s: no variable %s", path, sh.Type)
+		}
 	case rt.ShapeFunc:
 		sig, ok := u.(*types.Signature)
 		if !ok || sig.Results().Len()+len(sh.Writes) != len(sh.Outs) {
@@ -446,8 +503,10 @@ func (v *value) isZero() bool {
 	switch {
 	case v.kind != rt.KInvalid:
 		return v.bits == 0 && v.str == ""
-	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc || v.shape == rt.ShapeAny:
+	case v.shape == rt.ShapePointer || v.shape == rt.ShapeError || v.shape == rt.ShapeFunc || v.shape == rt.ShapeAny || v.shape == rt.ShapeIface:
 		return v.isNil
+	case v.shape == rt.ShapeVar || v.shape == rt.ShapeTypeOf:
+		return false
 	case v.shape == rt.ShapeContext || v.shape == rt.ShapeWriter || v.shape == rt.ShapeReader || v.shape == rt.ShapeChan || v.shape == rt.ShapeBuilt:
 		return false // a value is built
 	case v.fields != nil:
@@ -635,4 +694,131 @@ func basicOf(k rt.Kind) types.Type {
 		return types.Typ[types.String]
 	}
 	return types.Typ[types.Int]
+}
+
+// dynTypes are the dynamic types of a target's interface inputs.
+type dynTypes struct {
+	types map[string]types.Type
+	mocks []*mock.Type
+	vars  map[string]*types.Var
+}
+
+// mockValue decodes a value of a generated mock type: for each method
+// with results, one element per scripted call, written as the field of
+// the mock that holds them (trailing repeats of the last element left
+// out: the mock returns the last one again).
+func (d *decoder) mockValue(sh *rt.Shape, t types.Type, path string) (*value, error) {
+	m := d.mocks[strings.TrimPrefix(sh.Type, "*")]
+	if m == nil {
+		return nil, fmt.Errorf("%s: no mock type %s", path, sh.Type)
+	}
+	st := &value{t: m.Named, shape: rt.ShapeStruct}
+	if m.Form == mock.NonStruct {
+		st = &value{t: m.Named, shape: rt.ShapeScalar, kind: rt.KInt}
+	}
+	fields := map[string]*types.Var{}
+	if s, ok := m.Named.Underlying().(*types.Struct); ok {
+		for i := 0; i < s.NumFields(); i++ {
+			fields[s.Field(i).Name()] = s.Field(i)
+		}
+	}
+	if sh.Mock.Scripts {
+		for _, md := range sh.Mock.Methods {
+			fv := fields[md.Field]
+			sl := fv.Type().(*types.Slice)
+			list := &value{t: sl, shape: rt.ShapeSlice}
+			for c := 0; c < sh.Mock.Calls; c++ {
+				var e *value
+				p := fmt.Sprintf("%s.%s[%d]", path, md.Name, c)
+				if !md.Multi {
+					var err error
+					if e, err = d.decode(md.Outs[0], sl.Elem(), p); err != nil {
+						return nil, err
+					}
+				} else {
+					rs := sl.Elem().Underlying().(*types.Struct)
+					e = &value{t: sl.Elem(), shape: rt.ShapeStruct}
+					for k, o := range md.Outs {
+						r, err := d.decode(o, rs.Field(k).Type(), fmt.Sprintf("%s.r%d", p, k))
+						if err != nil {
+							return nil, err
+						}
+						e.fields = append(e.fields, field{rs.Field(k), r})
+					}
+				}
+				list.elems = append(list.elems, e)
+			}
+			for n := len(list.elems); n > 1 && sameValue(list.elems[n-1], list.elems[n-2]); n-- {
+				list.elems = list.elems[:n-1]
+			}
+			if len(list.elems) == 1 && list.elems[0].isZero() {
+				list.elems = nil // zero values are what an empty script returns
+			}
+			list.isNil = len(list.elems) == 0
+			st.fields = append(st.fields, field{fv, list})
+		}
+		if !m.Ptr {
+			calls := fields["calls"]
+			arr := calls.Type().(*types.Pointer).Elem()
+			st.fields = append(st.fields, field{calls, &value{t: calls.Type(), shape: rt.ShapePointer, elem: &value{t: arr}}})
+		}
+	}
+	st.mock = m
+	if !m.Ptr {
+		return st, nil
+	}
+	return &value{t: t, shape: rt.ShapePointer, elem: st, mock: m}, nil
+}
+
+// sameValue reports whether two decoded values are written alike.
+func sameValue(a, b *value) bool {
+	return fmt.Sprint(flatten(a)) == fmt.Sprint(flatten(b))
+}
+
+// flatten lists what a value is made of, for sameValue.
+func flatten(v *value) []any {
+	if v == nil {
+		return []any{nil}
+	}
+	out := []any{v.shape, v.kind, v.bits, v.str, v.isNil, len(v.elems), len(v.fields)}
+	for _, e := range v.elems {
+		out = append(out, flatten(e)...)
+	}
+	for _, f := range v.fields {
+		out = append(out, f.v.Name())
+		out = append(out, flatten(f.val)...)
+	}
+	out = append(out, flatten(v.elem)...)
+	if v.dyn != nil {
+		out = append(out, types.TypeString(v.dyn.t, nil))
+		out = append(out, flatten(v.dyn)...)
+	}
+	return out
+}
+
+// mocksOf adds the mock types v uses to used.
+func mocksOf(v *value, used map[string]*mock.Type) {
+	if v == nil {
+		return
+	}
+	if v.mock != nil {
+		used[v.mock.Name] = v.mock
+	}
+	for _, e := range v.elems {
+		mocksOf(e, used)
+	}
+	for _, f := range v.fields {
+		mocksOf(f.val, used)
+	}
+	mocksOf(v.elem, used)
+	mocksOf(v.dyn, used)
+	for _, c := range v.calls {
+		for _, r := range c {
+			mocksOf(r, used)
+		}
+	}
+	for _, e := range v.entries {
+		mocksOf(e.key, used)
+		mocksOf(e.val, used)
+	}
 }

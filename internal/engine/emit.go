@@ -286,7 +286,7 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
 	for _, t := range targets {
 		layout, own := ownLayout(t)
-		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: layout}
+		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: layout, Dyn: t.Dyn, Mocks: t.Mocks, Vars: t.Vars}
 		if t.Kind.Auto() {
 			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
 			et.Call, et.Funcs, et.Restore = t.Expr, t.Funcs, t.Writes
@@ -342,6 +342,7 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 		r.Tests = len(r.Rows) - omitted[t.Name]
 		r.Files = targetFiles(t, r, res.Files)
 		r.Changed = targetFiles(t, r, res.Changed)
+		r.Mocks = res.Mocks[t.Name]
 		if hasFailureRow(r.Rows) {
 			r.FailureTest = failureTestName(t)
 		}

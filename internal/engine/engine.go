@@ -50,6 +50,8 @@ type Config struct {
 	MaxLen           int            // bound on the length of strings and slices
 	LenCap           int            // how far the bound may be raised (explore.Raise)
 	Auto             bool           // automatic targets for packages that have PUTs too
+	NoMocks          bool           // interface inputs get no generated mock types (-mocks=false)
+	MockCalls        int            // scripted calls per mock method (0: load.DefaultMockCalls)
 	MaxMemory        int64          // bytes of data per worker process; 0: no bound
 	Workers          int            // worker processes per target
 	RunTimeout       time.Duration  // bound on one run; 0: none
@@ -93,6 +95,8 @@ type Result struct {
 	Changed []string
 	// FailureTest names the generated test reproducing its failures.
 	FailureTest string
+	// Mocks are the generated mock types its rows use (docs/mocks.md).
+	Mocks []string
 	// Summary is the result as dowse gen reports it (text or JSON).
 	Summary *output.Target
 	// Cached says that the target was not explored: its key was in the
@@ -203,7 +207,7 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	// -unit's packages are rewritten (isolated) and instrumented in the
 	// binaries of the packages that import them: their syntax is needed.
 	deps := g.cfg.InstrumentModule || len(g.cfg.Instrument) > 0 || len(g.cfg.Isolate.Unit) > 0 && !g.cfg.Isolate.Off
-	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto}, patterns...)
+	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto, NoMocks: g.cfg.NoMocks, MockCalls: g.cfg.MockCalls}, patterns...)
 	if err != nil {
 		return err
 	}
@@ -402,7 +406,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			}
 			continue
 		}
-		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest}
+		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks}
 		opts.Isolation = g.isolationReport(p, r, buildTime)
 		if bin != nil {
 			opts.Sites = bin.Sites

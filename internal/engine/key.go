@@ -62,6 +62,8 @@ type settings struct {
 	Corpus           bool
 	MaxLen, LenCap   int
 	Auto             bool
+	NoMocks          bool
+	MockCalls        int
 	MaxMemory        int64
 	Workers          int
 	RunTimeout       time.Duration
@@ -127,7 +129,7 @@ func newKeyer(ctx context.Context, cfg Config, cwd string, loadFlags, patterns [
 	}
 	set, err := json.Marshal(settings{
 		Tags: cfg.Tags, InstrumentModule: cfg.InstrumentModule, Instrument: cfg.Instrument,
-		Corpus: cfg.Corpus, MaxLen: cfg.MaxLen, LenCap: cfg.LenCap, Auto: cfg.Auto,
+		Corpus: cfg.Corpus, MaxLen: cfg.MaxLen, LenCap: cfg.LenCap, Auto: cfg.Auto, NoMocks: cfg.NoMocks, MockCalls: cfg.MockCalls,
 		MaxMemory: cfg.MaxMemory, Workers: cfg.Workers, RunTimeout: cfg.RunTimeout, Explore: cfg.Explore,
 		Isolate: cfg.Isolate,
 	})

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -35,6 +36,20 @@ type layoutBuilder struct {
 	// readOnly holds the methods that never change their receiver, which
 	// builds do not call (see readOnlyMethods).
 	readOnly map[*types.Func]bool
+	// ifaces says what the package does with interface values (nil: only
+	// any, error, context.Context, io.Writer and io.Reader are inputs);
+	// dyn are the dynamic types interface inputs are offered, by their
+	// shapes' Type; mockIndex the shapes of mock values by Type, and
+	// usedMocks the mock types the layout uses, by name.
+	ifaces    *ifaceFacts
+	dyn       map[string]types.Type
+	mockIndex map[string]int
+	usedMocks map[string]*mock.Type
+	// vars are the package-level variables offered as values (ShapeVar),
+	// by their shapes' Type; errChoice is the shape of errors mock
+	// methods return (0 until made).
+	vars      map[string]*types.Var
+	errChoice int
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
@@ -49,9 +64,14 @@ func LayoutOf(target string, params []*types.Var, pkg *types.Package) (*rt.Layou
 // built by their constructors where they have one, and funcs are the
 // functions those builds call, by expression.
 func layoutFor(target string, params []*types.Var, pkg *types.Package, ctors bool, readOnly map[*types.Func]bool) (*rt.Layout, map[string]*types.Func, error) {
-	b := &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}, readOnly: readOnly}
+	b := newLayoutBuilder(pkg, ctors, readOnly, nil)
 	l, err := b.params(target, params)
 	return l, b.funcs, err
+}
+
+func newLayoutBuilder(pkg *types.Package, ctors bool, readOnly map[*types.Func]bool, ifaces *ifaceFacts) *layoutBuilder {
+	return &layoutBuilder{pkg: pkg, l: &rt.Layout{}, ctors: ctors, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}, readOnly: readOnly,
+		ifaces: ifaces, dyn: map[string]types.Type{}, mockIndex: map[string]int{}, usedMocks: map[string]*mock.Type{}, vars: map[string]*types.Var{}}
 }
 
 func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, error) {
@@ -134,13 +154,34 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	name := typeString(t, b.pkg)
 	switch {
 	case isNamed(t, "", "error"):
+		// errors.New(message); if the package asserts errors to other
+		// interfaces (err.(causer)), one of the dynamic types of a
+		// choice (docs/mocks.md).
+		if b.ifaces != nil && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.plainError == 0 {
+			b.ifaces.plainError++
+			defer func() { b.ifaces.plainError-- }()
+			e, _, _ := b.shape(t) // errors.New alone
+			b.index.Delete(t)
+			return b.ifaceShape(t, t.Underlying().(*types.Interface), e), "", true
+		}
 		return b.done(t, rt.Shape{Kind: rt.ShapeError, Type: name}), "", true
 	case isNamed(t, "context", "Context"):
 		return b.done(t, rt.Shape{Kind: rt.ShapeContext, Type: name}), "", true
 	case isNamed(t, "io", "Writer"):
 		return b.done(t, rt.Shape{Kind: rt.ShapeWriter, Type: name}), "", true
+	case isNamed(t, "reflect", "Type") && b.ifaces != nil:
+		return b.typeChoice(t), "", true
 	case isNamed(t, "io", "Reader"):
-		// A reader over solved bytes (length and bytes are leaves).
+		// A reader over solved bytes (length and bytes are leaves); if
+		// the package asserts readers to other interfaces, one of the
+		// dynamic types of a choice (docs/mocks.md).
+		if b.ifaces != nil && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.reader == 0 {
+			b.ifaces.reader++
+			defer func() { b.ifaces.reader-- }()
+			r, _, _ := b.shape(t) // the reader alone
+			b.index.Delete(t)
+			return b.ifaceShape(t, t.Underlying().(*types.Interface), r), "", true
+		}
 		return b.done(t, rt.Shape{Kind: rt.ShapeReader, Type: name}), "", true
 	}
 	part := func(elem types.Type) (int, string, bool) {
@@ -255,6 +296,9 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 			}
 			b.l.Shapes[i].Outs = outs
 			return i, "", true
+		}
+		if b.ifaces != nil {
+			return b.ifaceShape(t, u), "", true
 		}
 		return 0, "interface types other than any, error, context.Context, io.Writer and io.Reader need generated mocks", false
 	}

@@ -7,6 +7,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,8 +19,9 @@ import (
 )
 
 // findTargets returns the targets declared in the _test.go files of p.
-func findTargets(p *packages.Package, fset *token.FileSet, external bool) []*Target {
+func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Config) []*Target {
 	var targets []*Target
+	ifaces := newIfaceFacts(p, fset, !cfg.NoMocks, cfg.MockCalls)
 	for _, f := range p.Syntax {
 		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
 			continue
@@ -37,7 +40,7 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool) []*Tar
 			switch {
 			case hasPrefix(fd.Name.Name, "Put") && firstParamIs(sig, "T"):
 				t = &Target{Name: fd.Name.Name, Kind: KindPUT}
-				t.Params, t.Layout, t.Err = inputs(t.Name, sig, p.Types)
+				t.Params, t.Layout, t.Err = inputsWith(t, sig, p.Types, ifaces)
 			case hasPrefix(fd.Name.Name, "Fuzz") && firstParamIs(sig, "F") && sig.Params().Len() == 1:
 				t = &Target{Name: fd.Name.Name, Kind: KindFuzz}
 				fuzzTarget(t, fd, p)
@@ -104,6 +107,31 @@ func inputs(target string, sig *types.Signature, pkg *types.Package) ([]*types.V
 	}
 	layout, err := LayoutOf(target, params, pkg)
 	return params, layout, err
+}
+
+// inputsWith is inputs for a PUT, with values of interface type chosen
+// among the types ifaces offers (nil or the package's types and
+// generated mocks); it records on t the dynamic types and mock types
+// the layout uses.
+func inputsWith(t *Target, sig *types.Signature, pkg *types.Package, ifaces *ifaceFacts) ([]*types.Var, *rt.Layout, error) {
+	var params []*types.Var
+	for i := 1; i < sig.Params().Len(); i++ {
+		params = append(params, sig.Params().At(i))
+	}
+	if sig.Variadic() {
+		last := params[len(params)-1]
+		return params, nil, &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
+	}
+	b := newLayoutBuilder(pkg, false, nil, ifaces)
+	l, err := b.params(t.Name, params)
+	if err != nil {
+		return params, nil, err
+	}
+	t.Dyn, t.Vars = b.dyn, b.vars
+	for _, n := range slices.Sorted(maps.Keys(b.usedMocks)) {
+		t.Mocks = append(t.Mocks, b.usedMocks[n])
+	}
+	return params, l, nil
 }
 
 // typeString writes t as source in pkg would: other packages by name.

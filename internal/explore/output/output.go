@@ -13,6 +13,7 @@ import (
 	"github.com/dowse-go/dowse/internal/build"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -88,6 +89,14 @@ type Target struct {
 	// depends on changed since the run whose summary this is, and its
 	// generated files were kept as they are.
 	Cached bool `json:"cached,omitempty"`
+
+	// MockTypes are the generated types the target's rows use
+	// (docs/mocks.md); TypeConstraints are the constraints on the
+	// dynamic types of its interface inputs that dowse derived from the
+	// package's code (asserted interfaces, tags, reflection), each with
+	// whether some row meets it.
+	MockTypes       []MockType       `json:"mock_types,omitempty"`
+	TypeConstraints []TypeConstraint `json:"type_constraints,omitempty"`
 	// Isolation reports the isolation sandbox of the target's package
 	// (docs/isolate.md); nil when nothing of it calls another package's
 	// code or the sandbox is off.
@@ -187,8 +196,83 @@ type Options struct {
 	Tests int
 	// FailureTest names the generated test that reproduces failures.
 	FailureTest string
+	// Mocks are the generated mock types the rows use, by name.
+	Mocks []string
 	// Isolation is the report of the target's unit (nil: none).
 	Isolation *Isolation
+}
+
+// MockType is a generated type a target's rows use.
+type MockType struct {
+	Name       string   `json:"name"`
+	Implements []string `json:"implements,omitempty"` // the interfaces it was made for (for an annotated type, its field's type)
+	Form       string   `json:"form"`                 // "pointer", "value", "empty struct", "not a struct", "annotated"
+	Tag        string   `json:"tag,omitempty"`
+}
+
+// TypeConstraint is one constraint on the dynamic type of an interface
+// input: "implements Queue", "tag role:\"A\"", "form value", ...
+type TypeConstraint struct {
+	Constraint string `json:"constraint"`
+	Met        bool   `json:"met"` // some row's dynamic type meets it
+}
+
+// mockSummary describes the mock types of t that the rows use, and the
+// constraints the offered ones stand for.
+func mockSummary(t *load.Target, used []string) ([]MockType, []TypeConstraint) {
+	if len(t.Mocks) == 0 {
+		return nil, nil
+	}
+	props := func(m *mock.Type) (form string, cs []string) {
+		switch {
+		case m.Form == mock.Annotated:
+			form = "annotated"
+		case m.Form == mock.Empty:
+			form = "empty struct"
+		case m.Form == mock.NonStruct:
+			form = "not a struct"
+		case m.Ptr:
+			form = "pointer"
+		default:
+			form = "value"
+		}
+		for _, i := range m.Implements {
+			if m.Form == mock.Annotated {
+				cs = append(cs, "has a field of type "+i)
+			} else {
+				cs = append(cs, "implements "+i)
+			}
+		}
+		if m.Tag != "" {
+			cs = append(cs, "tag "+m.Tag)
+		}
+		return form, append(cs, "form "+form)
+	}
+	isUsed := map[string]bool{}
+	for _, n := range used {
+		isUsed[n] = true
+	}
+	var types []MockType
+	met := map[string]bool{}
+	var order []string
+	for _, m := range t.Mocks {
+		form, cs := props(m)
+		for _, c := range cs {
+			if _, seen := met[c]; !seen {
+				order = append(order, c)
+				met[c] = false
+			}
+			met[c] = met[c] || isUsed[m.Name]
+		}
+		if isUsed[m.Name] {
+			types = append(types, MockType{Name: m.Name, Implements: m.Implements, Form: form, Tag: m.Tag})
+		}
+	}
+	var cons []TypeConstraint
+	for _, c := range order {
+		cons = append(cons, TypeConstraint{c, met[c]})
+	}
+	return types, cons
 }
 
 // NewTarget summarizes the exploration rep of target t of package pkg.
@@ -228,6 +312,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.Runs = rep.Runs
 	out.Paths = rep.Paths
 	out.Tests = opts.Tests
+	out.MockTypes, out.TypeConstraints = mockSummary(t, opts.Mocks)
 	for _, f := range rep.Failures {
 		out.Failures = append(out.Failures, Failure{
 			Message:       strings.Join(f.Messages, "\n"),

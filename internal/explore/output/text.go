@@ -49,6 +49,23 @@ func (h *TextHandler) Target(t *Target) error {
 		return err
 	}
 	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d\n", t.Runs, t.Paths, t.Tests, len(t.Failures))
+	if len(t.TypeConstraints) > 0 {
+		met := 0
+		for _, c := range t.TypeConstraints {
+			if c.Met {
+				met++
+			}
+		}
+		var names []string
+		for _, m := range t.MockTypes {
+			names = append(names, m.Name)
+		}
+		fmt.Fprintf(&b, "  mock types %d, type constraints met %d of %d", len(t.MockTypes), met, len(t.TypeConstraints))
+		if len(names) > 0 {
+			fmt.Fprintf(&b, ": %s", strings.Join(names, ", "))
+		}
+		b.WriteString("\n")
+	}
 	if t.Coverage.Sites > 0 {
 		total := t.Coverage.Outcomes
 		fmt.Fprintf(&b, "  branch outcomes covered: %d of %d (%.1f%%)\n", t.Coverage.Covered, total, 100*float64(t.Coverage.Covered)/float64(total))

@@ -1,0 +1,310 @@
+// Command mockbench measures what generated mock types (docs/mocks.md)
+// add, the analog of seed 000's Table VI: dowse gen with -mocks=false
+// (interface inputs are nil or the package's own types) and with mocks,
+// on copies of the benchmark module's mocks/* packages (paths against
+// EXPECTED.md, package coverage under plain go test, time, solver share,
+// mock types), and on real functions that branch on the dynamic type of
+// an interface argument: io.Copy, io.CopyN, io.CopyBuffer,
+// io.WriteString and io.NopCloser (io.go of the Go installation copied
+// into a module, where it is instrumented) and github.com/pkg/errors'
+// Cause, each explored through a PUT that calls it (written by this
+// command into the copies), with the statement coverage of the function
+// itself. It prints Markdown tables.
+//
+// Usage (from the repository root, with ../shared/bench beside it):
+//
+//	go run ./bench/mockbench [-bench ../shared/bench] [-max-len 3] [-max-time 20s] [-mock-calls 3]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/dowse-go/dowse/bench/internal/modcopy"
+)
+
+var packages = []string{"mocks/listing7", "mocks/activemq", "mocks/jaxlib", "mocks/xalan", "mocks/jme"}
+
+// A real function and the PUT that explores it.
+type realFunc struct {
+	module string // "" for the copy of io.go
+	fn     string // the function, for go tool cover -func
+	put    string // the PUT's source
+}
+
+var realFuncs = []realFunc{
+	{"", "Copy", "func PutCopy(t *testing.T, dst Writer, src Reader) { Copy(dst, src) }"},
+	{"", "CopyN", "func PutCopyN(t *testing.T, dst Writer, src Reader, n int64) { CopyN(dst, src, n) }"},
+	{"", "CopyBuffer", "func PutCopyBuffer(t *testing.T, dst Writer, src Reader, buf []byte) { CopyBuffer(dst, src, buf) }"},
+	{"", "WriteString", "func PutWriteString(t *testing.T, w Writer, s string) { WriteString(w, s) }"},
+	{"", "NopCloser", "func PutNopCloser(t *testing.T, r Reader) { NopCloser(r) }"},
+	{"github.com/pkg/errors@v0.9.1", "Cause", "func PutCause(t *testing.T, err error) { Cause(err) }"},
+}
+
+func main() {
+	benchDir := flag.String("bench", "../shared/bench", "benchmark module")
+	maxLen := flag.Int("max-len", 3, "dowse gen -max-len")
+	maxTime := flag.String("max-time", "20s", "dowse gen -max-time per target")
+	mockCalls := flag.Int("mock-calls", 3, "dowse gen -mock-calls")
+	flag.Parse()
+	log.SetFlags(0)
+	work, dowse, err := modcopy.Workspace("mockbench")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(work)
+	src, err := filepath.Abs(*benchDir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	expected := parseExpected(filepath.Join(src, "EXPECTED.md"))
+	flags := []string{"gen", "-json", "-cache=false", "-max-len", fmt.Sprint(*maxLen), "-max-time", *maxTime, "-mock-calls", fmt.Sprint(*mockCalls)}
+
+	type result struct {
+		sums  map[string][]summary // by package
+		cover map[string]string
+	}
+	modes := []bool{false, true}
+	results := map[bool]result{}
+	for _, mocks := range modes {
+		mod := filepath.Join(work, fmt.Sprintf("bench-%t", mocks))
+		if err := os.CopyFS(mod, os.DirFS(src)); err != nil {
+			log.Fatal(err)
+		}
+		args := append(slices.Clone(flags), fmt.Sprintf("-mocks=%t", mocks))
+		for _, p := range packages {
+			args = append(args, "./"+p)
+		}
+		r := result{sums: map[string][]summary{}, cover: map[string]string{}}
+		for _, s := range gen(dowse, mod, args) {
+			p := strings.TrimPrefix(s.Package, "benchcorpus/")
+			r.sums[p] = append(r.sums[p], s)
+		}
+		for _, p := range packages {
+			r.cover[p] = coverage(mod, "./"+p)
+		}
+		results[mocks] = r
+	}
+
+	fmt.Printf("dowse gen -max-len %d -max-time %s -mock-calls %d on copies of the benchmark module\n\n", *maxLen, *maxTime, *mockCalls)
+	fmt.Println("| package | -mocks=false: coverage | time s | with mocks: coverage | time s | mock types | solver share | paths (EXPECTED / -mocks=false / mocks) | failures (-mocks=false / mocks) |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|---|")
+	for _, p := range packages {
+		off, on := results[false], results[true]
+		tOff, _, _ := totals(off.sums[p])
+		tOn, sOn, types := totals(on.sums[p])
+		var paths, fails []string
+		for i, s := range on.sums[p] {
+			po, fo := "?", "?"
+			if i < len(off.sums[p]) {
+				po, fo = fmt.Sprint(off.sums[p][i].Paths), fmt.Sprint(len(off.sums[p][i].Failures))
+			}
+			exp := expected[p+" "+s.Target]
+			if exp == "" {
+				exp = "?"
+			}
+			paths = append(paths, fmt.Sprintf("%s %s / %s / %d", s.Target, exp, po, s.Paths))
+			fails = append(fails, fmt.Sprintf("%s / %d", fo, len(s.Failures)))
+		}
+		share := 0.0
+		if tOn > 0 {
+			share = 100 * sOn / tOn
+		}
+		fmt.Printf("| %s | %s | %.1f | %s | %.1f | %d | %.0f%% | %s | %s |\n", p, off.cover[p], tOff, on.cover[p], tOn, types, share, strings.Join(paths, "; "), strings.Join(fails, "; "))
+	}
+
+	// Real functions.
+	fmt.Printf("\nReal functions, each explored alone through its PUT (-max-time %s); coverage is the function's statements under go test\n\n", *maxTime)
+	fmt.Println("| function | -mocks=false: coverage | paths | with mocks: coverage | paths | mock types used |")
+	fmt.Println("|---|---:|---:|---:|---:|---|")
+	for i, f := range realFuncs {
+		var cov [2]string
+		var paths [2]int
+		var used []string
+		for k, mocks := range modes {
+			mod := filepath.Join(work, fmt.Sprintf("real-%d-%t", i, mocks))
+			prepare(f, mod)
+			args := append(slices.Clone(flags), fmt.Sprintf("-mocks=%t", mocks), "-run", "^Put"+f.fn+"$", ".")
+			for _, s := range gen(dowse, mod, args) {
+				paths[k] = s.Paths
+				if mocks {
+					for _, m := range s.MockTypes {
+						used = append(used, m.Name)
+					}
+				}
+			}
+			cov[k] = funcCoverage(mod, f.fn)
+		}
+		label := "io." + f.fn + " (copy of the Go installation's io.go)"
+		if f.module != "" {
+			label = strings.Split(f.module, "@")[0] + "." + f.fn
+		}
+		fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", label, cov[0], paths[0], cov[1], paths[1], strings.Join(used, ", "))
+	}
+}
+
+type summary struct {
+	Package   string            `json:"package"`
+	Target    string            `json:"target"`
+	Paths     int               `json:"paths"`
+	Failures  []json.RawMessage `json:"failures"`
+	Elapsed   float64           `json:"elapsed_seconds"`
+	Solver    float64           `json:"solver_seconds"`
+	MockTypes []struct {
+		Name string `json:"name"`
+	} `json:"mock_types"`
+}
+
+// gen runs dowse in dir and decodes its JSON summaries.
+func gen(dowse, dir string, args []string) []summary {
+	cmd := exec.Command(dowse, args...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	out, _ := cmd.Output() // exit status 3 when failures were found
+	var sums []summary
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var s summary
+		if err := dec.Decode(&s); err != nil {
+			return sums
+		}
+		sums = append(sums, s)
+	}
+}
+
+// totals are the time and solver time of a package's targets and the
+// number of distinct mock types their rows use.
+func totals(sums []summary) (elapsed, solver float64, types int) {
+	names := map[string]bool{}
+	for _, s := range sums {
+		elapsed += s.Elapsed
+		solver += s.Solver
+		for _, m := range s.MockTypes {
+			names[m.Name] = true
+		}
+	}
+	return elapsed, solver, len(names)
+}
+
+var coverRe = regexp.MustCompile(`coverage: ([0-9.]+%)`)
+
+// coverage is the statement coverage go test reports for pkg in dir.
+func coverage(dir, pkg string) string {
+	cmd := exec.Command("go", "test", "-count=1", "-cover", pkg)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	m := coverRe.FindSubmatch(out)
+	if err != nil || m == nil {
+		return "FAIL"
+	}
+	return string(m[1])
+}
+
+// prepare makes the module of f in dir, with f's PUT.
+func prepare(f realFunc, dir string) {
+	pkg := "io2"
+	if f.module == "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			log.Fatal(err)
+		}
+		goroot, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			log.Fatal(err)
+		}
+		io, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "src", "io", "io.go"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		io = bytes.Replace(io, []byte("\npackage io\n"), []byte("\npackage io2\n"), 1)
+		write(filepath.Join(dir, "go.mod"), "module example.com/io2\n\ngo 1.22\n")
+		write(filepath.Join(dir, "io.go"), string(io))
+	} else {
+		src, err := modcopy.Download(f.module)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := modcopy.CopyWritable(src, dir); err != nil {
+			log.Fatal(err)
+		}
+		tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		for _, t := range tests {
+			os.Remove(t)
+		}
+		path := strings.Split(f.module, "@")[0]
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+			write(filepath.Join(dir, "go.mod"), "module "+path+"\n\ngo 1.20\n")
+		}
+		pkg = filepath.Base(path)
+	}
+	write(filepath.Join(dir, "put_test.go"), "package "+pkg+"\n\nimport \"testing\"\n\n"+f.put+"\n")
+}
+
+func write(path, content string) {
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// funcCoverage is the statement coverage of function fn of the package
+// in dir under its generated tests.
+func funcCoverage(dir, fn string) string {
+	profile := filepath.Join(dir, "cover.out")
+	cmd := exec.Command("go", "test", "-count=1", "-run", "Dowse", "-coverprofile", profile, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "FAIL: " + strings.SplitN(string(out), "\n", 2)[0]
+	}
+	cmd = exec.Command("go", "tool", "cover", "-func", profile)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "?"
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 3 && fields[1] == fn {
+			return fields[2]
+		}
+	}
+	return "?"
+}
+
+// parseExpected reads the paths of the mocks/* PUTs from EXPECTED.md's
+// table, by "package target".
+func parseExpected(path string) map[string]string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	out := map[string]string{}
+	pkg := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		cols := strings.Split(line, "|")
+		if len(cols) < 6 {
+			continue
+		}
+		if p := strings.TrimSpace(cols[1]); p != "" {
+			pkg = p
+		}
+		if !strings.HasPrefix(pkg, "mocks/") {
+			continue
+		}
+		target := strings.Fields(strings.TrimSpace(cols[2]))
+		if len(target) == 0 {
+			continue
+		}
+		out[pkg+" "+target[0]] = strings.TrimSpace(cols[4])
+	}
+	return out
+}

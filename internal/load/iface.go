@@ -1,0 +1,812 @@
+package load
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/dowse-go/dowse/internal/mock"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Values of interface type (docs/mocks.md).
+//
+// The dynamic type of an interface input is a choice among nil, the
+// package's own types that implement the interface, and mock types
+// generated for it. Which mocks are worth generating follows from what
+// the package's code does with interface values, found here by a scan of
+// its syntax: the interfaces it asserts them to (comma-ok or not, and
+// type switch cases) give the method sets (a mock implements the input's
+// interface and any compatible union of asserted ones), reflection on
+// their type (Kind, Elem, NumField) gives the forms (pointer or value,
+// struct or not, empty struct), and struct tags it reads and compares
+// with constants give the tags of the first field.
+
+// maxAsserted bounds the asserted interfaces combined per input type,
+// and maxMethodSets the method sets generated from them.
+const (
+	// DefaultMockCalls is the number of scripted calls per mock method
+	// unless -mock-calls says otherwise.
+	DefaultMockCalls = 3
+	maxAsserted      = 6
+	maxMethodSets    = 16
+)
+
+// ifaceFacts is what the code of one package variant does with interface
+// values, and the mock types made for its targets.
+type ifaceFacts struct {
+	pkg   *types.Package
+	mocks bool // generate mock types (-mocks)
+	calls int  // scripted calls per mock method (-mock-calls)
+	// reader is set while the plain reader shape of an io.Reader choice
+	// is made.
+	reader int
+	// plainError is set while the errors.New shape of an error choice is
+	// made.
+	plainError int
+	// asserted are the interface types values are asserted to, with the
+	// static type of the value asserted.
+	asserted []assertion
+	kinds    bool       // reflect Kind or Elem is called
+	numField bool       // reflect NumField is called
+	tags     []tagValue // tags read and compared with constants
+	// sentinels are the package-level error variables errors are
+	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
+	// mock methods return are chosen among nil, errors.New and these.
+	sentinels []*types.Var
+	// fieldNames are the names looked up by reflection (FieldByName
+	// with a constant), tagKeys the keys of tags read (Get or Lookup
+	// with a constant), and tagSeen the values the package's own struct
+	// types give those keys; all types are the package's named types,
+	// its test files' included, for reflect.Type inputs.
+	fieldNames []string
+	tagKeys    []string
+	tagSeen    map[string][]string
+	all        []*types.TypeName
+	concrete   []*types.TypeName
+	made       map[string]*mock.Type // by definition key
+	names      map[string]bool       // mock names in use
+	taken      func(name string) bool
+}
+
+type assertion struct{ from, to types.Type }
+
+type tagValue struct{ key, value string }
+
+// newIfaceFacts scans the syntax of package variant p (its files except
+// those dowse generated).
+func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls int) *ifaceFacts {
+	if calls <= 0 {
+		calls = DefaultMockCalls
+	}
+	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}}
+	generated := map[string]bool{}
+	for _, file := range p.Syntax {
+		name := fset.File(file.Pos()).Name()
+		if IsGenerated(file) {
+			generated[name] = true
+			continue
+		}
+		f.scan(file, p.TypesInfo)
+	}
+	f.taken = func(name string) bool {
+		obj := p.Types.Scope().Lookup(name)
+		return obj != nil && !generated[fset.Position(obj.Pos()).Filename]
+	}
+	scope := p.Types.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() || generated[fset.Position(tn.Pos()).Filename] || strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go") {
+			continue
+		}
+		if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() == 0 && !types.IsInterface(named) {
+			f.concrete = append(f.concrete, tn)
+		}
+	}
+	f.tagSeen = map[string][]string{}
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() || generated[fset.Position(tn.Pos()).Filename] {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		f.all = append(f.all, tn)
+		if st, ok := named.Underlying().(*types.Struct); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				for _, k := range f.tagKeys {
+					if v, ok := reflect.StructTag(st.Tag(i)).Lookup(k); ok && !slices.Contains(f.tagSeen[k], v) {
+						f.tagSeen[k] = append(f.tagSeen[k], v)
+					}
+				}
+			}
+		}
+	}
+	return f
+}
+
+// tagProbes are the values tried for a tag whose values the code does
+// not compare with constants: empty, numbers (zero, small, negative,
+// too large for small integer types) and a word.
+var tagProbes = []string{"", "0", "1", "-1", "99999", "x"}
+
+// maxTagCombos bounds the tag combinations of the types generated for
+// reflect.Type inputs.
+const maxTagCombos = 64
+
+// typeChoice builds the shape of a reflect.Type input: nil, or the type
+// of a named type of the package (value or pointer), or a generated
+// struct type embedding a type the code looks up by name (FieldByName),
+// with tags the code reads: one key at a time takes the values compared
+// with, those the package's own types use and the probes.
+func (b *layoutBuilder) typeChoice(t types.Type) int {
+	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: typeString(t, b.pkg)})
+	var outs []int
+	offer := func(tt types.Type) {
+		name := typeString(tt, b.pkg)
+		outs = append(outs, b.add(rt.Shape{Kind: rt.ShapeTypeOf, Type: name}))
+		b.dyn[name] = tt
+	}
+	f := b.ifaces
+	// A type of another kind than the package's: int and *int.
+	offer(types.Typ[types.Int])
+	offer(types.NewPointer(types.Typ[types.Int]))
+	for _, tn := range f.all {
+		offer(tn.Type())
+		offer(types.NewPointer(tn.Type()))
+	}
+	if f.mocks {
+		for _, m := range f.annotated() {
+			offer(m.Named)
+			offer(types.NewPointer(m.Named))
+			b.usedMocks[m.Name] = m
+		}
+	}
+	b.l.Shapes[i].Outs = outs
+	return i
+}
+
+// annotated are the generated struct types offered as reflect.Types.
+func (f *ifaceFacts) annotated() []*mock.Type {
+	var out []*mock.Type
+	for _, n := range f.fieldNames {
+		tn, ok := f.pkg.Scope().Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		add := func(embedded bool, tag, sfx string, ptr bool) {
+			key := "annotated|" + n + "|" + strconv.FormatBool(embedded) + "|" + strconv.FormatBool(ptr) + "|" + tag
+			if m, ok := f.made[key]; ok {
+				out = append(out, m)
+				return
+			}
+			m := mock.NewAnnotated(f.pkg, f.freeName("dowse"+upperFirst(n)+sfx), named, embedded, ptr, tag)
+			f.made[key] = m
+			out = append(out, m)
+		}
+		add(false, "", "Field", false)
+		add(true, "", "Ptr", true)
+		add(true, "", "", false)
+		// The tags: every combination of the keys' values if there are
+		// at most maxTagCombos, else one key at a time.
+		values := make([][]string, len(f.tagKeys))
+		combos := 1
+		for j, k := range f.tagKeys {
+			values[j] = slices.Clone(tagProbes)
+			for _, tv := range f.tags {
+				if tv.key == k && !slices.Contains(values[j], tv.value) {
+					values[j] = append(values[j], tv.value)
+				}
+			}
+			for _, v := range f.tagSeen[k] {
+				if !slices.Contains(values[j], v) {
+					values[j] = append(values[j], v)
+				}
+			}
+			combos *= len(values[j])
+		}
+		var tagSets [][]string // per set, a value per key
+		if combos <= maxTagCombos {
+			tagSets = [][]string{make([]string, len(f.tagKeys))}
+			for j := range f.tagKeys {
+				var next [][]string
+				for _, set := range tagSets {
+					for _, v := range values[j] {
+						s := slices.Clone(set)
+						s[j] = v
+						next = append(next, s)
+					}
+				}
+				tagSets = next
+			}
+		} else {
+			for j := range f.tagKeys {
+				for _, v := range values[j] {
+					s := make([]string, len(f.tagKeys))
+					s[j] = v
+					tagSets = append(tagSets, s)
+				}
+			}
+		}
+		for _, set := range tagSets {
+			var tag []string
+			sfx := ""
+			for j, v := range set {
+				if v == "" {
+					continue
+				}
+				k := f.tagKeys[j]
+				tag = append(tag, k+":"+strconv.Quote(v))
+				part := upperFirst(identPart(v))
+				if strings.HasPrefix(v, "-") {
+					part = "Neg" + part
+				}
+				sfx += upperFirst(identPart(k)) + part
+			}
+			if len(tag) > 0 {
+				add(true, strings.Join(tag, " "), sfx, false)
+			}
+		}
+	}
+	return out
+}
+
+// IsGenerated reports whether f is a test file dowse wrote.
+func IsGenerated(f *ast.File) bool {
+	return len(f.Comments) > 0 && f.Comments[0].Pos() < f.Package && f.Comments[0].List[0].Text == GeneratedHeader
+}
+
+func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
+	assert := func(x ast.Expr, to ast.Expr) {
+		if to == nil {
+			return
+		}
+		from, target := info.TypeOf(x), info.TypeOf(to)
+		if from == nil || target == nil || !types.IsInterface(target) {
+			return
+		}
+		if it, ok := target.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+			f.asserted = append(f.asserted, assertion{from, target})
+		}
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.TypeAssertExpr:
+			assert(x.X, x.Type)
+		case *ast.TypeSwitchStmt:
+			var ta *ast.TypeAssertExpr
+			switch a := x.Assign.(type) {
+			case *ast.AssignStmt:
+				ta, _ = a.Rhs[0].(*ast.TypeAssertExpr)
+			case *ast.ExprStmt:
+				ta, _ = a.X.(*ast.TypeAssertExpr)
+			}
+			if ta == nil {
+				break
+			}
+			for _, c := range x.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					assert(ta.X, e)
+				}
+			}
+			return true
+		case *ast.CallExpr:
+			if key, ok := tagCall(x, info); ok && !slices.Contains(f.tagKeys, key) {
+				f.tagKeys = append(f.tagKeys, key)
+			}
+			sel, ok := x.Fun.(*ast.SelectorExpr)
+			if fn, isFn := info.Uses[selIdent(x.Fun)].(*types.Func); isFn && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(x.Args) == 2 {
+				f.sentinel(x.Args[1], info)
+			}
+			if !ok || !isReflectType(info.TypeOf(sel.X)) {
+				break
+			}
+			switch sel.Sel.Name {
+			case "Kind", "Elem":
+				f.kinds = true
+			case "NumField":
+				f.numField = true
+			case "FieldByName":
+				if len(x.Args) == 1 {
+					if tv, ok := info.Types[x.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && !slices.Contains(f.fieldNames, constant.StringVal(tv.Value)) {
+						f.fieldNames = append(f.fieldNames, constant.StringVal(tv.Value))
+					}
+				}
+			}
+		case *ast.BinaryExpr:
+			if x.Op != token.EQL && x.Op != token.NEQ {
+				break
+			}
+			f.sentinel(x.X, info)
+			f.sentinel(x.Y, info)
+			for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+				key, ok := tagRead(pair[0], info)
+				tv, isConst := info.Types[pair[1]]
+				if ok && isConst && tv.Value != nil && tv.Value.Kind() == constant.String {
+					t := tagValue{key, constant.StringVal(tv.Value)}
+					if !slices.Contains(f.tags, t) {
+						f.tags = append(f.tags, t)
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// selIdent is the identifier naming the function of a call: f or p.f.
+func selIdent(e ast.Expr) *ast.Ident {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
+// sentinel records e if it names a package-level variable of type error.
+func (f *ifaceFacts) sentinel(e ast.Expr, info *types.Info) {
+	v, ok := info.Uses[selIdent(ast.Unparen(e))].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isNamed(v.Type(), "", "error") || slices.Contains(f.sentinels, v) {
+		return
+	}
+	if v.Pkg() != f.pkg && !v.Exported() {
+		return
+	}
+	f.sentinels = append(f.sentinels, v)
+}
+
+// tagCall reports whether call is tag.Get(key) or tag.Lookup(key) of a
+// reflect.StructTag with a constant key, and the key.
+func tagCall(call *ast.CallExpr, info *types.Info) (string, bool) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || sel.Sel.Name != "Get" && sel.Sel.Name != "Lookup" || !isNamed(info.TypeOf(sel.X), "reflect", "StructTag") {
+		return "", false
+	}
+	tv, ok := info.Types[call.Args[0]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// tagRead reports whether e is tag.Get(key) of a reflect.StructTag with a
+// constant key, and the key.
+func tagRead(e ast.Expr, info *types.Info) (string, bool) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return "", false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Get" || !isNamed(info.TypeOf(sel.X), "reflect", "StructTag") {
+		return "", false
+	}
+	tv, ok := info.Types[call.Args[0]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+func isReflectType(t types.Type) bool {
+	return t != nil && (isNamed(t, "reflect", "Type") || isNamed(t, "reflect", "Value"))
+}
+
+// ifaceShape builds the shape of interface type t (not one with a shape
+// of its own: error, context.Context, io.Writer, io.Reader, any): a
+// choice among nil, the package's types implementing it and mock types.
+func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ...int) int {
+	name := typeString(t, b.pkg)
+	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: name})
+	outs := builtin
+	for _, o := range builtin {
+		b.dyn[b.l.Shapes[o].Type] = t
+	}
+	f := b.ifaces
+	for _, tn := range f.concrete {
+		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(ct, it) {
+				continue
+			}
+			if o, _, ok := b.shape(ct); ok {
+				outs = append(outs, o)
+				b.dyn[typeString(ct, b.pkg)] = ct
+			}
+			break // T, else *T
+		}
+	}
+	if f.mocks && implementable(it, b.pkg) {
+		for _, m := range f.mocksFor(t, it) {
+			if o, ok := b.mockShape(m); ok {
+				outs = append(outs, o)
+			}
+		}
+	}
+	b.l.Shapes[i].Outs = outs
+	return i
+}
+
+// implementable reports whether package pkg can declare a type that
+// implements it: its methods are exported or pkg's, and their signatures
+// name only types pkg can name (reflect.Type cannot be implemented
+// outside reflect).
+func implementable(it *types.Interface, pkg *types.Package) bool {
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i)
+		if !m.Exported() && m.Pkg() != pkg || !nameable(m.Type(), pkg, map[types.Type]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameable reports whether pkg can write type t.
+func nameable(t types.Type, pkg *types.Package, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		obj := u.Obj()
+		if obj.Pkg() != nil && obj.Pkg() != pkg && (!obj.Exported() || !importable(obj.Pkg().Path(), pkg.Path())) {
+			return false
+		}
+		for i := 0; i < u.TypeArgs().Len(); i++ {
+			if !nameable(u.TypeArgs().At(i), pkg, seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Pointer:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Slice:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Array:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Map:
+		return nameable(u.Key(), pkg, seen) && nameable(u.Elem(), pkg, seen)
+	case *types.Chan:
+		return nameable(u.Elem(), pkg, seen)
+	case *types.Signature:
+		for _, tup := range []*types.Tuple{u.Params(), u.Results()} {
+			for i := 0; i < tup.Len(); i++ {
+				if !nameable(tup.At(i).Type(), pkg, seen) {
+					return false
+				}
+			}
+		}
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !u.Field(i).Exported() && u.Field(i).Pkg() != pkg || !nameable(u.Field(i).Type(), pkg, seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Interface:
+		return implementable(u, pkg)
+	}
+	return true
+}
+
+// importable reports whether the package at path from may import the
+// one at path (Go's rule for internal directories).
+func importable(path, from string) bool {
+	parent := ""
+	switch {
+	case strings.HasPrefix(path, "internal/") || path == "internal":
+		parent = ""
+	case strings.Contains(path, "/internal/"):
+		parent = path[:strings.LastIndex(path, "/internal/")]
+	case strings.HasSuffix(path, "/internal"):
+		parent = strings.TrimSuffix(path, "/internal")
+	default:
+		return true
+	}
+	return parent != "" && (from == parent || strings.HasPrefix(from, parent+"/"))
+}
+
+// errorChoice is the shape of an error a mock method returns: nil, an
+// errors.New (with its own choice and message), or one of the sentinel
+// errors the package compares errors with.
+func (b *layoutBuilder) errorChoice(t types.Type) int {
+	if b.errChoice > 0 {
+		return b.errChoice
+	}
+	i := b.add(rt.Shape{Kind: rt.ShapeIface, Type: "error"})
+	b.errChoice = i
+	e, _, _ := b.shape(t)
+	outs := []int{e}
+	b.dyn["error"] = t
+	for _, v := range b.ifaces.sentinels {
+		name := v.Name()
+		if v.Pkg() != b.pkg {
+			name = v.Pkg().Name() + "." + v.Name()
+		}
+		outs = append(outs, b.add(rt.Shape{Kind: rt.ShapeVar, Type: name}))
+		b.vars[name] = v
+		b.dyn[name] = v.Type()
+	}
+	b.l.Shapes[i].Outs = outs
+	return i
+}
+
+// mockShape returns the shape of the values of mock m.
+func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
+	vt := m.ValueType()
+	name := typeString(vt, b.pkg)
+	if i, ok := b.mockIndex[name]; ok {
+		return i, true
+	}
+	rm := &rt.Mock{Ptr: m.Ptr, Scripts: m.Scripted(), NumMethods: len(m.Methods), Calls: b.ifaces.calls}
+	if m.Scripted() {
+		for k, fn := range m.Methods {
+			if m.Fields[k] == "" {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			md := rt.MockMethod{Name: fn.Name(), Field: m.Fields[k], Multi: m.Results[k] != nil}
+			for r := 0; r < sig.Results().Len(); r++ {
+				rt := sig.Results().At(r).Type()
+				var o int
+				if isNamed(rt, "", "error") && len(b.ifaces.sentinels) > 0 {
+					o = b.errorChoice(rt)
+				} else {
+					var ok bool
+					if o, _, ok = b.shape(rt); !ok {
+						return 0, false
+					}
+				}
+				md.Outs = append(md.Outs, o)
+			}
+			rm.Methods = append(rm.Methods, md)
+		}
+	}
+	i := b.add(rt.Shape{Kind: rt.ShapeMock, Type: name, Mock: rm})
+	b.mockIndex[name] = i
+	b.dyn[name] = vt
+	b.usedMocks[m.Name] = m
+	return i, true
+}
+
+// mocksFor returns the mock types offered for values of interface type t.
+func (f *ifaceFacts) mocksFor(t types.Type, it *types.Interface) []*mock.Type {
+	return f.methodSetMocks(t, f.assertedFrom(t))
+}
+
+// assertedFrom are the interfaces values of t may be asserted to: those
+// asserted from a static type that t's values can be converted to.
+func (f *ifaceFacts) assertedFrom(t types.Type) []types.Type {
+	var others []types.Type
+	for _, a := range f.asserted {
+		if len(others) == maxAsserted {
+			break
+		}
+		fromI, ok := a.from.Underlying().(*types.Interface)
+		if !ok || !types.Implements(t, fromI) || types.Identical(a.to, t) {
+			continue
+		}
+		if slices.ContainsFunc(others, func(o types.Type) bool { return types.Identical(o, a.to) }) {
+			continue
+		}
+		others = append(others, a.to)
+	}
+	return others
+}
+
+// methodSetMocks are the mock types of t's method set united with each
+// subset of others.
+func (f *ifaceFacts) methodSetMocks(t types.Type, others []types.Type) []*mock.Type {
+	// Method sets: t's, with the union of every subset of the others
+	// (smaller subsets first), without clashes, each once.
+	var subsets []int
+	for mask := 0; mask < 1<<len(others); mask++ {
+		subsets = append(subsets, mask)
+	}
+	sort.SliceStable(subsets, func(i, j int) bool { return bitCount(subsets[i]) < bitCount(subsets[j]) })
+	var out []*mock.Type
+	seen := map[string]bool{}
+	sets := 0
+	for _, mask := range subsets {
+		if sets == maxMethodSets {
+			break
+		}
+		ifaces := []types.Type{t}
+		for k, o := range others {
+			if mask&(1<<k) != 0 {
+				ifaces = append(ifaces, o)
+			}
+		}
+		methods, ok := unionMethods(ifaces)
+		if !ok {
+			continue // two methods of one name with different signatures
+		}
+		key := methodSetKey(methods)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		sets++
+		impl := implemented(append([]types.Type{t}, others...), methods)
+		out = append(out, f.variants(impl, methods)...)
+	}
+	return out
+}
+
+// variants are the mock types of one method set: the forms and tags the
+// package's reflection can tell apart.
+func (f *ifaceFacts) variants(impl []types.Type, methods []*types.Func) []*mock.Type {
+	var base strings.Builder
+	var names []string
+	for _, t := range impl {
+		n := "Mock"
+		if named, ok := types.Unalias(t).(*types.Named); ok {
+			n = named.Obj().Name()
+		}
+		names = append(names, n)
+		base.WriteString(upperFirst(n))
+	}
+	ptrs := []bool{true}
+	if f.kinds {
+		ptrs = append(ptrs, false)
+	}
+	type variant struct {
+		form mock.Form
+		tag  string
+		sfx  string
+	}
+	vs := []variant{{form: mock.Struct}}
+	for _, tv := range f.tags {
+		vs = append(vs, variant{form: mock.Struct, tag: tv.key + ":" + strconv.Quote(tv.value), sfx: upperFirst(identPart(tv.key)) + upperFirst(identPart(tv.value))})
+	}
+	if f.numField {
+		vs = append(vs, variant{form: mock.Empty, sfx: "Empty"})
+	}
+	if f.kinds {
+		vs = append(vs, variant{form: mock.NonStruct, sfx: "Int"})
+	}
+	var out []*mock.Type
+	for _, v := range vs {
+		for _, ptr := range ptrs {
+			sfx := v.sfx
+			if !ptr {
+				sfx += "Value"
+			}
+			key := methodSetKey(methods) + "|" + v.tag + "|" + strconv.Itoa(int(v.form)) + "|" + strconv.FormatBool(ptr)
+			if m, ok := f.made[key]; ok {
+				out = append(out, m)
+				continue
+			}
+			name := f.freeName("dowse" + base.String() + sfx)
+			m := mock.New(f.pkg, name, names, methods, ptr, v.form, v.tag)
+			f.made[key] = m
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// freeName returns name, or name<n>, whichever is neither declared by the
+// package (outside dowse's generated files) nor used by another mock.
+func (f *ifaceFacts) freeName(name string) string {
+	for i := 0; ; i++ {
+		n := name
+		if i > 0 {
+			n += strconv.Itoa(i)
+		}
+		if !f.names[n] && !f.taken(n) {
+			f.names[n] = true
+			return n
+		}
+	}
+}
+
+// unionMethods is the method set of the interfaces, sorted by name; ok is
+// false if two methods of one name differ in signature.
+func unionMethods(ifaces []types.Type) ([]*types.Func, bool) {
+	byName := map[string]*types.Func{}
+	for _, t := range ifaces {
+		it := t.Underlying().(*types.Interface)
+		for i := 0; i < it.NumMethods(); i++ {
+			m := it.Method(i)
+			if prev, ok := byName[m.Name()]; ok {
+				if !types.Identical(prev.Type(), m.Type()) {
+					return nil, false
+				}
+				continue
+			}
+			byName[m.Name()] = m
+		}
+	}
+	var out []*types.Func
+	for _, m := range byName {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, true
+}
+
+// implemented are the interfaces among ifaces that methods implement,
+// leaving out those another one of the list implies.
+func implemented(ifaces []types.Type, methods []*types.Func) []types.Type {
+	has := map[string]bool{}
+	for _, m := range methods {
+		has[m.Name()] = true
+	}
+	var in []types.Type
+	for _, t := range ifaces {
+		it := t.Underlying().(*types.Interface)
+		all := true
+		for i := 0; i < it.NumMethods(); i++ {
+			all = all && has[it.Method(i).Name()]
+		}
+		if all && !slices.ContainsFunc(in, func(o types.Type) bool { return types.Identical(o, t) }) {
+			in = append(in, t)
+		}
+	}
+	var out []types.Type
+	for _, t := range in {
+		implied := false
+		for _, o := range in {
+			if o != t && types.Implements(o, t.Underlying().(*types.Interface)) && !types.Implements(t, o.Underlying().(*types.Interface)) {
+				implied = true
+			}
+		}
+		if !implied {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func methodSetKey(methods []*types.Func) string {
+	var b strings.Builder
+	for _, m := range methods {
+		b.WriteString(m.Name() + types.TypeString(m.Type(), nil) + ";")
+	}
+	return b.String()
+}
+
+func bitCount(x int) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+// identPart keeps the letters and digits of s.
+func identPart(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+}

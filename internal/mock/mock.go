@@ -1,0 +1,307 @@
+// Package mock describes the mock types dowse generates for values of
+// interface type (docs/mocks.md) and writes their Go source: the version
+// compiled into the worker, whose methods hand their scripted results to
+// the runtime with their shadows, and the version written into generated
+// tests, whose methods read the same fields. Both versions declare the
+// same type with the same fields and tags, so type assertions and
+// reflection in the code under test see the same type in a run and in
+// the generated test.
+package mock
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Form is the shape of a mock type's declaration.
+type Form uint8
+
+const (
+	// Struct: a struct holding the scripted results of its methods.
+	Struct Form = iota
+	// Empty: a struct without fields (reflect's NumField is 0); its
+	// methods return zero values.
+	Empty
+	// NonStruct: a named int (reflect's Kind is not Struct); its
+	// methods return zero values.
+	NonStruct
+	// Annotated: a struct without methods whose one field has a type
+	// of the package, embedded and tagged (the Go form of an
+	// annotation: type T struct{ jme.Serializable `id:"7"` }) or named
+	// after its type; offered as a reflect.Type.
+	Annotated
+)
+
+// A Type is one generated mock type.
+type Type struct {
+	Name string
+	// Named is its go/types type (fields, not methods): emit writes its
+	// values with it.
+	Named *types.Named
+	Ptr   bool // values are *Name and the methods have pointer receivers
+	Form  Form
+	// Tag is the tag of the first field (a Struct): the "annotation"
+	// code reading struct tags by reflection looks for.
+	Tag        string
+	Implements []string      // the interfaces it is made for, for its doc comment
+	Methods    []*types.Func // the methods, sorted by name
+	// Fields are, per method, the field holding its scripted results
+	// ("" for a method without results or a form without scripts).
+	Fields []string
+	// Results are, per method with more than one result, the named
+	// struct type of one call's results (nil otherwise).
+	Results []*types.Named
+}
+
+// Scripted reports whether the mock's methods return scripted results.
+func (m *Type) Scripted() bool { return m.Form == Struct }
+
+// ValueType is the type of the mock's values: *Name or Name.
+func (m *Type) ValueType() types.Type {
+	if m.Ptr {
+		return types.NewPointer(m.Named)
+	}
+	return m.Named
+}
+
+// New makes the mock type name of package pkg implementing methods (the
+// method set of the interfaces named in implements), of the given form
+// and tag.
+func New(pkg *types.Package, name string, implements []string, methods []*types.Func, ptr bool, form Form, tag string) *Type {
+	m := &Type{Name: name, Ptr: ptr, Form: form, Tag: tag, Implements: implements, Methods: methods}
+	obj := types.NewTypeName(token.NoPos, pkg, name, nil)
+	m.Named = types.NewNamed(obj, nil, nil)
+	switch form {
+	case NonStruct:
+		m.Named.SetUnderlying(types.Typ[types.Int])
+		m.Fields = make([]string, len(methods))
+		m.Results = make([]*types.Named, len(methods))
+		return m
+	case Empty:
+		m.Named.SetUnderlying(types.NewStruct(nil, nil))
+		m.Fields = make([]string, len(methods))
+		m.Results = make([]*types.Named, len(methods))
+		return m
+	}
+	var fields []*types.Var
+	var tags []string
+	if tag != "" {
+		fields = append(fields, types.NewField(token.NoPos, pkg, "_", types.NewStruct(nil, nil), false))
+		tags = append(tags, tag)
+	}
+	taken := map[string]bool{"calls": true, "_": true}
+	for _, fn := range methods {
+		sig := fn.Type().(*types.Signature)
+		var f string
+		var res *types.Named
+		if n := sig.Results().Len(); n > 0 {
+			f = lowerFirst(fn.Name())
+			for taken[f] || token.IsKeyword(f) {
+				f += "_"
+			}
+			taken[f] = true
+			elem := sig.Results().At(0).Type()
+			if n > 1 {
+				rn := types.NewTypeName(token.NoPos, pkg, name+fn.Name(), nil)
+				res = types.NewNamed(rn, nil, nil)
+				var rf []*types.Var
+				for i, r := range ResultNames(sig) {
+					rf = append(rf, types.NewField(token.NoPos, pkg, r, sig.Results().At(i).Type(), false))
+				}
+				res.SetUnderlying(types.NewStruct(rf, nil))
+				elem = res
+			}
+			fields = append(fields, types.NewField(token.NoPos, pkg, f, types.NewSlice(elem), false))
+			tags = append(tags, "")
+		}
+		m.Fields = append(m.Fields, f)
+		m.Results = append(m.Results, res)
+	}
+	var calls types.Type = types.NewArray(types.Typ[types.Int], int64(max(1, len(methods))))
+	if !ptr {
+		calls = types.NewPointer(calls) // shared by the copies a value receiver gets
+	}
+	fields = append(fields, types.NewField(token.NoPos, pkg, "calls", calls, false))
+	tags = append(tags, "")
+	m.Named.SetUnderlying(types.NewStruct(fields, tags))
+	return m
+}
+
+// NewAnnotated makes the type name of package pkg: a struct whose one
+// field has type field (*field if ptr), embedded with the given tag, or
+// (if !embedded) named after its type, without tag.
+func NewAnnotated(pkg *types.Package, name string, field *types.Named, embedded, ptr bool, tag string) *Type {
+	m := &Type{Name: name, Form: Annotated, Tag: tag, Implements: []string{field.Obj().Name()}}
+	m.Named = types.NewNamed(types.NewTypeName(token.NoPos, pkg, name, nil), nil, nil)
+	var ft types.Type = field
+	if ptr {
+		ft = types.NewPointer(field)
+	}
+	f := types.NewField(token.NoPos, pkg, field.Obj().Name(), ft, embedded)
+	m.Named.SetUnderlying(types.NewStruct([]*types.Var{f}, []string{tag}))
+	return m
+}
+
+// ResultNames are the names of the fields of a multi-result struct: the
+// results' own names when all have one, else r0, r1, ...
+func ResultNames(sig *types.Signature) []string {
+	names := make([]string, sig.Results().Len())
+	seen := map[string]bool{"_": true}
+	for i := range names {
+		n := sig.Results().At(i).Name()
+		if n == "" || seen[n] {
+			for j := range names {
+				names[j] = fmt.Sprintf("r%d", j)
+			}
+			return names
+		}
+		seen[n] = true
+		names[i] = n
+	}
+	return names
+}
+
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// Source writes the declarations of the mock type and of its result
+// types as Go, naming other packages with q. With rt set (the name the
+// worker harness imports the runtime under), the methods hand their
+// results to the runtime (rt.MockResult), which gives them their
+// shadows; without, they read the fields plainly, as generated tests do.
+func (m *Type) Source(q types.Qualifier, rt string) string {
+	var b bytes.Buffer
+	ts := func(t types.Type) string { return types.TypeString(t, q) }
+	what := strings.Join(m.Implements, ", ")
+	switch m.Form {
+	case Annotated:
+		f := m.Named.Underlying().(*types.Struct).Field(0)
+		how := "embeds"
+		if !f.Embedded() {
+			how = "has a field of type"
+		}
+		fmt.Fprintf(&b, "// %s is a type generated by dowse that %s %s.\ntype %s struct {\n\t", m.Name, how, ts(f.Type()), m.Name)
+		if !f.Embedded() {
+			b.WriteString(f.Name() + " ")
+		}
+		b.WriteString(ts(f.Type()))
+		if m.Tag != "" {
+			fmt.Fprintf(&b, " `%s`", m.Tag)
+		}
+		b.WriteString("\n}\n")
+		return b.String()
+	case NonStruct:
+		fmt.Fprintf(&b, "// %s is a mock of %s generated by dowse: a type that is not a struct, whose methods return zero values.\ntype %s int\n", m.Name, what, m.Name)
+	case Empty:
+		fmt.Fprintf(&b, "// %s is a mock of %s generated by dowse: a struct without fields, whose methods return zero values.\ntype %s struct{}\n", m.Name, what, m.Name)
+	default:
+		fmt.Fprintf(&b, "// %s is a mock of %s generated by dowse: call i of a\n// method returns element i of its field (the last one after that, zero\n// values if the field is empty).\n", m.Name, what)
+		fmt.Fprintf(&b, "type %s struct {\n", m.Name)
+		st := m.Named.Underlying().(*types.Struct)
+		for i := 0; i < st.NumFields(); i++ {
+			f := st.Field(i)
+			fmt.Fprintf(&b, "\t%s %s", f.Name(), ts(f.Type()))
+			if tag := st.Tag(i); tag != "" {
+				fmt.Fprintf(&b, " `%s`", tag)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("}\n")
+	}
+	for k, fn := range m.Methods {
+		sig := fn.Type().(*types.Signature)
+		recv := m.Name
+		if m.Ptr {
+			recv = "*" + m.Name
+		}
+		var params []string
+		for i := 0; i < sig.Params().Len(); i++ {
+			t := sig.Params().At(i).Type()
+			if sig.Variadic() && i == sig.Params().Len()-1 {
+				params = append(params, "..."+ts(t.(*types.Slice).Elem()))
+			} else {
+				params = append(params, ts(t))
+			}
+		}
+		var results []string
+		for i := 0; i < sig.Results().Len(); i++ {
+			results = append(results, ts(sig.Results().At(i).Type()))
+		}
+		res := strings.Join(results, ", ")
+		if len(results) > 1 {
+			res = "(" + res + ")"
+		}
+		fmt.Fprintf(&b, "\nfunc (m %s) %s(%s) %s {\n", recv, fn.Name(), strings.Join(params, ", "), res)
+		field := m.Fields[k]
+		switch {
+		case !m.Scripted():
+			if rt != "" {
+				fmt.Fprintf(&b, "\t%s.MockNone()\n", rt)
+			}
+			if len(results) > 0 {
+				var zeros []string
+				for _, r := range results {
+					zeros = append(zeros, "*new("+r+")")
+				}
+				fmt.Fprintf(&b, "\treturn %s\n", strings.Join(zeros, ", "))
+			}
+		case rt != "":
+			if field == "" {
+				fmt.Fprintf(&b, "\t%s.MockResult[struct{}](nil, &m.calls[%d], false)\n", rt, k)
+				break
+			}
+			fmt.Fprintf(&b, "\tr := %s.MockResult(m.%s, &m.calls[%d], %t)\n", rt, field, k, m.Results[k] != nil)
+			b.WriteString("\treturn " + m.returnList(k, sig) + "\n")
+		default:
+			if field == "" {
+				fmt.Fprintf(&b, "\tm.calls[%d]++\n", k)
+				break
+			}
+			fmt.Fprintf(&b, "\tvar r %s\n", ts(m.Named.Underlying().(*types.Struct).Field(m.fieldIndex(field)).Type().(*types.Slice).Elem()))
+			fmt.Fprintf(&b, "\tif n := len(m.%s); n > 0 {\n\t\ti := m.calls[%d]\n\t\tif i >= n {\n\t\t\ti = n - 1\n\t\t}\n\t\tr = m.%s[i]\n\t}\n", field, k, field)
+			fmt.Fprintf(&b, "\tm.calls[%d]++\n", k)
+			b.WriteString("\treturn " + m.returnList(k, sig) + "\n")
+		}
+		b.WriteString("}\n")
+	}
+	for k, r := range m.Results {
+		if r == nil {
+			continue
+		}
+		sig := m.Methods[k].Type().(*types.Signature)
+		fmt.Fprintf(&b, "\n// %s is one call's results of %s.%s.\ntype %s struct {\n", r.Obj().Name(), m.Name, m.Methods[k].Name(), r.Obj().Name())
+		for i, n := range ResultNames(sig) {
+			fmt.Fprintf(&b, "\t%s %s\n", n, ts(sig.Results().At(i).Type()))
+		}
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
+
+func (m *Type) returnList(k int, sig *types.Signature) string {
+	if m.Results[k] == nil {
+		return "r"
+	}
+	var out []string
+	for _, n := range ResultNames(sig) {
+		out = append(out, "r."+n)
+	}
+	return strings.Join(out, ", ")
+}
+
+func (m *Type) fieldIndex(name string) int {
+	st := m.Named.Underlying().(*types.Struct)
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == name {
+			return i
+		}
+	}
+	return -1
+}

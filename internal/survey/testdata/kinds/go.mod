@@ -1,0 +1,3 @@
+module example.com/kinds
+
+go 1.22

@@ -1,0 +1,238 @@
+package rt
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// Values of interface type and generated mock types (docs/mocks.md).
+//
+// The harness serves every dynamic type an interface input may take as
+// "@#T": (*T)(nil), so that the worker finds the type T by the name the
+// layout gives it (Shape.Type of the alternative). Mock types are
+// compiled into the harness; their methods call MockResult, which
+// returns the scripted results the worker stored in the mock's fields
+// and hands their shadows to the caller like a stub's.
+
+// dynType is the type served for alternative shape o, or nil.
+func (b *builder) dynType(o int) reflect.Type {
+	return dynType(b.l, b.funcs, o)
+}
+
+// dynType is the type of alternative o: served as "#"+Type, or the
+// interface of a shape rt builds itself (an error, a reader), or a
+// served variable's.
+func dynType(l *Layout, funcs map[string]reflect.Value, o int) reflect.Type {
+	switch s := &l.Shapes[o]; s.Kind {
+	case ShapeError:
+		return errorType
+	case ShapeReader:
+		return readerType
+	case ShapeTypeOf:
+		return rtypeType
+	case ShapeVar:
+		if f, ok := funcs["="+s.Type]; ok {
+			return f.Type()
+		}
+		return nil
+	}
+	f, ok := funcs["#"+l.Shapes[o].Type]
+	if !ok {
+		return nil
+	}
+	return f.Type().Elem()
+}
+
+// rtypeType is the dynamic type of reflect.Type values.
+var rtypeType = reflect.TypeOf(reflect.TypeFor[int]())
+
+// fillIface sets the interface value v (shape index i) to nil or to a
+// value of the dynamic type the choice leaf picks.
+func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
+	if !b.u.Enter(i, b.l.Depth) {
+		return // nil, no leaves
+	}
+	defer b.u.Leave(i)
+	pick := b.pickAs(len(sh.Outs), true)
+	b.quiet++
+	defer func() { b.quiet-- }()
+	for j, o := range sh.Outs {
+		if j+1 != pick {
+			b.skip(o)
+			continue
+		}
+		dv := reflect.New(b.dynType(o)).Elem()
+		b.fillAt(dv, o)
+		v.Set(dv)
+	}
+}
+
+// fillMock makes v a value of a generated mock type and stores each
+// method's scripted results, with their shadows, in its fields.
+func (b *builder) fillMock(v reflect.Value, sh *Shape) {
+	m := sh.Mock
+	sv := v
+	if m.Ptr {
+		p := reflect.New(v.Type().Elem())
+		v.Set(p)
+		sv = p.Elem()
+	}
+	if !m.Scripts {
+		return
+	}
+	settable := func(f reflect.Value) reflect.Value {
+		return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+	}
+	if !m.Ptr {
+		calls := settable(sv.FieldByName("calls"))
+		calls.Set(reflect.New(calls.Type().Elem()))
+	}
+	for _, md := range m.Methods {
+		f := settable(sv.FieldByName(md.Field))
+		f.Set(reflect.MakeSlice(f.Type(), m.Calls, m.Calls))
+		for c := 0; c < m.Calls; c++ {
+			e := f.Index(c)
+			if !md.Multi {
+				b.fillAt(e, md.Outs[0])
+				continue
+			}
+			for k, o := range md.Outs {
+				b.fillAt(settable(e.Field(k)), o)
+			}
+		}
+	}
+}
+
+// fitsMock checks that mock shape sh describes type t.
+func (c *checker) fitsMock(sh *Shape, t reflect.Type) error {
+	m := sh.Mock
+	st := t
+	if m.Ptr {
+		if t.Kind() != reflect.Pointer {
+			return fmt.Errorf("mock %s is not a pointer", t)
+		}
+		st = t.Elem()
+	}
+	if !m.Scripts {
+		return nil
+	}
+	if st.Kind() != reflect.Struct {
+		return fmt.Errorf("mock %s is not a struct", t)
+	}
+	if f, ok := st.FieldByName("calls"); !ok || f.Type.Kind() == reflect.Pointer == m.Ptr {
+		return fmt.Errorf("mock %s has no call counters", t)
+	}
+	for _, md := range m.Methods {
+		f, ok := st.FieldByName(md.Field)
+		if !ok || f.Type.Kind() != reflect.Slice {
+			return fmt.Errorf("mock %s has no field %s", t, md.Field)
+		}
+		e := f.Type.Elem()
+		if !md.Multi {
+			if len(md.Outs) != 1 {
+				return fmt.Errorf("mock %s: %s has %d results", t, md.Name, len(md.Outs))
+			}
+			if err := c.fits(md.Outs[0], e); err != nil {
+				return err
+			}
+			continue
+		}
+		if e.Kind() != reflect.Struct || e.NumField() != len(md.Outs) {
+			return fmt.Errorf("mock %s: the results of %s do not fit", t, md.Name)
+		}
+		for k, o := range md.Outs {
+			if err := c.fits(o, e.Field(k).Type); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fitsIface checks interface shape sh against type t: every dynamic type
+// offered is served and implements t.
+func (c *checker) fitsIface(sh *Shape, t reflect.Type) error {
+	if t.Kind() != reflect.Interface {
+		return fmt.Errorf("shape %s (%s) does not fit type %s", sh.Kind, sh.Type, t)
+	}
+	for _, o := range sh.Outs {
+		dt := dynType(c.l, c.funcs, o)
+		if dt == nil {
+			return fmt.Errorf("the worker has no type %s", c.l.Shapes[o].Type)
+		}
+		if !dt.Implements(t) {
+			return fmt.Errorf("%s does not implement %s", dt, t)
+		}
+		if err := c.fits(o, dt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MockResult is the body of a generated mock method in the worker: it
+// returns the scripted results of call *n (the last ones after the
+// script, zero values without one), counts the call, and leaves the
+// results' shadows for the caller (Ret), as the stubs of func inputs do.
+// multi says an element is a struct of several results, one per field.
+// The arguments are not followed: the frame instrumented code announced
+// for the call is dropped.
+func MockResult[T any](script []T, n *int, multi bool) (r T) {
+	if on.Load() && lock() {
+		cur.pending.valid = false
+		unlock()
+	}
+	i := *n
+	*n++
+	if len(script) == 0 {
+		Ret(0)
+		return r
+	}
+	i = min(i, len(script)-1)
+	e := reflect.ValueOf(&script[i]).Elem()
+	if !multi {
+		Ret(0, shadowAt(e))
+		return script[i]
+	}
+	args := make([]Arg, e.NumField())
+	for k := range args {
+		args[k] = shadowAt(e.Field(k))
+	}
+	Ret(0, args...)
+	return script[i]
+}
+
+// MockNone is the body of a method of a mock without scripts: its
+// results are zero values, without shadows.
+func MockNone() {
+	if on.Load() && lock() {
+		cur.pending.valid = false
+		unlock()
+	}
+	Ret(0)
+}
+
+// shadowAt is the Arg of the value in memory at v (addressable), with the
+// shadow its cell holds (aggregates by address).
+func shadowAt(v reflect.Value) Arg {
+	addr := v.UnsafeAddr()
+	var fp uint64
+	switch v.Kind() {
+	case reflect.Array, reflect.Struct:
+		return Arg{S: Agg, F: uint64(addr), N: v.Type().Size()}
+	case reflect.Bool:
+		fp = B(v.Bool())
+	case reflect.String:
+		fp = FS(v.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		fp = uint64(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		fp = v.Uint()
+	case reflect.Slice:
+		fp = uint64(v.Len())
+	default:
+		return Arg{}
+	}
+	return Arg{S: Ld(addr, fp), F: fp}
+}

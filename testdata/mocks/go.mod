@@ -1,0 +1,3 @@
+module example.com/mocks
+
+go 1.22
