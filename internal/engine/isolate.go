@@ -77,19 +77,37 @@ func (g *runner) isolation(pkgs []*load.Package, loadFlags []string) (*isolate.P
 			units = append(units, mu)
 		}
 		sites := 0
+		reach := isolate.NewReach(v, p.XTest)
 		for _, t := range p.Targets {
 			if t.Err != nil || t.Layout == nil || t.Kind == load.KindFuzz {
 				continue
 			}
 			t.Pkg = v.Types
+			info := v.TypesInfo
 			if t.External && p.XTest != nil {
-				t.Pkg = p.XTest.Types
+				t.Pkg, info = p.XTest.Types, p.XTest.TypesInfo
 			}
-			for _, u := range units {
+			// The package's sites the target may reach: from its
+			// declaration and the functions that build its inputs (the
+			// other sites return zero values, as in its isolated tests).
+			var roots []*types.Func
+			if t.Decl != nil {
+				if fn, ok := info.Defs[t.Decl.Name].(*types.Func); ok {
+					roots = append(roots, fn)
+				}
+			}
+			for _, fn := range t.Funcs {
+				roots = append(roots, fn)
+			}
+			reached := reach.From(roots...)
+			for k, u := range units {
 				if u == nil {
 					continue
 				}
 				for _, s := range u.Sites {
+					if k == 0 && len(roots) > 0 && !s.Reached(reached) {
+						continue
+					}
 					sp := load.SandboxParam{Key: s.Key, Var: s.Var, Pkg: u.Types, Stub: s.Stub, Writes: s.Writes}
 					if err := load.AddSandbox(t, sp); err != nil {
 						g.logf("%s: isolated call %s.%s: %v: it returns zero values", t.Name, u.Path, s.Key, err)

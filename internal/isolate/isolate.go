@@ -124,6 +124,10 @@ type Site struct {
 	// timeNow = time.Now): the reference is replaced by the sandbox
 	// function, and Call is nil.
 	Value bool
+	// Owner is the function or method the site is in (nil for a
+	// package-level initializer): a target's inputs hold the sites of the
+	// functions it may reach (Reach).
+	Owner *types.Func
 	Why   string // why it is isolated: the environment API it reaches, or "-isolate"
 	real  string // the real call in the sandbox file, before arguments
 }
@@ -187,8 +191,10 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 		}
 		for _, d := range f.Decls {
 			owner := "init"
+			var ownerFn *types.Func // nil: a package-level initializer, run by every binary
 			if fd, ok := d.(*ast.FuncDecl); ok {
 				owner = fd.Name.Name
+				ownerFn, _ = p.TypesInfo.Defs[fd.Name].(*types.Func)
 				if fd.Recv != nil && len(fd.Recv.List) == 1 {
 					owner = recvName(fd.Recv.List[0].Type) + "_" + owner
 				}
@@ -242,6 +248,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 						return true
 					}
 					s.Why, e.Isolated, e.Why = why, true, why
+					s.Owner = ownerFn
 					u.Sites = append(u.Sites, s)
 					u.byRef[n] = s
 				case *ast.CallExpr:
@@ -280,6 +287,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 						return true
 					}
 					s.Why = why
+					s.Owner = ownerFn
 					e.Isolated = true
 					e.Why = why
 					u.Sites = append(u.Sites, s)
