@@ -304,6 +304,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		if tg.sandbox != nil {
 			isolate(true)
 		}
+		isolatedCalls.Store(0)
 		own := len(tg.params) - len(tg.sandbox)
 		if own < len(tg.params) {
 			// The isolated call sites' stubs are set first: building the
@@ -343,9 +344,10 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 	})
 	on.Store(false)
 	w.fill(res)
-	if tg.sandbox != nil {
-		res.Isolated = int(isolatedCalls.Load())
-	}
+	// Counted for every target: a site no target input covers (reached
+	// through a func value) returns zero values, and its row needs the
+	// sandbox all the same.
+	res.Isolated = int(isolatedCalls.Load())
 	switch {
 	case panicked:
 		res.Status = StatusPanic

@@ -1579,7 +1579,9 @@ func (c *Counter) Add(k int) {
 func (c *Counter) Big() bool { return c.n > 100 }
 `,
 	}
-	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "2", "-max-time", "30s", "-mutate=false", ".")
+	// Without the sandbox: time.Sleep, which keeps the crash inside the
+	// run that asks for it, would be isolated (returning at once).
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "2", "-max-time", "30s", "-mutate=false", "-isolate=off", ".")
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d\n%s", code, exitFindings, stderr)
 	}
