@@ -115,6 +115,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.IntVar(&cfg.mockCalls, "mock-calls", load.DefaultMockCalls, "scripted calls per method of a generated mock type (later calls return the last results again)")
 	isolateFlag := fs.String("isolate", "auto", "isolation sandbox: `auto` isolates the calls of code under test that may reach the environment (files, network, clock, databases; docs/isolate.md), off runs every call for real; comma-separated packages, functions (pkg.F) or methods (pkg.T.M) are isolated besides")
 	realFlag := fs.String("real", "", "comma-separated packages, functions (pkg.F) or methods (pkg.T.M) never isolated")
+	unitFlag := fs.String("unit", "", "comma-separated `packages` of the module (path/... for a tree) that form the unit under test with each explored package: calls between them stay real, and their own calls that reach the environment are isolated too")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
@@ -156,7 +157,7 @@ flags:`)
 			cfg.instrument = append(cfg.instrument, p)
 		}
 	}
-	cfg.isolate = isolate.Parse(*isolateFlag, *realFlag)
+	cfg.isolate = isolate.Parse(*isolateFlag, *realFlag, *unitFlag)
 	spec, err := shard.Parse(*shardFlag)
 	if err != nil {
 		return usage("-shard: %v", err)

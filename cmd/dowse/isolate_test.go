@@ -149,3 +149,42 @@ func watchJournals(dir string) (seen *atomic.Int64, done func()) {
 	}()
 	return seen, func() { close(stop); <-watched }
 }
+
+// TestIsolateFixture explores testdata/isolate/app, whose decisions
+// depend on a file, the clock and a service reached through package
+// store: with the package as the unit, store's effectful functions are
+// isolated (5 and 3 paths; 1 and 1 without the sandbox); with -unit
+// naming store, store's code runs, instrumented, and its own calls of
+// os, time and net are isolated instead. Either way plain go test passes
+// with the isolated file present and dowse test runs it.
+func TestIsolateFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := readTree(t, filepath.Join("..", "..", "testdata", "isolate"))
+	tests := []struct {
+		args  []string
+		paths map[string]int
+	}{
+		{[]string{"-isolate=off"}, map[string]int{"PutAdmit": 1, "PutPrice": 1}},
+		{nil, map[string]int{"PutAdmit": 5, "PutPrice": 3}},
+		{[]string{"-unit", "example.com/isolate/store"}, map[string]int{"PutAdmit": 3, "PutPrice": 2}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			args := append([]string{"-json", "-cache=false", "-max-time", "10s"}, tc.args...)
+			_, stdout, stderr, dir := runGenIn(t, files, append(args, "./app")...)
+			got := summaries(t, stdout)
+			for target, want := range tc.paths {
+				if got[target].Paths != want {
+					t.Errorf("%s: %d paths, want %d\n%s", target, got[target].Paths, want, stderr)
+				}
+			}
+			generatedTestsPass(t, dir)
+			var out, errb bytes.Buffer
+			if code := testMain(context.Background(), append(append([]string{"-C", dir}, tc.args...), "-count=1", "./app"), &out, &errb); code != 0 {
+				t.Errorf("dowse test: exit %d\n%s%s", code, out.String(), errb.String())
+			}
+		})
+	}
+}

@@ -25,14 +25,14 @@ func runTest(args []string) int {
 // testMain is dowse test: its own flags (-isolate, -real, -C, -keep-work)
 // come first, then go test's flags and the packages.
 func testMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	iso, real, dir, keep := "auto", "", "", false
+	iso, real, unit, dir, keep := "auto", "", "", "", false
 	for len(args) > 0 {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
 		if !strings.HasPrefix(args[0], "-") {
 			break
 		}
 		switch name {
-		case "isolate", "real", "C":
+		case "isolate", "real", "unit", "C":
 			if !hasVal {
 				if len(args) < 2 {
 					fmt.Fprintf(stderr, "dowse test: -%s needs a value\n", name)
@@ -45,13 +45,15 @@ func testMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				iso = val
 			case "real":
 				real = val
+			case "unit":
+				unit = val
 			case "C":
 				dir = val
 			}
 		case "keep-work":
 			keep = true
 		case "h", "help":
-			fmt.Fprintln(stderr, `usage: dowse test [-isolate=auto|off|list] [-real=list] [-C dir] [go test flags] [packages]
+			fmt.Fprintln(stderr, `usage: dowse test [-isolate=auto|off|list] [-real=list] [-unit=list] [-C dir] [go test flags] [packages]
 
 Runs go test on the packages with the isolation sandbox (docs/isolate.md):
 the isolated calls of each package are rewritten into sandbox calls in an
@@ -67,7 +69,7 @@ go test's flags pass through: dowse test -cover prints go test's coverage.`)
 	}
 rest:
 	flags, patterns := isotest.Split(args)
-	code, err := isotest.Run(ctx, isotest.Config{Dir: dir, Isolate: isolate.Parse(iso, real), GoTestArgs: flags, Stdout: stdout, Stderr: stderr, KeepWork: keep}, patterns)
+	code, err := isotest.Run(ctx, isotest.Config{Dir: dir, Isolate: isolate.Parse(iso, real, unit), GoTestArgs: flags, Stdout: stdout, Stderr: stderr, KeepWork: keep}, patterns)
 	if err != nil {
 		fmt.Fprintf(stderr, "dowse test: %v\n", err)
 		if code == 0 {

@@ -103,6 +103,10 @@ type Config struct {
 	// modules must have been copied (Work.CopyModules) or be replaced by
 	// a directory, and loaded with their syntax.
 	Instrument []string
+	// Unit holds the patterns of the main module's packages that belong
+	// to the unit under test with the package (-unit): instrumented in
+	// its binary, so that their isolated calls are rewritten.
+	Unit []string
 	// Runtime holds the runtime package's source; nil means rt.Source.
 	Runtime fs.FS
 }
@@ -221,7 +225,7 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	if ins == nil {
 		ins = NoInstrument{}
 	}
-	variants := instrumented(p, cfg.InstrumentModule, cfg.Instrument)
+	variants := instrumented(p, cfg.InstrumentModule, cfg.Instrument, cfg.Unit...)
 	files, sites, err := ins.Instrument(variants)
 	if err != nil {
 		return nil, fmt.Errorf("instrumenting %s: %w", p.Path, err)
@@ -316,7 +320,7 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 // has none), the external test package, with all set the module's other
 // packages imported by them, and the packages of other modules they
 // import (directly or not) that match one of others.
-func instrumented(p *load.Package, all bool, others []string) []*packages.Package {
+func instrumented(p *load.Package, all bool, others []string, unit ...string) []*packages.Package {
 	var out []*packages.Package
 	if p.Test != nil {
 		out = append(out, p.Test)
@@ -326,7 +330,7 @@ func instrumented(p *load.Package, all bool, others []string) []*packages.Packag
 	if p.XTest != nil {
 		out = append(out, p.XTest)
 	}
-	if !all && len(others) == 0 {
+	if !all && len(others) == 0 && len(unit) == 0 {
 		return out
 	}
 	seen := map[string]bool{p.Path: true}
@@ -343,7 +347,7 @@ func instrumented(p *load.Package, all bool, others []string) []*packages.Packag
 				continue // only the main module's packages are wanted
 			case imp.Module == nil: // the standard library
 			case imp.Module.Main:
-				if all {
+				if all || matchAny(unit, imp.PkgPath) {
 					deps = append(deps, imp)
 				}
 			case matchAny(others, imp.PkgPath):

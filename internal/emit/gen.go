@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"maps"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
@@ -206,6 +210,9 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("generated code does not parse (a bug in emit): %w\n%s", err, b.Bytes())
 	}
+	if src, err = pruneImports(src); err != nil {
+		return nil, nil, err
+	}
 	g.goSrc = src
 	return g, terrs, nil
 }
@@ -353,8 +360,8 @@ func (w *writer) pf(format string, args ...any) { fmt.Fprintf(w.b, format, args.
 // tableHead writes "tests := []struct{...}{" for p's parameters.
 func (w *writer) tableHead(p *plan, extra string) {
 	w.pf("\ttests := []struct {\n\t\tname string\n")
-	for i, v := range p.t.Params {
-		w.pf("\t\t%s %s\n", p.fields[i], w.r.typeString(v.Type()))
+	for _, i := range p.order() {
+		w.pf("\t\t%s %s\n", p.fields[i], w.r.typeString(p.t.Params[i].Type()))
 	}
 	if extra != "" {
 		w.pf("\t\t%s\n", extra)
@@ -364,9 +371,9 @@ func (w *writer) tableHead(p *plan, extra string) {
 
 // rowFields renders the parameter fields of one row.
 func (w *writer) rowFields(p *plan, rp rowPlan) string {
-	parts := make([]string, len(rp.vals))
-	for i, v := range rp.vals {
-		parts[i] = p.fields[i] + ": " + w.r.lit(v, false)
+	parts := make([]string, 0, len(rp.vals))
+	for _, i := range p.order() {
+		parts = append(parts, p.fields[i]+": "+w.fieldLit(p, i, rp.vals[i]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -427,6 +434,7 @@ func (w *writer) passTable(p *plan) {
 	testing := w.imports.names["testing"]
 	w.doc(fmt.Sprintf("%s runs %s on one input per path that dowse explored and saw pass.", p.testName, p.t.Name))
 	w.pf("func %s(t *%s.T) {\n", p.testName, testing)
+	w.pf("%s", w.sandboxOn(p))
 	w.tableHead(p, "")
 	names := uniqueNames{}
 	seen := map[string]bool{}
@@ -447,8 +455,8 @@ func (w *writer) passTable(p *plan) {
 			continue
 		}
 		w.pf("\t\t{\n\t\t\tname: %s,\n", quoteString(name))
-		for i, v := range rp.vals {
-			w.pf("\t\t\t%s: %s,\n", p.fields[i], w.r.lit(v, false))
+		for _, i := range p.order() {
+			w.pf("\t\t\t%s: %s,\n", p.fields[i], w.fieldLit(p, i, rp.vals[i]))
 		}
 		w.pf("\t\t},\n")
 	}
@@ -460,6 +468,7 @@ func (w *writer) failTable(p *plan) {
 	testing, os := w.imports.names["testing"], w.imports.names["os"]
 	w.doc(fmt.Sprintf("%s holds the inputs on which dowse saw %s fail. Each case skips, reporting the failure, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, ReproduceEnv))
 	w.pf("func %s(t *%s.T) {\n", p.failName, testing)
+	w.pf("%s", w.sandboxOn(p))
 	w.tableHead(p, "found string")
 	names := uniqueNames{}
 	seen := map[string]bool{}
@@ -472,8 +481,8 @@ func (w *writer) failTable(p *plan) {
 		name := names.make(rp.row.Status.String() + ":" + w.r.caseName(p.fields[:len(p.fields)-len(p.t.Sandbox)], rp.vals[:len(p.fields)-len(p.t.Sandbox)], w.opts.maxName()))
 		w.comment("\t\t// ", "\t\t// ", rp.row)
 		w.pf("\t\t{\n\t\t\tname: %s,\n", strconv.Quote(name))
-		for i, v := range rp.vals {
-			w.pf("\t\t\t%s: %s,\n", p.fields[i], w.r.lit(v, false))
+		for _, i := range p.order() {
+			w.pf("\t\t\t%s: %s,\n", p.fields[i], w.fieldLit(p, i, rp.vals[i]))
 		}
 		w.pf("\t\t\tfound: %s,\n\t\t},\n", strconv.Quote(found(rp.row)))
 	}
@@ -620,6 +629,7 @@ func (w *writer) autoTable(p *plan) {
 	}
 	w.doc(fmt.Sprintf("%s calls %s on one input per path that dowse explored and %s.", p.testName, p.t.Name, what))
 	w.pf("func %s(t *%s.T) {\n", p.testName, testing)
+	w.pf("%s", w.sandboxOn(p))
 	for _, v := range p.t.Restore {
 		// The package state the target writes, restored when the test
 		// ends, so that the tests after it see the package as it was.
@@ -719,8 +729,8 @@ func (w *writer) autoTable(p *plan) {
 		name := names.make(w.r.caseName(p.fields[:len(p.fields)-len(p.t.Sandbox)], rp.vals[:len(p.fields)-len(p.t.Sandbox)], w.opts.maxName()))
 		w.g.cases = append(w.g.cases, Case{Target: p.t.Name, Test: p.testName, Name: name, Row: rp.index})
 		var parts []string
-		for i, v := range rp.vals {
-			parts = append(parts, p.fields[i]+": "+w.r.lit(v, false))
+		for _, i := range p.order() {
+			parts = append(parts, p.fields[i]+": "+w.fieldLit(p, i, rp.vals[i]))
 		}
 		switch {
 		case rp.outs != nil && len(results)+len(after) > 0:
@@ -799,4 +809,102 @@ func (w *writer) autoTable(p *plan) {
 func escape(s string) string {
 	q := strconv.Quote(s)
 	return strings.ReplaceAll(q[1:len(q)-1], "%", "%%")
+}
+
+// pruneImports removes the imports src does not use: a package that a
+// target's types need only where its rows do not write them (the
+// parameters of an isolated call's stub, whose types the literals spell
+// without reaching every package the check collected). src is returned
+// as it is when every import is used.
+func pruneImports(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+	if err != nil {
+		return nil, fmt.Errorf("generated code does not parse (a bug in emit): %w", err)
+	}
+	type spec struct{ name, path string }
+	var unused []spec
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if imp.Name != nil && (imp.Name.Name == "_" || imp.Name.Name == ".") || astutil.UsesImport(f, path) {
+			continue
+		}
+		name := ""
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		unused = append(unused, spec{name, path})
+	}
+	if len(unused) == 0 {
+		return src, nil
+	}
+	for _, u := range unused {
+		astutil.DeleteNamedImport(fset, f, u.name, u.path)
+	}
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, fmt.Errorf("printing generated code: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// order is the order of p's fields in the table: the isolated call sites'
+// stubs first, so that the values of a row built by calls (a receiver
+// made by its constructor) are made with the row's stubs set (fieldLit),
+// as the worker made them; then the parameters.
+func (p *plan) order() []int {
+	n := len(p.fields)
+	own := n - len(p.t.Sandbox)
+	out := make([]int, 0, n)
+	for i := own; i < n; i++ {
+		out = append(out, i)
+	}
+	for i := 0; i < own; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// fieldLit renders the value of field i of a row; an isolated call site's
+// stub also sets the site's variable as the table is built.
+func (w *writer) fieldLit(p *plan, i int, v *value) string {
+	lit := w.r.lit(v, false)
+	first := len(p.fields) - len(p.t.Sandbox)
+	if i < first {
+		return lit
+	}
+	sv := p.t.Sandbox[i-first]
+	return "func() " + w.r.typeString(p.t.Params[i].Type()) + " {\nf := " + lit + "\n" + w.sandboxQual(sv) + sv.Var + " = f\nreturn f\n}()"
+}
+
+// sandboxQual is the qualifier of the sandbox names of sv's package.
+func (w *writer) sandboxQual(sv SandboxVar) string {
+	if sv.Pkg.Path() != w.r.self {
+		return w.imports.names[sv.Pkg.Path()] + "."
+	}
+	return ""
+}
+
+// sandboxOn renders the statements that start an isolated test: the
+// packages' sandboxes on while the table is built (its values may be
+// made by calls that reach isolated code) and off, with every site's
+// variable reset, when the test ends.
+func (w *writer) sandboxOn(p *plan) string {
+	if len(p.t.Sandbox) == 0 {
+		return ""
+	}
+	var lhs, set, reset []string
+	seen := map[string]bool{}
+	for _, sv := range p.t.Sandbox {
+		sw := w.sandboxQual(sv) + sv.Switch
+		if !seen[sw] {
+			seen[sw] = true
+			lhs, set, reset = append(lhs, sw), append(set, "true"), append(reset, "false")
+		}
+	}
+	for _, sv := range p.t.Sandbox {
+		lhs, reset = append(lhs, w.sandboxQual(sv)+sv.Var), append(reset, "nil")
+	}
+	l := strings.Join(lhs, ", ")
+	return "\t" + strings.Join(lhs[:len(set)], ", ") + " = " + strings.Join(set, ", ") + "\n\tt.Cleanup(func() {\n\t\t" + l + " = " + strings.Join(reset, ", ") + "\n\t})\n"
 }

@@ -22,10 +22,11 @@ import (
 // Panic positions are made relative to the module root, so that generated
 // files do not depend on where the module is checked out.
 //
-// For a target with isolated call sites (own >= 0, the number of leaves
-// of its own parameters), the rows that made no isolated call are
-// written without the sandbox's leaves; the others need the sandbox to
-// replay and are left out here.
+// Rows that made isolated calls need the sandbox to replay and are left
+// out here (the isolated file has those of targets with sandbox inputs);
+// for a target with isolated call sites (own >= 0, the number of leaves
+// of its own parameters), the others are written without the sandbox's
+// leaves.
 func emitRows(rep *explore.Report, root string, own int) []emit.Row {
 	var rows []emit.Row
 	trim := func(in []rt.Value) []rt.Value {
@@ -35,13 +36,13 @@ func emitRows(rep *explore.Report, root string, own int) []emit.Row {
 		return in
 	}
 	for _, r := range rep.Rows {
-		if own >= 0 && r.Isolated > 0 {
-			continue
+		if r.Isolated > 0 {
+			continue // replays only with the sandbox: the isolated file's
 		}
 		rows = append(rows, emit.Row{Inputs: trim(r.Inputs), Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition, Outputs: r.Outputs})
 	}
 	for _, f := range rep.Failures {
-		if f.Row < 0 && !(own >= 0 && f.Isolated > 0) {
+		if f.Row < 0 && f.Isolated == 0 {
 			rows = append(rows, emit.Row{Inputs: trim(f.Inputs), Status: f.Status, Messages: f.Messages, PanicAt: slashRel(root, f.PanicAt), PathCondition: f.PathCondition})
 		}
 	}

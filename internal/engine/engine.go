@@ -204,7 +204,9 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	}
 
 	g.logf("loading %s", strings.Join(patterns, " "))
-	deps := g.cfg.InstrumentModule || len(g.cfg.Instrument) > 0
+	// -unit's packages are rewritten (isolated) and instrumented in the
+	// binaries of the packages that import them: their syntax is needed.
+	deps := g.cfg.InstrumentModule || len(g.cfg.Instrument) > 0 || len(g.cfg.Isolate.Unit) > 0 && !g.cfg.Isolate.Off
 	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto, NoMocks: g.cfg.NoMocks, MockCalls: g.cfg.MockCalls}, patterns...)
 	if err != nil {
 		return err
@@ -346,6 +348,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			Instrumenter:     g.instrumenter,
 			InstrumentModule: g.cfg.InstrumentModule,
 			Instrument:       g.cfg.Instrument,
+			Unit:             g.unitPatterns(),
 		}, p, runnable)
 		buildTime = time.Since(start)
 		if err != nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/dowse-go/dowse/internal/explore/output"
@@ -28,9 +29,10 @@ func unitVariant(p *load.Package) *packages.Package {
 }
 
 // isolation runs the effect analysis over the dependencies of pkgs and
-// plans the isolation of each package (its own unit), then adds each
-// isolated call site's results to the inputs of the package's PUTs and
-// automatic targets.
+// plans the isolation of each package's unit (the package, and with
+// -unit the main module's packages it imports that the patterns name),
+// then adds each isolated call site of the unit to the inputs of the
+// package's PUTs and automatic targets.
 func (g *runner) isolation(pkgs []*load.Package, loadFlags []string) (*isolate.Plan, error) {
 	var roots []*packages.Package
 	for _, p := range pkgs {
@@ -43,38 +45,98 @@ func (g *runner) isolation(pkgs []*load.Package, loadFlags []string) (*isolate.P
 		return nil, err
 	}
 	plan := &isolate.Plan{Units: map[string]*isolate.Unit{}}
+	cfg := g.cfg.Isolate
+	analyse := func(v *packages.Package) (*isolate.Unit, error) {
+		if u, done := plan.Units[v.PkgPath]; done {
+			return u, nil
+		}
+		self := v.PkgPath
+		u, err := isolate.Analyze(v, fx, cfg, func(path string) bool { return path == self || cfg.InUnit(path) })
+		if err != nil {
+			return nil, err
+		}
+		plan.Units[v.PkgPath] = u // nil: nothing external
+		return u, nil
+	}
 	for _, p := range pkgs {
 		v := unitVariant(p)
 		if v == nil {
 			continue
 		}
-		self := p.Path
-		u, err := isolate.Analyze(v, fx, g.cfg.Isolate, func(path string) bool { return path == self })
+		var units []*isolate.Unit
+		u, err := analyse(v)
 		if err != nil {
 			return nil, err
 		}
-		if u == nil {
-			continue
+		units = append(units, u)
+		for _, m := range isolate.Members(v, cfg) {
+			mu, err := analyse(m)
+			if err != nil {
+				return nil, err
+			}
+			units = append(units, mu)
 		}
-		plan.Units[p.Path] = u
+		sites := 0
+		reach := isolate.NewReach(v, p.XTest)
 		for _, t := range p.Targets {
 			if t.Err != nil || t.Layout == nil || t.Kind == load.KindFuzz {
 				continue
 			}
 			t.Pkg = v.Types
+			info := v.TypesInfo
 			if t.External && p.XTest != nil {
-				t.Pkg = p.XTest.Types
+				t.Pkg, info = p.XTest.Types, p.XTest.TypesInfo
 			}
-			for _, s := range u.Sites {
-				sp := load.SandboxParam{Key: s.Key, Var: s.Var, Pkg: v.Types, Stub: s.Stub, Writes: s.Writes}
-				if err := load.AddSandbox(t, sp); err != nil {
-					g.logf("%s: isolated call %s: %v: it returns zero values", t.Name, s.Key, err)
+			// The package's sites the target may reach: from its
+			// declaration and the functions that build its inputs (the
+			// other sites return zero values, as in its isolated tests).
+			var roots []*types.Func
+			if t.Decl != nil {
+				if fn, ok := info.Defs[t.Decl.Name].(*types.Func); ok {
+					roots = append(roots, fn)
+				}
+			}
+			for _, fn := range t.Funcs {
+				roots = append(roots, fn)
+			}
+			reached := reach.From(roots...)
+			for k, u := range units {
+				if u == nil {
+					continue
+				}
+				for _, s := range u.Sites {
+					if k == 0 && len(roots) > 0 && !s.Reached(reached) {
+						continue
+					}
+					sp := load.SandboxParam{Key: s.Key, Var: s.Var, Pkg: u.Types, Stub: s.Stub, Writes: s.Writes}
+					if err := load.AddSandbox(t, sp); err != nil {
+						g.logf("%s: isolated call %s.%s: %v: it returns zero values", t.Name, u.Path, s.Key, err)
+					}
 				}
 			}
 		}
-		g.logf("%s: %d isolated call sites", p.Path, len(u.Sites))
+		for _, u := range units {
+			if u != nil {
+				sites += len(u.Sites)
+			}
+		}
+		g.logf("%s: %d isolated call sites in its unit", p.Path, sites)
+	}
+	for path, u := range plan.Units {
+		if u == nil {
+			delete(plan.Units, path)
+		}
 	}
 	return plan, nil
+}
+
+// unitPatterns are the -unit patterns for the build (nil when the sandbox
+// is off).
+func (g *runner) unitPatterns() []string {
+	if g.cfg.Isolate.Off {
+		return nil
+	}
+	return g.cfg.Isolate.Unit
 }
 
 // ownLayout returns the layout of t's own parameters, without the
@@ -130,7 +192,11 @@ func (g *runner) writeIsolatedFile(p *load.Package, external bool, name string, 
 		root := p.Module.Dir
 		for _, row := range r.Report.Rows {
 			if row.Isolated > 0 {
-				et.Rows = append(et.Rows, emit.Row{Inputs: row.Inputs, Status: row.Status, Messages: row.Messages, PanicAt: slashRel(root, row.PanicAt), PathCondition: row.PathCondition, Outputs: row.Outputs})
+				// An automatic target's results are not asserted here: the
+				// rows are not confirmed by running them again (as the
+				// ordinary file's are), and code can depend on state the
+				// sandbox does not control (a package-level random source).
+				et.Rows = append(et.Rows, emit.Row{Inputs: row.Inputs, Status: row.Status, Messages: row.Messages, PanicAt: slashRel(root, row.PanicAt), PathCondition: row.PathCondition})
 			}
 		}
 		for _, fl := range r.Report.Failures {
@@ -138,10 +204,13 @@ func (g *runner) writeIsolatedFile(p *load.Package, external bool, name string, 
 				et.Rows = append(et.Rows, emit.Row{Inputs: fl.Inputs, Status: fl.Status, Messages: fl.Messages, PanicAt: slashRel(root, fl.PanicAt), PathCondition: fl.PathCondition})
 			}
 		}
+		if len(et.Rows) == 0 {
+			continue // no row made an isolated call: nothing to import or write
+		}
 		counts[t] = len(et.Rows)
 		f.Targets = append(f.Targets, et)
 	}
-	if len(f.Targets) == 0 {
+	if len(f.Targets) == 0 && !isolatedFileExists(p.Dir, name) {
 		return
 	}
 	res, err := emit.Write(f, emit.Options{})
@@ -184,4 +253,13 @@ func (g *runner) isolationReport(p *load.Package, r *Result, buildTime time.Dura
 		}
 	}
 	return iso
+}
+
+// isolatedFileExists reports whether the generated isolated file of the
+// source test file name exists in dir (an earlier run wrote it: a run
+// without isolated rows removes it).
+func isolatedFileExists(dir, name string) bool {
+	stem := strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test")
+	matches, _ := filepath.Glob(filepath.Join(dir, stem+"_dowse*_isolated_test.go"))
+	return len(matches) > 0
 }

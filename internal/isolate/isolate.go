@@ -32,12 +32,35 @@ type Config struct {
 	// whatever the effect analysis says. Real wins over Isolate.
 	Isolate []string
 	Real    []string
+	// Unit names, besides the explored package, the packages of the
+	// unit under test (-unit: import paths, "path/..." for a tree):
+	// calls between them stay real, and their own external calls are
+	// isolated too.
+	Unit []string
 }
 
-// Parse reads the values of the -isolate and -real flags: comma-separated
-// lists; -isolate=off turns isolation off.
-func Parse(isolate, real string) Config {
+// InUnit reports whether path is named by the -unit patterns.
+func (c Config) InUnit(path string) bool {
+	for _, p := range c.Unit {
+		tree, isTree := strings.CutSuffix(p, "/...")
+		if p == path || isTree && (path == tree || strings.HasPrefix(path, tree+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse reads the values of the -isolate, -real and -unit flags:
+// comma-separated lists; -isolate=off turns isolation off.
+func Parse(isolate, real string, unit ...string) Config {
 	var c Config
+	for _, u := range unit {
+		for _, s := range strings.Split(u, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				c.Unit = append(c.Unit, s)
+			}
+		}
+	}
 	for _, s := range strings.Split(isolate, ",") {
 		switch s = strings.TrimSpace(s); s {
 		case "", "auto", "on":
@@ -97,8 +120,16 @@ type Site struct {
 	// Writes are the indices of Stub's parameters through which the
 	// callee may write (pointers; seed 004's parameter analysis).
 	Writes []int
-	Why    string // why it is isolated: the environment API it reaches, or "-isolate"
-	real   string // the real call in the sandbox file, before arguments
+	// Value says the function is used as a value, not called here (var
+	// timeNow = time.Now): the reference is replaced by the sandbox
+	// function, and Call is nil.
+	Value bool
+	// Owner is the function or method the site is in (nil for a
+	// package-level initializer): a target's inputs hold the sites of the
+	// functions it may reach (Reach).
+	Owner *types.Func
+	Why   string // why it is isolated: the environment API it reaches, or "-isolate"
+	real  string // the real call in the sandbox file, before arguments
 }
 
 // External is one function or method of another package the unit calls
@@ -112,16 +143,18 @@ type External struct {
 
 // Unit is the isolation plan of one package of the unit under test.
 type Unit struct {
-	Path      string // import path
-	Name      string // package name
+	Path      string         // import path
+	Name      string         // package name
+	Types     *types.Package // the package
 	Sites     []*Site
 	Externals []External
 	// Members counts the reads of other packages' package-level
 	// variables (seed 002's IMembers); they stay real.
 	Members int
 	bySite  map[*ast.CallExpr]*Site
-	File    string // the sandbox file (in the package directory, where it does not exist)
-	Src     []byte // its content
+	byRef   map[*ast.SelectorExpr]*Site // isolated functions used as values
+	File    string                      // the sandbox file (in the package directory, where it does not exist)
+	Src     []byte                      // its content
 }
 
 // Isolated reports whether call is an isolated call site.
@@ -144,7 +177,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 	if cfg.Off {
 		return nil, nil
 	}
-	u := &Unit{Path: p.PkgPath, Name: p.Name, bySite: map[*ast.CallExpr]*Site{}}
+	u := &Unit{Path: p.PkgPath, Name: p.Name, Types: p.Types, bySite: map[*ast.CallExpr]*Site{}, byRef: map[*ast.SelectorExpr]*Site{}}
 	ext := map[string]*External{}
 	counts := map[string]int{}
 	q := newQualifier(p.Types)
@@ -158,18 +191,66 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 		}
 		for _, d := range f.Decls {
 			owner := "init"
+			var ownerFn *types.Func // nil: a package-level initializer, run by every binary
 			if fd, ok := d.(*ast.FuncDecl); ok {
 				owner = fd.Name.Name
+				ownerFn, _ = p.TypesInfo.Defs[fd.Name].(*types.Func)
 				if fd.Recv != nil && len(fd.Recv.List) == 1 {
 					owner = recvName(fd.Recv.List[0].Type) + "_" + owner
 				}
 			}
+			// The functions called: a qualified function that is not
+			// called is used as a value (var timeNow = time.Now).
+			called := map[ast.Expr]bool{}
+			ast.Inspect(d, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					called[ast.Unparen(call.Fun)] = true
+				}
+				return true
+			})
 			ast.Inspect(d, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.SelectorExpr:
 					if v, ok := p.TypesInfo.Uses[n.Sel].(*types.Var); ok && v.Pkg() != nil && !inUnit(v.Pkg().Path()) && v.Parent() == v.Pkg().Scope() {
 						u.Members++
 					}
+					fn, ok := p.TypesInfo.Uses[n.Sel].(*types.Func)
+					if !ok || called[n] || fn.Pkg() == nil || inUnit(fn.Pkg().Path()) || p.TypesInfo.Selections[n] != nil {
+						return true
+					}
+					if _, generic := p.TypesInfo.Instances[n.Sel]; generic {
+						return true
+					}
+					why := ""
+					switch {
+					case matches(fn, cfg.Real):
+						return true
+					case matches(fn, cfg.Isolate):
+						why = "-isolate"
+					default:
+						why = fx.Reaches(fn)
+					}
+					if why == "" {
+						return true
+					}
+					en := shortName(fn)
+					e := ext[en]
+					if e == nil {
+						e = &External{Name: en}
+						ext[en] = e
+					}
+					e.Calls++
+					counts[owner+"."+fn.Name()]++
+					k := fmt.Sprintf("%s.%s.%d", owner, fn.Name(), counts[owner+"."+fn.Name()])
+					s, err := u.valueSite(p, q, n, fn, k)
+					if err != nil {
+						e.Why = "not isolated: " + err.Error()
+						return true
+					}
+					s.Why, e.Isolated, e.Why = why, true, why
+					s.Owner = ownerFn
+					u.Sites = append(u.Sites, s)
+					u.byRef[n] = s
 				case *ast.CallExpr:
 					callee, sel := staticCallee(p.TypesInfo, n)
 					if callee == nil || callee.Pkg() == nil || inUnit(callee.Pkg().Path()) {
@@ -206,6 +287,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 						return true
 					}
 					s.Why = why
+					s.Owner = ownerFn
 					e.Isolated = true
 					e.Why = why
 					u.Sites = append(u.Sites, s)
@@ -355,6 +437,23 @@ func (u *Unit) site(p *packages.Package, q *qualifier, call *ast.CallExpr, sel *
 	return s, nil
 }
 
+// valueSite builds the site of fn used as a value (ref, pkg.F not
+// called): the reference becomes the sandbox function, which has fn's
+// signature, so every call through the value is isolated.
+func (u *Unit) valueSite(p *packages.Package, q *qualifier, ref *ast.SelectorExpr, fn *types.Func, k string) (*Site, error) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() != nil {
+		return nil, fmt.Errorf("not a function")
+	}
+	if err := q.check(sig); err != nil {
+		return nil, err
+	}
+	ident := sanitize(k)
+	s := &Site{Key: k, Var: "DowseSandbox_" + ident, Func: "dowseIso_" + ident, Callee: fn, Pos: p.Fset.Position(ref.Pos()), Stub: sig, Value: true}
+	s.real = q.pkgName(fn.Pkg()) + "." + fn.Name()
+	return s, nil
+}
+
 // calleeIdent is the identifier naming the function of a call.
 func calleeIdent(call *ast.CallExpr) *ast.Ident {
 	fun := ast.Unparen(call.Fun)
@@ -485,4 +584,32 @@ func importable(from, path string) bool {
 	}
 	root := path[:i]
 	return from == root || strings.HasPrefix(from, root+"/")
+}
+
+// Members returns the main module's packages that v imports, directly
+// or not, and the -unit patterns name.
+func Members(v *packages.Package, cfg Config) []*packages.Package {
+	if len(cfg.Unit) == 0 {
+		return nil
+	}
+	var out []*packages.Package
+	seen := map[string]bool{v.PkgPath: true}
+	var visit func(q *packages.Package)
+	visit = func(q *packages.Package) {
+		for _, imp := range q.Imports {
+			if seen[imp.PkgPath] {
+				continue
+			}
+			seen[imp.PkgPath] = true
+			if imp.Module == nil || !imp.Module.Main {
+				continue
+			}
+			if cfg.InUnit(imp.PkgPath) && imp.Types != nil && len(imp.Syntax) > 0 {
+				out = append(out, imp)
+			}
+			visit(imp)
+		}
+	}
+	visit(v)
+	return out
 }

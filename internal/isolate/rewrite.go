@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // Rewrite turns the isolated calls of f (a file of u's package) into
@@ -15,9 +17,23 @@ import (
 // so that an import left without uses can be made blank.
 func (u *Unit) Rewrite(f *ast.File, info *types.Info) map[*types.PkgName]int {
 	removed := map[*types.PkgName]int{}
-	if u == nil || len(u.bySite) == 0 {
+	if u == nil || len(u.Sites) == 0 {
 		return removed
 	}
+	// Functions used as values first: the references are replaced.
+	astutil.Apply(f, func(c *astutil.Cursor) bool {
+		ref, ok := c.Node().(*ast.SelectorExpr)
+		if !ok || u.byRef[ref] == nil {
+			return true
+		}
+		if id, ok := ref.X.(*ast.Ident); ok {
+			if pn, ok := info.Uses[id].(*types.PkgName); ok {
+				removed[pn]++
+			}
+		}
+		c.Replace(ast.NewIdent(u.byRef[ref].Func))
+		return false
+	}, nil)
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {

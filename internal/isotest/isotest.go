@@ -82,7 +82,8 @@ func Run(ctx context.Context, cfg Config, patterns []string) (int, error) {
 	if len(tags) > 1 {
 		loadFlags = []string{"-tags=" + strings.Join(tags[:len(tags)-1], ",")}
 	}
-	pkgs, _, err := load.Load(load.Config{Dir: dir, BuildFlags: loadFlags}, patterns...)
+	// -unit's packages are rewritten too: their syntax is needed.
+	pkgs, _, err := load.Load(load.Config{Dir: dir, BuildFlags: loadFlags, Deps: len(cfg.Isolate.Unit) > 0 && !cfg.Isolate.Off}, patterns...)
 	if err != nil {
 		return 1, err
 	}
@@ -109,19 +110,42 @@ func Run(ctx context.Context, cfg Config, patterns []string) (int, error) {
 		if err != nil {
 			return 1, err
 		}
+		// The packages to rewrite: those tested, whose sandbox file is a
+		// test file, and the other members of their units (-unit), whose
+		// sandbox file must be compiled when they are imported.
+		type member struct {
+			v      *packagesPackage
+			tested bool
+		}
+		var members []member
+		done := map[string]bool{}
 		for _, p := range pkgs {
-			v := variant(p)
-			if v == nil || p.Module == nil {
-				continue
+			if v := variant(p); v != nil && p.Module != nil && !done[v.PkgPath] {
+				done[v.PkgPath] = true
+				members = append(members, member{v, true})
 			}
-			self := p.Path
-			u, err := isolate.Analyze(v, fx, cfg.Isolate, func(path string) bool { return path == self })
+		}
+		for _, p := range pkgs {
+			if v := variant(p); v != nil {
+				for _, m := range isolate.Members(v, cfg.Isolate) {
+					if !done[m.PkgPath] {
+						done[m.PkgPath] = true
+						members = append(members, member{m, false})
+					}
+				}
+			}
+		}
+		for _, m := range members {
+			v := m.v
+			self := v.PkgPath
+			u, err := isolate.Analyze(v, fx, cfg.Isolate, func(path string) bool { return path == self || cfg.Isolate.InUnit(path) })
 			if err != nil {
 				return 1, err
 			}
-			if u == nil || len(u.Sites) == 0 {
+			if u == nil || len(u.Sites) == 0 || v.Module == nil {
 				continue
 			}
+			p := struct{ Module *packagesModule }{v.Module}
 			if modRoot == "" {
 				modRoot = p.Module.Dir
 				if err := work.WriteModule(build.Config{}, p.Module.GoMod, p.Module.Dir); err != nil {
@@ -141,7 +165,11 @@ func Run(ctx context.Context, cfg Config, patterns []string) (int, error) {
 				}
 				files[name] = b.Bytes()
 			}
-			files[strings.TrimSuffix(u.File, ".go")+"_test.go"] = u.Src
+			if m.tested {
+				files[strings.TrimSuffix(u.File, ".go")+"_test.go"] = u.Src
+			} else {
+				files[u.File] = u.Src
+			}
 		}
 	}
 	args := []string{"test", "-tags=" + strings.Join(tags, ",")}

@@ -6,7 +6,10 @@ import (
 	"github.com/dowse-go/dowse/internal/load"
 )
 
-type packagesPackage = packages.Package
+type (
+	packagesPackage = packages.Package
+	packagesModule  = packages.Module
+)
 
 // variant is the variant of p whose non-test files are rewritten: the
 // one the workers' instrumentation rewrites too.
