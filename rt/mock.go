@@ -63,7 +63,22 @@ func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
 			continue
 		}
 		dv := reflect.New(b.dynType(o)).Elem()
-		b.fillAt(dv, o)
+		s, _ := b.fill(dv, o)
+		switch dv.Kind() {
+		case reflect.Struct, reflect.Array:
+			// The interface holds a copy: the cells of dv are not its.
+			if cellsIn(dv.Addr().Pointer(), dv.Type().Size()) {
+				Conc(InputSite, "the fields of a value held by an interface input")
+			}
+		default:
+			if s != 0 && dv.Kind() != reflect.Slice {
+				// Values in interfaces carry no shadow: branches on this
+				// one are concrete, which the verdict must say.
+				Conc(InputSite, "the value of an interface input")
+			} else if s != 0 {
+				Conc(InputSite, "the length of a slice held by an interface input")
+			}
+		}
 		v.Set(dv)
 	}
 }

@@ -6,10 +6,11 @@
 // mock types), and on real functions that branch on the dynamic type of
 // an interface argument: io.Copy, io.CopyN, io.CopyBuffer,
 // io.WriteString and io.NopCloser (io.go of the Go installation copied
-// into a module, where it is instrumented) and github.com/pkg/errors'
-// Cause, each explored through a PUT that calls it (written by this
+// into a module, where it is instrumented), github.com/pkg/errors' Cause
+// and github.com/google/uuid's IsInvalidLengthError, each explored through a PUT that calls it (written by this
 // command into the copies), with the statement coverage of the function
-// itself. It prints Markdown tables.
+// itself. Last, a survey table (dowse survey) over real modules and
+// standard library packages. It prints Markdown tables.
 //
 // Usage (from the repository root, with ../shared/bench beside it):
 //
@@ -22,6 +23,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"log"
 	"os"
 	"os/exec"
@@ -38,7 +43,7 @@ var packages = []string{"mocks/listing7", "mocks/activemq", "mocks/jaxlib", "moc
 // A real function and the PUT that explores it.
 type realFunc struct {
 	module string // "" for the copy of io.go
-	fn     string // the function, for go tool cover -func
+	fn     string // the function, or Type.Method, for go tool cover -func
 	put    string // the PUT's source
 }
 
@@ -49,6 +54,19 @@ var realFuncs = []realFunc{
 	{"", "WriteString", "func PutWriteString(t *testing.T, w Writer, s string) { WriteString(w, s) }"},
 	{"", "NopCloser", "func PutNopCloser(t *testing.T, r Reader) { NopCloser(r) }"},
 	{"github.com/pkg/errors@v0.9.1", "Cause", "func PutCause(t *testing.T, err error) { Cause(err) }"},
+	{"github.com/Masterminds/semver/v3@v3.5.0", "Version.Scan", "func PutScan(t *testing.T, value any) { var v Version; v.Scan(value) }"},
+}
+
+// surveyed are the modules (and standard library packages) of the
+// survey table.
+var surveyed = []string{
+	"github.com/google/uuid@v1.6.0",
+	"golang.org/x/mod@v0.42.0",
+	"github.com/Masterminds/semver/v3@v3.5.0",
+	"github.com/mattn/go-runewidth@v0.0.31",
+	"github.com/pkg/errors@v0.9.1",
+	"github.com/dustin/go-humanize@v1.1.0",
+	"std:io fmt errors flag encoding/json database/sql/driver log/slog text/template net/http",
 }
 
 func main() {
@@ -134,7 +152,7 @@ func main() {
 		for k, mocks := range modes {
 			mod := filepath.Join(work, fmt.Sprintf("real-%d-%t", i, mocks))
 			prepare(f, mod)
-			args := append(slices.Clone(flags), fmt.Sprintf("-mocks=%t", mocks), "-run", "^Put"+f.fn+"$", ".")
+			args := append(slices.Clone(flags), fmt.Sprintf("-mocks=%t", mocks), "-run", "^"+putName.FindStringSubmatch(f.put)[1]+"$", ".")
 			for _, s := range gen(dowse, mod, args) {
 				paths[k] = s.Paths
 				if mocks {
@@ -147,10 +165,11 @@ func main() {
 		}
 		label := "io." + f.fn + " (copy of the Go installation's io.go)"
 		if f.module != "" {
-			label = strings.Split(f.module, "@")[0] + "." + f.fn
+			label = f.module + ": " + f.fn
 		}
 		fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", label, cov[0], paths[0], cov[1], paths[1], strings.Join(used, ", "))
 	}
+	survey(dowse, work)
 }
 
 type summary struct {
@@ -196,11 +215,15 @@ func totals(sums []summary) (elapsed, solver float64, types int) {
 	return elapsed, solver, len(names)
 }
 
-var coverRe = regexp.MustCompile(`coverage: ([0-9.]+%)`)
+var (
+	coverRe = regexp.MustCompile(`coverage: ([0-9.]+%)`)
+	putName = regexp.MustCompile(`^func (Put\w+)`)
+)
 
-// coverage is the statement coverage go test reports for pkg in dir.
+// coverage is the statement coverage the generated tests of pkg in dir
+// reach under go test (the package's own tests not run).
 func coverage(dir, pkg string) string {
-	cmd := exec.Command("go", "test", "-count=1", "-cover", pkg)
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestDowse", "-cover", pkg)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	m := coverRe.FindSubmatch(out)
@@ -270,14 +293,109 @@ func funcCoverage(dir, fn string) string {
 	if err != nil {
 		return "?"
 	}
+	decl := declPosition(dir, fn)
+	name := fn
+	if i := strings.LastIndex(fn, "."); i >= 0 {
+		name = fn[i+1:]
+	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) == 3 && fields[1] == fn {
+		if len(fields) == 3 && fields[1] == name && strings.HasSuffix(strings.TrimSuffix(fields[0], ":"), decl) {
 			return fields[2]
 		}
 	}
 	return "?"
+}
+
+// declPosition is "file:line" of the function fn (Type.Method for a
+// method) declared in the package in dir.
+func declPosition(dir, fn string) string {
+	recv, name, isMethod := strings.Cut(fn, ".")
+	if !isMethod {
+		name = fn
+	}
+	fset := token.NewFileSet()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Name.Name != name || (fd.Recv != nil) != isMethod {
+				continue
+			}
+			if isMethod && strings.TrimPrefix(types.ExprString(fd.Recv.List[0].Type), "*") != recv {
+				continue
+			}
+			return fmt.Sprintf("%s:%d", filepath.Base(file), fset.Position(fd.Pos()).Line)
+		}
+	}
+	return "?"
+}
+
+// survey prints the survey table of the modules.
+func survey(dowse, work string) {
+	fmt.Println("\nSurvey (dowse survey; non-test files): packages with a finding / packages, functions with a finding / functions, and findings by kind")
+	fmt.Println()
+	fmt.Println("| module | packages | functions | assert | switch | reflect | tag | errors.As |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for i, m := range surveyed {
+		dir := filepath.Join(work, fmt.Sprintf("survey-%d", i))
+		args := []string{"survey", "-json", "./..."}
+		label := m
+		if std, ok := strings.CutPrefix(m, "std:"); ok {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				log.Fatal(err)
+			}
+			write(filepath.Join(dir, "go.mod"), "module example.com/survey\n\ngo 1.22\n")
+			args = append([]string{"survey", "-json"}, strings.Fields(std)...)
+			label = "standard library: " + std
+		} else {
+			src, err := modcopy.Download(m)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := modcopy.CopyWritable(src, dir); err != nil {
+				log.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+				write(filepath.Join(dir, "go.mod"), "module "+strings.Split(m, "@")[0]+"\n\ngo 1.20\n")
+			}
+		}
+		cmd := exec.Command(dowse, args...)
+		cmd.Dir = dir
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			fmt.Printf("| %s | error: %v |\n", label, err)
+			continue
+		}
+		var pkgs, flaggedPkgs, funcs, flagged int
+		counts := map[string]int{}
+		dec := json.NewDecoder(bytes.NewReader(out))
+		for {
+			var p struct {
+				Funcs, Flagged int
+				Counts         map[string]int
+			}
+			if err := dec.Decode(&p); err != nil {
+				break
+			}
+			pkgs++
+			if p.Flagged > 0 {
+				flaggedPkgs++
+			}
+			funcs += p.Funcs
+			flagged += p.Flagged
+			for k, n := range p.Counts {
+				counts[k] += n
+			}
+		}
+		fmt.Printf("| %s | %d / %d | %d / %d | %d | %d | %d | %d | %d |\n", label, flaggedPkgs, pkgs, flagged, funcs, counts["assert"], counts["switch"], counts["reflect"], counts["tag"], counts["errors.As"])
+	}
 }
 
 // parseExpected reads the paths of the mocks/* PUTs from EXPECTED.md's
