@@ -58,9 +58,9 @@ type ifaceFacts struct {
 	asserted []assertion
 	// concreteAsserts are the assertions to concrete types (v.(*T)).
 	concreteAsserts []assertion
-	kinds    bool       // reflect Kind or Elem is called
-	numField bool       // reflect NumField is called
-	tags     []tagValue // tags read and compared with constants
+	kinds           bool       // reflect Kind or Elem is called
+	numField        bool       // reflect NumField is called
+	tags            []tagValue // tags read and compared with constants
 	// sentinels are the package-level error variables errors are
 	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
 	// mock methods return are chosen among nil, errors.New and these.
