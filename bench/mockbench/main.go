@@ -74,6 +74,7 @@ func main() {
 	maxLen := flag.Int("max-len", 3, "dowse gen -max-len")
 	maxTime := flag.String("max-time", "20s", "dowse gen -max-time per target")
 	mockCalls := flag.Int("mock-calls", 3, "dowse gen -mock-calls")
+	parts := flag.String("parts", "bench,real,survey", "comma-separated parts to run: bench (the mocks/* packages), real (real functions), survey")
 	flag.Parse()
 	log.SetFlags(0)
 	work, dowse, err := modcopy.Workspace("mockbench")
@@ -88,6 +89,7 @@ func main() {
 	expected := parseExpected(filepath.Join(src, "EXPECTED.md"))
 	flags := []string{"gen", "-json", "-cache=false", "-max-len", fmt.Sprint(*maxLen), "-max-time", *maxTime, "-mock-calls", fmt.Sprint(*mockCalls)}
 
+	run := func(part string) bool { return slices.Contains(strings.Split(*parts, ","), part) }
 	type result struct {
 		sums  map[string][]summary // by package
 		cover map[string]string
@@ -95,6 +97,9 @@ func main() {
 	modes := []bool{false, true}
 	results := map[bool]result{}
 	for _, mocks := range modes {
+		if !run("bench") {
+			break
+		}
 		mod := filepath.Join(work, fmt.Sprintf("bench-%t", mocks))
 		if err := os.CopyFS(mod, os.DirFS(src)); err != nil {
 			log.Fatal(err)
@@ -114,18 +119,30 @@ func main() {
 		results[mocks] = r
 	}
 
-	fmt.Printf("dowse gen -max-len %d -max-time %s -mock-calls %d on copies of the benchmark module\n\n", *maxLen, *maxTime, *mockCalls)
+	if run("bench") {
+		benchTable(results[false].sums, results[true].sums, results[false].cover, results[true].cover, expected, *maxLen, *maxTime, *mockCalls)
+	}
+	if run("real") {
+		realTable(dowse, work, flags, *maxTime)
+	}
+	if run("survey") {
+		survey(dowse, work)
+	}
+}
+
+// benchTable prints the table of the mocks/* packages.
+func benchTable(offSums, onSums map[string][]summary, offCover, onCover, expected map[string]string, maxLen int, maxTime string, mockCalls int) {
+	fmt.Printf("dowse gen -max-len %d -max-time %s -mock-calls %d on copies of the benchmark module\n\n", maxLen, maxTime, mockCalls)
 	fmt.Println("| package | -mocks=false: coverage | time s | with mocks: coverage | time s | mock types | solver share | paths (EXPECTED / -mocks=false / mocks) | failures (-mocks=false / mocks) |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|---|")
 	for _, p := range packages {
-		off, on := results[false], results[true]
-		tOff, _, _ := totals(off.sums[p])
-		tOn, sOn, types := totals(on.sums[p])
+		tOff, _, _ := totals(offSums[p])
+		tOn, sOn, types := totals(onSums[p])
 		var paths, fails []string
-		for i, s := range on.sums[p] {
+		for i, s := range onSums[p] {
 			po, fo := "?", "?"
-			if i < len(off.sums[p]) {
-				po, fo = fmt.Sprint(off.sums[p][i].Paths), fmt.Sprint(len(off.sums[p][i].Failures))
+			if i < len(offSums[p]) {
+				po, fo = fmt.Sprint(offSums[p][i].Paths), fmt.Sprint(len(offSums[p][i].Failures))
 			}
 			exp := expected[p+" "+s.Target]
 			if exp == "" {
@@ -138,11 +155,14 @@ func main() {
 		if tOn > 0 {
 			share = 100 * sOn / tOn
 		}
-		fmt.Printf("| %s | %s | %.1f | %s | %.1f | %d | %.0f%% | %s | %s |\n", p, off.cover[p], tOff, on.cover[p], tOn, types, share, strings.Join(paths, "; "), strings.Join(fails, "; "))
+		fmt.Printf("| %s | %s | %.1f | %s | %.1f | %d | %.0f%% | %s | %s |\n", p, offCover[p], tOff, onCover[p], tOn, types, share, strings.Join(paths, "; "), strings.Join(fails, "; "))
 	}
+}
 
-	// Real functions.
-	fmt.Printf("\nReal functions, each explored alone through its PUT (-max-time %s); coverage is the function's statements under go test\n\n", *maxTime)
+// realTable explores the real functions with and without mocks.
+func realTable(dowse, work string, flags []string, maxTime string) {
+	modes := []bool{false, true}
+	fmt.Printf("\nReal functions, each explored alone through its PUT (-max-time %s); coverage is the function's statements under go test\n\n", maxTime)
 	fmt.Println("| function | -mocks=false: coverage | paths | with mocks: coverage | paths | mock types used |")
 	fmt.Println("|---|---:|---:|---:|---:|---|")
 	for i, f := range realFuncs {
@@ -169,7 +189,6 @@ func main() {
 		}
 		fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", label, cov[0], paths[0], cov[1], paths[1], strings.Join(used, ", "))
 	}
-	survey(dowse, work)
 }
 
 type summary struct {
@@ -267,9 +286,23 @@ func prepare(f realFunc, dir string) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 			write(filepath.Join(dir, "go.mod"), "module "+path+"\n\ngo 1.20\n")
 		}
-		pkg = filepath.Base(path)
+		pkg = packageName(dir)
 	}
 	write(filepath.Join(dir, "put_test.go"), "package "+pkg+"\n\nimport \"testing\"\n\n"+f.put+"\n")
+}
+
+// packageName is the name of the package in dir, from its files'
+// package clauses.
+func packageName(dir string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.PackageClauseOnly)
+		if err == nil && !strings.HasSuffix(f.Name.Name, "_test") {
+			return f.Name.Name
+		}
+	}
+	log.Fatalf("%s: no Go package", dir)
+	return ""
 }
 
 func write(path, content string) {
