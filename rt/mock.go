@@ -218,6 +218,35 @@ func MockResult[T any](script []T, n *int, multi bool) (r T) {
 	return script[i]
 }
 
+// MockFill copies the scripted bytes of a Read-like mock method's call
+// into its argument p, with their shadows (io.Reader's contract: Read
+// fills p): field is the index, in the results struct, of the bytes of
+// the call that n calls counted (MockResult counted it). How many bytes
+// it copies depends on their number, a length leaf: MockFill records
+// "j < len" before each byte it copies, and the "no more" that ends the
+// copy, as implicit branches, so the search can lengthen the bytes. It
+// leaves the result shadows MockResult left alone.
+func MockFill[T any](p []byte, script []T, n int, field int) {
+	if len(script) == 0 {
+		return
+	}
+	e := reflect.ValueOf(&script[min(n-1, len(script)-1)]).Elem()
+	data := e.Field(field).Bytes()
+	s := Ld(e.Field(field).UnsafeAddr(), uint64(len(data)))
+	k := copy(p, data)
+	if !on.Load() {
+		return
+	}
+	if s != 0 {
+		for j := 0; j <= k && j < len(p); j++ {
+			record(Event{Site: InputSite, Taken: j < len(data), Cond: Cmp(OpLt, KInt, 0, uint64(j), s, uint64(len(data))), Implicit: true})
+		}
+	}
+	if k > 0 {
+		Copy(uintptr(unsafe.Pointer(&p[0])), uintptr(unsafe.Pointer(&data[0])), uintptr(k))
+	}
+}
+
 // MockNone is the body of a method of a mock without scripts: its
 // results are zero values, without shadows.
 func MockNone() {

@@ -637,6 +637,14 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 				}
 				md.Outs = append(md.Outs, o)
 			}
+			if m.Fills[k] {
+				// The bytes a Read copies into its argument.
+				o, _, ok := b.shape(sig.Params().At(0).Type())
+				if !ok {
+					return 0, false
+				}
+				md.Outs = append(md.Outs, o)
+			}
 			rm.Methods = append(rm.Methods, md)
 		}
 	}

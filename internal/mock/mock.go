@@ -56,6 +56,24 @@ type Type struct {
 	// Results are, per method with more than one result, the named
 	// struct type of one call's results (nil otherwise).
 	Results []*types.Named
+	// Fills marks, per method, a Read-like method (Read(p []byte) (n
+	// int, err error), io.Reader's contract): its result struct has a
+	// last field p, the bytes each call copies into its argument.
+	Fills []bool
+}
+
+// FillsArg reports whether a method of signature sig writes solved bytes
+// into its argument: io.Reader's Read(p []byte) (n int, err error).
+func FillsArg(name string, sig *types.Signature) bool {
+	if name != "Read" || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
+		return false
+	}
+	s, ok := sig.Params().At(0).Type().Underlying().(*types.Slice)
+	if !ok || !types.Identical(s.Elem(), types.Typ[types.Byte]) {
+		return false
+	}
+	n, ok := sig.Results().At(0).Type().(*types.Basic)
+	return ok && n.Kind() == types.Int && types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
 }
 
 // Scripted reports whether the mock's methods return scripted results.
@@ -113,6 +131,9 @@ func New(pkg *types.Package, name string, implements []string, methods []*types.
 				for i, r := range ResultNames(sig) {
 					rf = append(rf, types.NewField(token.NoPos, pkg, r, sig.Results().At(i).Type(), false))
 				}
+				if FillsArg(fn.Name(), sig) {
+					rf = append(rf, types.NewField(token.NoPos, pkg, fillField(sig), sig.Params().At(0).Type(), false))
+				}
 				res.SetUnderlying(types.NewStruct(rf, nil))
 				elem = res
 			}
@@ -121,6 +142,7 @@ func New(pkg *types.Package, name string, implements []string, methods []*types.
 		}
 		m.Fields = append(m.Fields, f)
 		m.Results = append(m.Results, res)
+		m.Fills = append(m.Fills, FillsArg(fn.Name(), sig))
 	}
 	var calls types.Type = types.NewArray(types.Typ[types.Int], int64(max(1, len(methods))))
 	if !ptr {
@@ -164,6 +186,19 @@ func ResultNames(sig *types.Signature) []string {
 		names[i] = n
 	}
 	return names
+}
+
+// fillField is the name of the field of a Read-like method's results
+// holding the bytes it copies into its argument: "data", unless a result
+// is named so.
+func fillField(sig *types.Signature) string {
+	name := "data"
+	for _, r := range ResultNames(sig) {
+		if r == name {
+			name += "_"
+		}
+	}
+	return name
 }
 
 func lowerFirst(s string) string {
@@ -221,6 +256,7 @@ func (m *Type) Source(q types.Qualifier, rt string) string {
 		if m.Ptr {
 			recv = "*" + m.Name
 		}
+		fills := m.Scripted() && k < len(m.Fills) && m.Fills[k]
 		var params []string
 		for i := 0; i < sig.Params().Len(); i++ {
 			t := sig.Params().At(i).Type()
@@ -229,6 +265,9 @@ func (m *Type) Source(q types.Qualifier, rt string) string {
 			} else {
 				params = append(params, ts(t))
 			}
+		}
+		if fills {
+			params[0] = "p " + params[0]
 		}
 		var results []string
 		for i := 0; i < sig.Results().Len(); i++ {
@@ -262,6 +301,9 @@ func (m *Type) Source(q types.Qualifier, rt string) string {
 				break
 			}
 			fmt.Fprintf(&b, "\tr := %s.MockResult(m.%s, &m.calls[%d], %t)\n", rt, field, k, m.Results[k] != nil)
+			if fills {
+				fmt.Fprintf(&b, "\t%s.MockFill(p, m.%s, m.calls[%d], %d)\n", rt, field, k, sig.Results().Len())
+			}
 			b.WriteString("\treturn " + m.returnList(k, sig) + "\n")
 		default:
 			if field == "" {
@@ -271,6 +313,9 @@ func (m *Type) Source(q types.Qualifier, rt string) string {
 			fmt.Fprintf(&b, "\tvar r %s\n", ts(m.Named.Underlying().(*types.Struct).Field(m.fieldIndex(field)).Type().(*types.Slice).Elem()))
 			fmt.Fprintf(&b, "\tif n := len(m.%s); n > 0 {\n\t\ti := m.calls[%d]\n\t\tif i >= n {\n\t\t\ti = n - 1\n\t\t}\n\t\tr = m.%s[i]\n\t}\n", field, k, field)
 			fmt.Fprintf(&b, "\tm.calls[%d]++\n", k)
+			if fills {
+				fmt.Fprintf(&b, "\tcopy(p, r.%s)\n", fillField(sig))
+			}
 			b.WriteString("\treturn " + m.returnList(k, sig) + "\n")
 		}
 		b.WriteString("}\n")
@@ -283,6 +328,9 @@ func (m *Type) Source(q types.Qualifier, rt string) string {
 		fmt.Fprintf(&b, "\n// %s is one call's results of %s.%s.\ntype %s struct {\n", r.Obj().Name(), m.Name, m.Methods[k].Name(), r.Obj().Name())
 		for i, n := range ResultNames(sig) {
 			fmt.Fprintf(&b, "\t%s %s\n", n, ts(sig.Results().At(i).Type()))
+		}
+		if m.Fills[k] {
+			fmt.Fprintf(&b, "\t%s %s // the bytes the call copies into its argument\n", fillField(sig), ts(sig.Params().At(0).Type()))
 		}
 		b.WriteString("}\n")
 	}

@@ -30,6 +30,10 @@ type Handler interface {
 }
 
 type Marker struct{}
+
+type Source interface {
+	Read(p []byte) (n int, err error)
+}
 `
 
 // TestSource writes the mock types of a few forms, in both versions (the
@@ -61,6 +65,7 @@ func TestSource(t *testing.T) {
 		New(pkg, "dowseNodeEmpty", []string{"Node"}, methods("Node"), true, Empty, ""),
 		New(pkg, "dowseNodeInt", []string{"Node"}, methods("Node"), false, NonStruct, ""),
 		NewAnnotated(pkg, "dowseMarkerId7", marker, true, false, `id:"7"`),
+		New(pkg, "dowseSource", []string{"Source"}, methods("Source"), true, Struct, ""),
 	}
 	for _, version := range []struct{ name, rt string }{{"test", ""}, {"worker", "dowsert"}} {
 		t.Run(version.name, func(t *testing.T) {
