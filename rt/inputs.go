@@ -148,11 +148,23 @@ func (c *checker) fits(i int, t reflect.Type) error {
 			return bad()
 		}
 	case ShapeFunc:
-		if t.Kind() != reflect.Func || t.NumOut() != len(s.Outs) {
+		if t.Kind() != reflect.Func || t.NumOut()+len(s.Writes) != len(s.Outs) {
 			return bad()
 		}
 		for k, o := range s.Outs {
-			if err := c.fits(o, t.Out(k)); err != nil {
+			ot := func() reflect.Type {
+				if k < t.NumOut() {
+					return t.Out(k)
+				}
+				if w := s.Writes[k-t.NumOut()]; w < t.NumIn() && t.In(w).Kind() == reflect.Pointer {
+					return t.In(w).Elem()
+				}
+				return nil
+			}()
+			if ot == nil {
+				return bad()
+			}
+			if err := c.fits(o, ot); err != nil {
 				return err
 			}
 		}
@@ -300,6 +312,10 @@ type builder struct {
 	// implicit branches, which do not tell paths apart (as the choice of
 	// the dynamic type itself).
 	quiet int
+	// implicit records the choices as implicit branches: those of an
+	// isolated call's results, which are searched like the others but
+	// tell paths apart only where the code branches on them.
+	implicit bool
 }
 
 func newBuilder(l *Layout, choices []bool, funcs map[string]reflect.Value, vals []Value) *builder {
@@ -345,7 +361,7 @@ func (b *builder) pickAs(n int, implicit bool) int {
 		pick = 0
 	}
 	for j := 0; j <= pick; j++ {
-		record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: implicit || b.quiet > 0})
+		record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: implicit || b.quiet > 0 || b.implicit})
 	}
 	return pick
 }
@@ -354,7 +370,7 @@ func (b *builder) pickAs(n int, implicit bool) int {
 func (b *builder) choose() bool {
 	x, s := b.take()
 	c := x.Bits&1 != 0
-	record(Event{Site: InputSite, Taken: c, Cond: s, Implicit: b.quiet > 0})
+	record(Event{Site: InputSite, Taken: c, Cond: s, Implicit: b.quiet > 0 || b.implicit})
 	return c
 }
 
@@ -431,7 +447,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		}
 		for i := 0; i < b.l.MaxLen; i++ {
 			if b.choices[sh.Elem] && i <= n {
-				record(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n)), Implicit: b.quiet > 0})
+				record(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n)), Implicit: b.quiet > 0 || b.implicit})
 			}
 			if i < n {
 				b.fillAt(v.Index(i), sh.Elem)
@@ -502,6 +518,10 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			v.Set(dv)
 		}
 	case ShapeFunc:
+		if sh.Sandbox {
+			b.stub(v, sh)
+			return 0, 0
+		}
 		if !b.choose() {
 			for c := 0; c < sh.Len; c++ {
 				for _, o := range sh.Outs {
@@ -521,21 +541,55 @@ func (b *builder) stub(v reflect.Value, sh *Shape) {
 	t := v.Type()
 	calls := make([][]reflect.Value, sh.Len)
 	shadows := make([][]Arg, sh.Len)
-	for c := range calls {
+	// writes are, per call, the pointees it sets through pointer
+	// arguments (Shape.Writes: seed 004's parameter analysis).
+	type write struct {
+		val reflect.Value
+		a   Arg // the pointee's shadow: a scalar's, or Agg and its cells' address
+	}
+	writes := make([][]write, sh.Len)
+	built := make([]bool, sh.Len)
+	make1 := func(b *builder, c int) {
+		built[c] = true
 		for k, o := range sh.Outs {
-			p := reflect.New(t.Out(k))
+			var ot reflect.Type
+			if k < t.NumOut() {
+				ot = t.Out(k)
+			} else {
+				ot = t.In(sh.Writes[k-t.NumOut()]).Elem()
+			}
+			p := reflect.New(ot)
 			s, fp := b.fill(p.Elem(), o)
 			a := Arg{S: s, F: fp}
-			switch t.Out(k).Kind() {
+			switch ot.Kind() {
 			case reflect.Array, reflect.Struct:
-				a = Arg{S: Agg, F: uint64(p.Pointer()), N: t.Out(k).Size()} // fill stored its cells
+				a = Arg{S: Agg, F: uint64(p.Pointer()), N: ot.Size()} // fill stored its cells
+			}
+			if k >= t.NumOut() {
+				writes[c] = append(writes[c], write{p.Elem(), a})
+				continue
 			}
 			calls[c] = append(calls[c], p.Elem())
 			shadows[c] = append(shadows[c], a)
 		}
 	}
+	// A sandbox stub (an isolated call site) builds each call's values
+	// when the call happens: the choices they make (an error nil or not)
+	// are recorded where the code uses them, and only for the calls the
+	// run makes, so unused occurrences add no branches to the path.
+	starts := make([]int, sh.Len)
+	for c := range calls {
+		if !sh.Sandbox {
+			make1(b, c)
+			continue
+		}
+		starts[c] = b.next
+		for _, o := range sh.Outs {
+			b.skip(o)
+		}
+	}
 	n := 0
-	v.Set(reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
+	v.Set(reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
 		// The arguments go unused: whatever shadows they had cost nothing.
 		if on.Load() && lock() {
 			cur.pending.valid = false
@@ -550,7 +604,22 @@ func (b *builder) stub(v reflect.Value, sh *Shape) {
 		}
 		i := min(n, len(calls)-1)
 		n++
+		if !built[i] {
+			make1(&builder{l: b.l, choices: b.choices, funcs: b.funcs, vals: b.vals, next: starts[i], u: Unfolding{}, implicit: true}, i)
+		}
 		copy(out, calls[i])
+		for j, w := range writes[i] {
+			ptr := args[sh.Writes[j]]
+			if ptr.IsNil() {
+				continue
+			}
+			ptr.Elem().Set(w.val)
+			if w.a.S == Agg {
+				Copy(ptr.Pointer(), uintptr(w.a.F), w.a.N)
+			} else {
+				St(ptr.Pointer(), w.a.S, w.a.F)
+			}
+		}
 		Ret(0, shadows[i]...)
 		return out
 	}))

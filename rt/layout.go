@@ -62,7 +62,10 @@ import (
 //   - ShapeFunc (a func value): a choice leaf (nil or a stub), then for
 //     each of Len scripted calls the leaves of its results (Outs): the
 //     stub's i-th call returns the i-th results, later calls the last
-//     ones; its arguments are ignored;
+//     ones; its arguments are ignored; a sandbox stub (Sandbox, an
+//     isolated call site, see sandbox.go) has no choice leaf, and after
+//     its results the pointees it writes through pointer arguments
+//     (Writes);
 //   - ShapeAny (the empty interface): a choice of dynamic type (kind KInt,
 //     IsLen: 0 for nil, j for Outs[j-1], scalar shapes), then the leaves
 //     of every alternative (only the chosen one's are used);
@@ -128,6 +131,11 @@ type Layout struct {
 type Param struct {
 	Name  string // as declared ("" or "_" for unnamed ones)
 	Shape int
+	// Sandbox is, for an isolated call site's results (a ShapeFunc with
+	// Sandbox set), its key in the sandbox registry (see Sandbox): the
+	// worker sets the site's variable instead of passing an argument.
+	// Sandbox parameters come after the target's own.
+	Sandbox string
 }
 
 // ShapeKind says how a value is built.
@@ -185,6 +193,12 @@ type Shape struct {
 	// Mock describes a ShapeMock: a mock type generated for the package
 	// (internal/mock), whose methods return scripted results.
 	Mock *Mock
+	// Sandbox marks the ShapeFunc of an isolated call site (sandbox.go):
+	// always a stub (no choice leaf). Writes are the indices of its
+	// pointer parameters whose pointees each call sets: Outs holds the
+	// results, then one pointee shape per entry of Writes.
+	Sandbox bool
+	Writes  []int
 }
 
 // Mock describes the values of a generated mock type: the worker finds
@@ -584,11 +598,17 @@ func (f *flattener) shape(i int) {
 		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
 		f.leaf(Leaf{K: KString, Max: f.l.MaxLen}, Step{Kind: StepMessage})
 	case ShapeFunc:
-		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
+		if !s.Sandbox {
+			f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
+		}
 		for c := 0; c < s.Len; c++ {
 			f.push(Step{Kind: StepCall, N: c})
 			for k, o := range s.Outs {
-				f.push(Step{Kind: StepArg, N: k, Name: "r" + strconv.Itoa(k)})
+				name := "r" + strconv.Itoa(k)
+				if w := k - (len(s.Outs) - len(s.Writes)); w >= 0 {
+					name = "*a" + strconv.Itoa(s.Writes[w]) // a pointee the call writes
+				}
+				f.push(Step{Kind: StepArg, N: k, Name: name})
 				f.shape(o)
 				f.pop()
 			}

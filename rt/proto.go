@@ -151,4 +151,7 @@ type Result struct {
 	// results alone.
 	Outputs []Value
 	Nanos   int64 // time spent in the target itself (not in the worker's harness)
+	// Isolated counts the isolated calls the run made (sandbox.go): a row
+	// with any replays sandbox values, so it goes into the isolated file.
+	Isolated int
 }

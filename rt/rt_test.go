@@ -142,7 +142,7 @@ func TestCallRegisters(t *testing.T) {
 // types of TestLayoutLeavesAndBuild, written by hand as load would build it.
 func testLayout(maxLen, depth int) *Layout {
 	return &Layout{
-		Params: []Param{{"p", 0}, {"x", 1}, {"n", 6}, {"err", 8}},
+		Params: []Param{{Name: "p", Shape: 0}, {Name: "x", Shape: 1}, {Name: "n", Shape: 6}, {Name: "err", Shape: 8}},
 		Shapes: []Shape{
 			{Kind: ShapeStruct, Type: "P", Fields: []Field{{"A", 0, 2}, {"Xs", 1, 4}, {"B", 2, 5}}},
 			{Kind: ShapeScalar, Type: "int", K: KInt},
@@ -262,7 +262,7 @@ func (c *counter) add(k int) { c.n += k }
 // recorded as branches; a constructor's error rejects the input.
 func TestBuiltInput(t *testing.T) {
 	l := &Layout{
-		Params: []Param{{"c", 0}},
+		Params: []Param{{Name: "c", Shape: 0}},
 		Shapes: []Shape{
 			{Kind: ShapeBuilt, Type: "*counter", Build: &Build{
 				Ctor:    Func{Expr: "newCounter", Name: "newCounter", ParamNames: []string{"max"}, Params: []int{1}, Err: true},

@@ -129,6 +129,10 @@ type target struct {
 	// building starts and ends (StatusBuilding, StatusBuilt), so that a
 	// crash while building rejects the input instead of being a failure.
 	builds bool
+	// sandbox are the variables of the isolated call sites whose results
+	// the layout's last parameters are (Param.Sandbox): the worker sets
+	// them instead of passing arguments, and turns the sandbox on.
+	sandbox []reflect.Value
 }
 
 func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
@@ -150,6 +154,10 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 		w.maxLen = max(w.maxLen, l.MaxLen)
 	}
 	theWorker = w
+	// In a worker no isolated call runs its callee: the sandboxes of the
+	// binary's packages are on from the start (a fuzz target's sites,
+	// which are not inputs, return zero values).
+	isolate(true)
 
 	byName := map[string]*target{}
 	var hello Hello
@@ -189,7 +197,22 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 			for i := first; i < ft.NumIn(); i++ {
 				tg.params = append(tg.params, ft.In(i))
 			}
-			err := checkLayout(tg.layout, tg.params, funcs)
+			var err error
+			for _, p := range layout.Params {
+				if p.Sandbox == "" {
+					continue
+				}
+				v, ok := sandboxVar(p.Sandbox)
+				if !ok {
+					err = fmt.Errorf("no isolated call site %s", p.Sandbox)
+					break
+				}
+				tg.sandbox = append(tg.sandbox, v)
+				tg.params = append(tg.params, v.Elem().Type())
+			}
+			if err == nil {
+				err = checkLayout(tg.layout, tg.params, funcs)
+			}
 			if err == nil && len(layout.Results)+len(layout.After) > 0 {
 				err = checkResults(tg.layout, ft, funcs)
 			}
@@ -278,8 +301,16 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			args = append(args, reflect.ValueOf(st))
 			shadows = append(shadows, Arg{}) // the *testing.T carries no shadow
 		}
+		if tg.sandbox != nil {
+			isolate(true)
+		}
+		own := len(tg.params) - len(tg.sandbox)
 		for i, p := range tg.params {
 			v, a := b.arg(i, p)
+			if i >= own {
+				tg.sandbox[i-own].Elem().Set(v) // an isolated call site's stub
+				continue
+			}
 			args = append(args, v)
 			shadows = append(shadows, a)
 		}
@@ -302,6 +333,9 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 	})
 	on.Store(false)
 	w.fill(res)
+	if tg.sandbox != nil {
+		res.Isolated = int(isolatedCalls.Load())
+	}
 	switch {
 	case panicked:
 		res.Status = StatusPanic

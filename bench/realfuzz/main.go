@@ -68,6 +68,7 @@ func main() {
 	maxLen := flag.Int("max-len", 0, "dowse gen -max-len (0: dowse's default, which dowse may raise)")
 	only := flag.String("targets", "", "comma-separated target names (default: all)")
 	trials := flag.Int("trials", 1, "runs per tool and target; the table reports medians")
+	flag.StringVar(&profiles, "profiles", "", "keep each measuring run's cover profile in this directory (target-tool-budget-trial.cover), to compare what each tool reached")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -224,7 +225,7 @@ func runFuzzer(src, work string, tg target, budget time.Duration) result {
 	// A failing input would end the measuring run (dowse's are in a
 	// corpus of their own, which is not measured either).
 	modcopy.KeepFuzzCorpus(corpus, pkg, tg.fuzz, out)
-	r := measure(pkg, tg.fuzz)
+	r := measure(pkg, tg.fuzz, tg.name+"-fuzzer-"+budget.String())
 	r.found = found
 	return r
 }
@@ -258,7 +259,7 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for dec.Decode(&s) == nil {
 	}
-	r := measure(filepath.Join(dir, tg.dir), tg.fuzz)
+	r := measure(filepath.Join(dir, tg.dir), tg.fuzz, tg.name+"-dowse-"+budget.String())
 	r.found = len(s.Failures) > 0
 	verdict := "not exhaustive"
 	if s.Exhaustive {
@@ -270,10 +271,13 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 
 // measure runs the fuzz target over the package's corpus of passing
 // inputs with a cover profile of the package.
-func measure(pkg, fuzz string) result {
+func measure(pkg, fuzz, name string) result {
 	prof := filepath.Join(pkg, "realfuzz.cover")
 	defer os.Remove(prof)
 	run(pkg, nil, "go", "test", "-count=1", "-run", "^"+fuzz+"$", "-coverprofile", prof, ".")
+	if profiles != "" {
+		keepProfile(prof, name)
+	}
 	out := run(pkg, nil, "go", "tool", "cover", "-func", prof)
 	var r result
 	var reached, all int
@@ -316,6 +320,32 @@ func run(dir string, env []string, name string, args ...string) string {
 	cmd.Env = append(os.Environ(), env...)
 	out, _ := cmd.Output()
 	return string(out)
+}
+
+// profiles is the -profiles directory ("": profiles are not kept).
+var profiles string
+
+// keepProfile copies the cover profile prof into the profiles directory as
+// name-N.cover, N the first free trial number.
+func keepProfile(prof, name string) {
+	data, err := os.ReadFile(prof)
+	if err != nil {
+		log.Printf("keeping %s: %v", name, err)
+		return
+	}
+	if err := os.MkdirAll(profiles, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	for n := 1; ; n++ {
+		dst := filepath.Join(profiles, fmt.Sprintf("%s-%d.cover", name, n))
+		if _, err := os.Stat(dst); err == nil {
+			continue
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 }
 
 var lastLines = regexp.MustCompile(`(?s)(?:[^\n]*\n?){0,15}$`)

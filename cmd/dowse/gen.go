@@ -17,6 +17,7 @@ import (
 	"github.com/dowse-go/dowse/internal/engine"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
 	"github.com/dowse-go/dowse/internal/shard"
 )
@@ -59,6 +60,7 @@ type genConfig struct {
 	workers          int
 	runTimeout       time.Duration
 	explore          explore.Config
+	isolate          isolate.Config // -isolate, -real
 }
 
 func runGen(args []string) int {
@@ -111,6 +113,8 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
 	fs.BoolVar(&cfg.mocks, "mocks", true, "offer interface inputs generated mock types besides nil and the package's own types (docs/mocks.md)")
 	fs.IntVar(&cfg.mockCalls, "mock-calls", load.DefaultMockCalls, "scripted calls per method of a generated mock type (later calls return the last results again)")
+	isolateFlag := fs.String("isolate", "auto", "isolation sandbox: `auto` isolates the calls of code under test that may reach the environment (files, network, clock, databases; docs/isolate.md), off runs every call for real; comma-separated packages, functions (pkg.F) or methods (pkg.T.M) are isolated besides")
+	realFlag := fs.String("real", "", "comma-separated packages, functions (pkg.F) or methods (pkg.T.M) never isolated")
 	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
 	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
@@ -152,6 +156,7 @@ flags:`)
 			cfg.instrument = append(cfg.instrument, p)
 		}
 	}
+	cfg.isolate = isolate.Parse(*isolateFlag, *realFlag)
 	spec, err := shard.Parse(*shardFlag)
 	if err != nil {
 		return usage("-shard: %v", err)
@@ -211,6 +216,7 @@ func (cfg genConfig) engineConfig(stderr io.Writer) engine.Config {
 		Workers:          cfg.workers,
 		RunTimeout:       cfg.runTimeout,
 		Explore:          cfg.explore,
+		Isolate:          cfg.isolate,
 		Stderr:           stderr,
 		Verbose:          cfg.verbose,
 	}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dowse-go/dowse/internal/instrument"
+	"github.com/dowse-go/dowse/internal/isolate"
 )
 
 // SourceInstrumenter is the Instrumenter of package instrument: the
@@ -22,9 +23,14 @@ import (
 // keeps its site IDs. Use one SourceInstrumenter per load; it is safe for
 // concurrent use.
 type SourceInstrumenter struct {
-	mu    sync.Mutex
-	sites instrument.Sites
-	files map[string]*rewrite // by absolute path
+	// Sandbox is the isolation plan (nil: none): isolated calls are
+	// rewritten into sandbox calls, and the sandbox file of each unit
+	// package goes into every binary that has the package's rewritten
+	// files.
+	Sandbox *isolate.Plan
+	mu      sync.Mutex
+	sites   instrument.Sites
+	files   map[string]*rewrite // by absolute path
 }
 
 // rewrite is the instrumented form of one file: its new source (nil when
@@ -50,6 +56,9 @@ func (s *SourceInstrumenter) Instrument(pkgs []*packages.Package) (map[string][]
 		Policy: instrument.DefaultPolicy(func(path string) bool { return inst[path] }),
 		Skip:   func(file string) bool { return s.files[file] != nil },
 	}
+	if s.Sandbox != nil {
+		opts.Sandbox = s.Sandbox
+	}
 	files := map[string][]byte{}
 	var sites []Site
 	for _, p := range pkgs {
@@ -67,6 +76,9 @@ func (s *SourceInstrumenter) Instrument(pkgs []*packages.Package) (map[string][]
 			}
 			files[name] = r.src
 			sites = append(sites, r.sites...)
+		}
+		if u := s.sandboxOf(p.PkgPath); u != nil && u.Src != nil {
+			files[u.File] = u.Src
 		}
 	}
 	return files, sites, nil
@@ -97,4 +109,12 @@ func (s *SourceInstrumenter) instrument(p *packages.Package, opts instrument.Opt
 		}
 	}
 	return nil
+}
+
+// sandboxOf returns the isolation plan of package path, if any.
+func (s *SourceInstrumenter) sandboxOf(path string) *isolate.Unit {
+	if s.Sandbox == nil {
+		return nil
+	}
+	return s.Sandbox.Units[path]
 }

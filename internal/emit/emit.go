@@ -40,6 +40,22 @@ type File struct {
 	// functions in the existing generated file (if any) are kept as they
 	// are, and their corpus files are left alone.
 	Keep []string
+	// Isolated makes the file the isolated one (docs/isolate.md): its
+	// rows replay sandbox values, so it is named <stem>_dowse_isolated_test.go
+	// and built only with the tag dowse_isolated, which dowse test sets
+	// (plain go test skips it).
+	Isolated bool
+}
+
+// IsolatedTag is the build tag of generated isolated files.
+const IsolatedTag = "dowse_isolated"
+
+// A SandboxVar is the variable of an isolated call site (docs/isolate.md)
+// that the rows of an isolated file set.
+type SandboxVar struct {
+	Pkg    *types.Package // the package whose sandbox file declares it
+	Var    string         // "DowseSandbox_TransferMoney_RunQuery_1"
+	Switch string         // the package's switch, "DowseIsolated"
 }
 
 // A Target is one parameterized unit test or fuzz target and the paths
@@ -69,6 +85,11 @@ type Target struct {
 	Mocks []*mock.Type
 	Vars  map[string]*types.Var
 	Rows  []Row // distinct feasible paths, in discovery order
+	// Sandbox are the isolated call sites whose stubs the last
+	// len(Sandbox) Params are: each row sets their variables (and turns
+	// their packages' sandboxes on) before it calls the target, and
+	// resets them when it ends.
+	Sandbox []SandboxVar
 }
 
 // A Row is one explored path: the inputs that take it and how the run

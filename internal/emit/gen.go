@@ -65,6 +65,14 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if f.Isolated {
+		goFile = strings.TrimSuffix(goFile, "_test.go") + "_isolated_test.go"
+		if expr := strings.TrimSpace(strings.TrimPrefix(buildLine, "//go:build")); expr != "" {
+			buildLine = "//go:build (" + expr + ") && " + IsolatedTag
+		} else {
+			buildLine = "//go:build " + IsolatedTag
+		}
+	}
 	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}}
 	self := f.Pkg.Path()
 	scope := f.Pkg.Scope()
@@ -234,6 +242,9 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		}
 	}
 	ident := strings.ReplaceAll(t.Name, ".", "_") // Type.Method
+	if len(t.Sandbox) > 0 {
+		ident = "Isolated" + ident // the isolated file's tests, beside the ordinary file's
+	}
 	p := &plan{t: t, testName: "TestDowse" + ident, failName: "TestDowse" + ident + "Failures"}
 	if scope.Lookup(t.Name+"Failures") != nil {
 		p.failName = "TestDowseFailures" + t.Name
@@ -242,6 +253,11 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		p.failName = "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
 	}
 	used := map[string]bool{"name": true, "found": true}
+	for _, sv := range t.Sandbox {
+		if sv.Pkg.Path() != self {
+			pkgs[sv.Pkg.Path()] = sv.Pkg
+		}
+	}
 	for i, v := range t.Params {
 		n := v.Name()
 		if n == "" || n == "_" {
@@ -355,10 +371,11 @@ func (w *writer) rowFields(p *plan, rp rowPlan) string {
 	return strings.Join(parts, ", ")
 }
 
-// call renders the call of the target on tt's fields.
+// call renders the call of the target on tt's fields; for a target with
+// isolated call sites, preceded by the setting of their variables.
 func (w *writer) call(p *plan) string {
 	args := []string{"t"}
-	fields := p.fields
+	fields := p.fields[:len(p.fields)-len(p.t.Sandbox)]
 	if p.t.Auto {
 		args = nil
 		if p.t.Method {
@@ -367,7 +384,7 @@ func (w *writer) call(p *plan) string {
 	}
 	for i, f := range fields {
 		a := "tt." + f
-		if p.t.Variadic && i == len(p.fields)-1 {
+		if p.t.Variadic && i == len(fields)-1 {
 			a += "..."
 		}
 		args = append(args, a)
@@ -379,6 +396,31 @@ func (w *writer) call(p *plan) string {
 		return p.t.Call + "(" + strings.Join(args, ", ") + ")"
 	}
 	return p.t.Name + "(" + strings.Join(args, ", ") + ")"
+}
+
+// sandbox renders the statements that set the isolated call sites'
+// variables from tt's fields and turn their packages' sandboxes on, and
+// undo it when the case ends ("" for a target without sites).
+func (w *writer) sandbox(p *plan) string {
+	if len(p.t.Sandbox) == 0 {
+		return ""
+	}
+	first := len(p.fields) - len(p.t.Sandbox)
+	var lhs, set, reset []string
+	switches := map[string]bool{}
+	for i, sv := range p.t.Sandbox {
+		q := ""
+		if sv.Pkg.Path() != w.r.self {
+			q = w.imports.names[sv.Pkg.Path()] + "."
+		}
+		if !switches[q+sv.Switch] {
+			switches[q+sv.Switch] = true
+			lhs, set, reset = append(lhs, q+sv.Switch), append(set, "true"), append(reset, "false")
+		}
+		lhs, set, reset = append(lhs, q+sv.Var), append(set, "tt."+p.fields[first+i]), append(reset, "nil")
+	}
+	l := strings.Join(lhs, ", ")
+	return "\t\t\t" + l + " = " + strings.Join(set, ", ") + "\n\t\t\tt.Cleanup(func() {\n\t\t\t\t" + l + " = " + strings.Join(reset, ", ") + "\n\t\t\t})\n"
 }
 
 func (w *writer) passTable(p *plan) {
@@ -394,7 +436,7 @@ func (w *writer) passTable(p *plan) {
 			continue // the same input reached twice: the target is not deterministic
 		}
 		seen[fields] = true
-		name := names.make(w.r.caseName(p.fields, rp.vals, w.opts.maxName()))
+		name := names.make(w.r.caseName(p.fields[:len(p.fields)-len(p.t.Sandbox)], rp.vals[:len(p.fields)-len(p.t.Sandbox)], w.opts.maxName()))
 		line := "{name: " + quoteString(name)
 		if fields != "" {
 			line += ", " + fields
@@ -411,7 +453,7 @@ func (w *writer) passTable(p *plan) {
 		w.pf("\t\t},\n")
 	}
 	w.pf("\t}\n")
-	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n\t\t\t%s\n\t\t})\n\t}\n}\n", testing, w.call(p))
+	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n%s\t\t\t%s\n\t\t})\n\t}\n}\n", testing, w.sandbox(p), w.call(p))
 }
 
 func (w *writer) failTable(p *plan) {
@@ -427,7 +469,7 @@ func (w *writer) failTable(p *plan) {
 			continue // the same input reached twice
 		}
 		seen[key] = true
-		name := names.make(rp.row.Status.String() + ":" + w.r.caseName(p.fields, rp.vals, w.opts.maxName()))
+		name := names.make(rp.row.Status.String() + ":" + w.r.caseName(p.fields[:len(p.fields)-len(p.t.Sandbox)], rp.vals[:len(p.fields)-len(p.t.Sandbox)], w.opts.maxName()))
 		w.comment("\t\t// ", "\t\t// ", rp.row)
 		w.pf("\t\t{\n\t\t\tname: %s,\n", strconv.Quote(name))
 		for i, v := range rp.vals {
@@ -439,7 +481,7 @@ func (w *writer) failTable(p *plan) {
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
 	w.pf("\t\t\tif %s.Getenv(%q) != \"1\" {\n", os, ReproduceEnv)
 	w.pf("\t\t\t\tt.Skipf(\"dowse found: %%s\\nreproduce: %s=1 go test -run '^%s$/^%%s$'\", tt.found, tt.name)\n", ReproduceEnv, p.failName)
-	w.pf("\t\t\t}\n\t\t\t%s\n\t\t})\n\t}\n}\n", w.call(p))
+	w.pf("\t\t\t}\n%s\t\t\t%s\n\t\t})\n\t}\n}\n", w.sandbox(p), w.call(p))
 }
 
 func (w *writer) fuzzFailures(p *plan) {
@@ -674,7 +716,7 @@ func (w *writer) autoTable(p *plan) {
 			continue
 		}
 		seen[fields] = true
-		name := names.make(w.r.caseName(p.fields, rp.vals, w.opts.maxName()))
+		name := names.make(w.r.caseName(p.fields[:len(p.fields)-len(p.t.Sandbox)], rp.vals[:len(p.fields)-len(p.t.Sandbox)], w.opts.maxName()))
 		w.g.cases = append(w.g.cases, Case{Target: p.t.Name, Test: p.testName, Name: name, Row: rp.index})
 		var parts []string
 		for i, v := range rp.vals {
@@ -717,6 +759,7 @@ func (w *writer) autoTable(p *plan) {
 	}
 	w.pf("\t}\n")
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
+	w.pf("%s", w.sandbox(p))
 	call := w.call(p)
 	if len(results)+len(after) == 0 {
 		w.pf("\t\t\t%s\n\t\t})\n\t}\n}\n", call)

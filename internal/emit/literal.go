@@ -249,10 +249,13 @@ func (r *renderer) channel(v *value) string {
 func (r *renderer) stub(v *value) string {
 	sig := types.Unalias(v.t).Underlying().(*types.Signature)
 	lit := r.typeString(sig) // the literal's type: the signature, unnamed
+	if len(v.writes) > 0 {
+		lit = r.namedParams(sig) // the pointers it writes through need names
+	}
 	var s strings.Builder
 	fmt.Fprintf(&s, "func() %s {\n", r.typeString(v.t))
 	n := sig.Results().Len()
-	if n == 0 || len(v.calls) == 0 {
+	if (n == 0 && len(v.writes) == 0) || len(v.calls) == 0 {
 		fmt.Fprintf(&s, "return %s {\n", lit)
 		for k := 0; k < n; k++ {
 			fmt.Fprintf(&s, "var r%d %s\n", k, r.typeString(sig.Results().At(k).Type()))
@@ -263,6 +266,9 @@ func (r *renderer) stub(v *value) string {
 	s.WriteString("results := []struct {\n")
 	for k := 0; k < n; k++ {
 		fmt.Fprintf(&s, "r%d %s\n", k, r.typeString(sig.Results().At(k).Type()))
+	}
+	for _, w := range v.writes {
+		fmt.Fprintf(&s, "w%d %s\n", w, r.typeString(sig.Params().At(w).Type().Underlying().(*types.Pointer).Elem()))
 	}
 	s.WriteString("}{\n")
 	for _, call := range v.calls {
@@ -275,8 +281,39 @@ func (r *renderer) stub(v *value) string {
 	s.WriteString("}\ncalls := 0\n")
 	fmt.Fprintf(&s, "return %s {\n", lit)
 	s.WriteString("i := calls\nif i >= len(results) {\ni = len(results) - 1\n}\ncalls++\n")
+	for _, w := range v.writes {
+		fmt.Fprintf(&s, "if a%d != nil {\n*a%d = results[i].w%d\n}\n", w, w, w)
+	}
 	s.WriteString("return" + results(n, "results[i].r%d") + "\n}\n}()")
 	return s.String()
+}
+
+// namedParams writes sig as a func literal's type whose parameters are
+// named a0, a1, ... (blank when unused is not needed: Go allows unused
+// parameters).
+func (r *renderer) namedParams(sig *types.Signature) string {
+	var params []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		ts := r.typeString(t)
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			ts = "..." + r.typeString(t.(*types.Slice).Elem())
+		}
+		params = append(params, fmt.Sprintf("a%d %s", i, ts))
+	}
+	out := ""
+	switch res := sig.Results(); res.Len() {
+	case 0:
+	case 1:
+		out = " " + r.typeString(res.At(0).Type())
+	default:
+		var rs []string
+		for i := 0; i < res.Len(); i++ {
+			rs = append(rs, r.typeString(res.At(i).Type()))
+		}
+		out = " (" + strings.Join(rs, ", ") + ")"
+	}
+	return "func(" + strings.Join(params, ", ") + ")" + out
 }
 
 // results writes " x0, x1, ..." for n results named by format.

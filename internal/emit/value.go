@@ -24,7 +24,8 @@ type value struct {
 	fields []field      // structs, blank fields left out
 	elem   *value       // a non-nil pointer: the pointee
 	built  *built       // a value made by calls (rt.ShapeBuilt)
-	calls  [][]*value   // a non-nil func stub: the results of each scripted call
+	calls  [][]*value   // a non-nil func stub: the results of each scripted call (then, for a sandbox stub, the pointees it writes)
+	writes []int        // a sandbox stub: the parameters whose pointees each call sets (rt.Shape.Writes)
 	maxLen int          // a channel: the length bound (a send-only channel's capacity)
 	dyn    *value       // a non-nil any or interface: the value of its dynamic type
 	mock   *mock.Type   // a value of a generated mock type (its declaration goes into the file)
@@ -392,18 +393,33 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		}
 	case rt.ShapeFunc:
 		sig, ok := u.(*types.Signature)
-		if !ok || sig.Results().Len() != len(sh.Outs) {
+		if !ok || sig.Results().Len()+len(sh.Writes) != len(sh.Outs) {
 			return nil, mismatch()
 		}
-		in, err := d.next(path + " != nil")
-		if err != nil {
-			return nil, err
+		if !sh.Sandbox {
+			in, err := d.next(path + " != nil")
+			if err != nil {
+				return nil, err
+			}
+			v.isNil = in.Bits&1 == 0
 		}
-		v.isNil = in.Bits&1 == 0
+		v.writes = sh.Writes
 		for c := 0; c < sh.Len; c++ {
 			var outs []*value
 			for k, o := range sh.Outs {
-				r, err := d.decode(o, sig.Results().At(k).Type(), fmt.Sprintf("%s.call[%d].r%d", path, c, k))
+				var ot types.Type
+				name := fmt.Sprintf("%s.call[%d].r%d", path, c, k)
+				if k < sig.Results().Len() {
+					ot = sig.Results().At(k).Type()
+				} else {
+					w := sh.Writes[k-sig.Results().Len()]
+					ptr, ok := sig.Params().At(w).Type().Underlying().(*types.Pointer)
+					if !ok {
+						return nil, mismatch()
+					}
+					ot, name = ptr.Elem(), fmt.Sprintf("%s.call[%d].*a%d", path, c, w)
+				}
+				r, err := d.decode(o, ot, name)
 				if err != nil {
 					return nil, err
 				}

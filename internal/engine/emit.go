@@ -21,14 +21,28 @@ import (
 // (exit, time-out), which the generated file keeps in its failure table.
 // Panic positions are made relative to the module root, so that generated
 // files do not depend on where the module is checked out.
-func emitRows(rep *explore.Report, root string) []emit.Row {
+//
+// For a target with isolated call sites (own >= 0, the number of leaves
+// of its own parameters), the rows that made no isolated call are
+// written without the sandbox's leaves; the others need the sandbox to
+// replay and are left out here.
+func emitRows(rep *explore.Report, root string, own int) []emit.Row {
 	var rows []emit.Row
+	trim := func(in []rt.Value) []rt.Value {
+		if own >= 0 && own < len(in) {
+			return in[:own:own]
+		}
+		return in
+	}
 	for _, r := range rep.Rows {
-		rows = append(rows, emit.Row{Inputs: r.Inputs, Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition, Outputs: r.Outputs})
+		if own >= 0 && r.Isolated > 0 {
+			continue
+		}
+		rows = append(rows, emit.Row{Inputs: trim(r.Inputs), Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition, Outputs: r.Outputs})
 	}
 	for _, f := range rep.Failures {
-		if f.Row < 0 {
-			rows = append(rows, emit.Row{Inputs: f.Inputs, Status: f.Status, Messages: f.Messages, PanicAt: slashRel(root, f.PanicAt), PathCondition: f.PathCondition})
+		if f.Row < 0 && !(own >= 0 && f.Isolated > 0) {
+			rows = append(rows, emit.Row{Inputs: trim(f.Inputs), Status: f.Status, Messages: f.Messages, PanicAt: slashRel(root, f.PanicAt), PathCondition: f.PathCondition})
 		}
 	}
 	return rows
@@ -83,6 +97,7 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		if w := g.writeFile(p, k.external, k.name, regen, keep, byResult); w != nil && len(w.res.Cases) > 0 {
 			autoFiles = append(autoFiles, w)
 		}
+		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
 	if verify != nil && !g.confirmRows(autoFiles, byResult, verify) {
 		g.revert(autoFiles, before, byResult)
@@ -270,7 +285,8 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 	}
 	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
 	for _, t := range targets {
-		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: t.Layout, Dyn: t.Dyn, Mocks: t.Mocks, Vars: t.Vars}
+		layout, own := ownLayout(t)
+		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: layout, Dyn: t.Dyn, Mocks: t.Mocks, Vars: t.Vars}
 		if t.Kind.Auto() {
 			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
 			et.Call, et.Funcs, et.Restore = t.Expr, t.Funcs, t.Writes
@@ -279,7 +295,7 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 			}
 		}
 		if r := byResult[t]; r.Report != nil {
-			r.Rows = emitRows(r.Report, p.Module.Dir)
+			r.Rows = emitRows(r.Report, p.Module.Dir, own)
 			et.Rows = r.Rows
 		}
 		f.Targets = append(f.Targets, et)

@@ -31,6 +31,7 @@ import (
 	"github.com/dowse-go/dowse/internal/emit"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
 	"github.com/dowse-go/dowse/internal/shard"
 	"github.com/dowse-go/dowse/rt"
@@ -55,6 +56,10 @@ type Config struct {
 	Workers          int            // worker processes per target
 	RunTimeout       time.Duration  // bound on one run; 0: none
 	Explore          explore.Config
+	// Isolate is the isolation sandbox's policy (docs/isolate.md): by
+	// default the calls of code under test that may reach the
+	// environment are isolated.
+	Isolate isolate.Config
 
 	// Cache keeps each target's result between runs (nil: none): a
 	// target whose key (key.go) is unchanged is not explored again; its
@@ -81,6 +86,9 @@ type Result struct {
 	// holds (rows emit could not write are left out).
 	Rows  []emit.Row
 	Tests int
+	// Isolated counts the rows of Tests that are in the isolated file:
+	// they made isolated calls and replay sandbox values (dowse test).
+	Isolated int
 	// Files are the generated files holding its rows; Changed those of
 	// them this run created or rewrote.
 	Files   []string
@@ -139,6 +147,8 @@ type runner struct {
 	cwd string
 
 	instrumenter *build.SourceInstrumenter // shared by the builds of one load
+	plan         *isolate.Plan             // the isolation sandbox (nil: off)
+	isolateTime  time.Duration             // the effect analysis and the plan
 	goCacheOnce  sync.Once
 	goCacheDir   string
 
@@ -215,6 +225,15 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	// One instrumenter for the whole load: a package of the module that
 	// goes into several binaries is rewritten once.
 	g.instrumenter = &build.SourceInstrumenter{}
+	if !g.cfg.Isolate.Off {
+		start := time.Now()
+		g.plan, err = g.isolation(pkgs, loadFlags)
+		if err != nil {
+			return err
+		}
+		g.isolateTime = time.Since(start)
+		g.instrumenter.Sandbox = g.plan
+	}
 	if g.cfg.Shard.Count > 1 {
 		pkgs = g.shardOf(pkgs)
 	}
@@ -317,8 +336,10 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	}
 
 	var bin *build.Binary
+	var buildTime time.Duration
 	if len(runnable) > 0 {
 		g.logf("building %s", p.Path)
+		start := time.Now()
 		var err error
 		bin, err = work.Build(ctx, build.Config{
 			BuildFlags:       buildFlags,
@@ -326,6 +347,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			InstrumentModule: g.cfg.InstrumentModule,
 			Instrument:       g.cfg.Instrument,
 		}, p, runnable)
+		buildTime = time.Since(start)
 		if err != nil {
 			g.warnf("%v", err)
 			for _, r := range results {
@@ -382,6 +404,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			continue
 		}
 		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks}
+		opts.Isolation = g.isolationReport(p, r, buildTime)
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/dowse-go/dowse/internal/cache"
 	"github.com/dowse-go/dowse/internal/explore"
+	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
 )
 
@@ -67,6 +68,7 @@ type settings struct {
 	Workers          int
 	RunTimeout       time.Duration
 	Explore          explore.Config
+	Isolate          isolate.Config
 }
 
 // keyer computes the keys of one run.
@@ -129,6 +131,7 @@ func newKeyer(ctx context.Context, cfg Config, cwd string, loadFlags, patterns [
 		Tags: cfg.Tags, InstrumentModule: cfg.InstrumentModule, Instrument: cfg.Instrument,
 		Corpus: cfg.Corpus, MaxLen: cfg.MaxLen, LenCap: cfg.LenCap, Auto: cfg.Auto, NoMocks: cfg.NoMocks, MockCalls: cfg.MockCalls,
 		MaxMemory: cfg.MaxMemory, Workers: cfg.Workers, RunTimeout: cfg.RunTimeout, Explore: cfg.Explore,
+		Isolate: cfg.Isolate,
 	})
 	if err != nil {
 		return nil, err

@@ -215,6 +215,7 @@ type Row struct {
 	PathCondition string
 	Outcomes      []Branch   // the branch outcomes the run reached, in order, repeated ones included
 	Outputs       []rt.Value // an automatic target's results (rt.Result.Outputs)
+	Isolated      int        // isolated calls the run made (rt.Result.Isolated)
 }
 
 // Failure is a run that did not pass: t.Error/t.Fatal, a panic, os.Exit,
@@ -229,6 +230,7 @@ type Failure struct {
 	Input         string // Inputs rendered
 	PathCondition string
 	Output        string // the worker's output, for runs that ended the worker
+	Isolated      int    // isolated calls the run made (rt.Result.Isolated)
 	// Similar counts the other failing paths of a regression target with
 	// the same status, message and panic site (left out of Failures).
 	Similar int
@@ -713,7 +715,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 	}
 	if res.Status == rt.StatusSkip {
 		e.skipped = append(e.skipped, skippedPath{
-			row:      Row{Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages, Outcomes: outcomes(res)},
+			row:      Row{Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages, Outcomes: outcomes(res), Isolated: res.Isolated},
 			outcomes: outcomes(res),
 		})
 	}
@@ -734,6 +736,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 		e.rep.Rows = append(e.rep.Rows, Row{
 			Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages,
 			PanicAt: res.PanicAt, PathCondition: cond, Outcomes: outcomes(res), Outputs: res.Outputs,
+			Isolated: res.Isolated,
 		})
 	}
 	switch res.Status {
@@ -742,6 +745,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 			Row: row, Run: n.run, Status: res.Status, Messages: res.Messages, PanicAt: res.PanicAt,
 			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), PathCondition: cond,
 			Deliberate: e.target.Regression && res.Status == rt.StatusPanic && !res.RuntimeError,
+			Isolated:   res.Isolated,
 		})
 	}
 }

@@ -26,9 +26,10 @@ type Raise struct {
 //     than the bound, it is raised to fit the longest that fits r.Cap;
 //   - when a search ends with its paths exhausted but branch outcomes
 //     that only longer inputs reach (Report.BoundLimited), the target is
-//     explored again with the bound raised to what those solutions need
-//     (at least half as much again), in the time and runs left, starting
-//     from the rows and failures found so far and from the solutions.
+//     explored again with the bound raised to the relaxed bound the check
+//     searched (relaxedMax), or more if those solutions need it, in the
+//     time and runs left, starting from the rows and failures found so
+//     far and from the solutions.
 //
 // The report is the last search's, with the work of all of them counted;
 // Report.MaxLen is the bound the verdict holds for.
@@ -130,7 +131,12 @@ func raisedBound(rep *Report, maxLen, limit int, plenty bool) int {
 	case ReasonMaxTime, ReasonCanceled, ReasonMaxRuns:
 		return 0
 	}
-	need := maxLen + (maxLen+1)/2
+	// The bound check found those solutions among lengths up to
+	// relaxedMax(maxLen): raise to that whole domain, not to the lengths of
+	// the solutions, which are minimal (a 12-byte header for a parser that
+	// goes on reading records after it). A bound that only just fits one
+	// branch makes the next search stop at the next length check.
+	need := relaxedMax(maxLen)
 	for _, b := range reasons {
 		need = max(need, b.Need)
 	}

@@ -41,13 +41,14 @@ func TestRaisedBound(t *testing.T) {
 		plenty bool
 		want   int
 	}{
-		{"a branch needs 12: at least 1.5 times", Report{BoundLimited: limited}, 10, false, 15},
-		{"a branch needs more than 1.5 times", Report{BoundLimited: []BoundLimited{{Need: 30}}}, 10, false, 30},
+		{"a branch needs 12: the relaxed bound searched", Report{BoundLimited: limited}, 10, false, 42},
+		{"a branch needs more than the relaxed bound", Report{BoundLimited: []BoundLimited{{Need: 50}}}, 10, false, 50},
+		{"relaxed bound beyond the cap", Report{BoundLimited: limited}, 40, false, 64},
 		{"capped", Report{BoundLimited: []BoundLimited{{Need: 300}}}, 10, false, 64},
 		{"at the cap", Report{BoundLimited: limited}, 64, false, 0},
 		{"time ran out", Report{BoundLimited: limited, StopReason: ReasonMaxTime}, 10, false, 0},
 		{"nothing needs longer inputs", Report{}, 10, true, 0},
-		{"reached outcomes, plenty of time", Report{Longer: limited}, 10, true, 15},
+		{"reached outcomes, plenty of time", Report{Longer: limited}, 10, true, 42},
 		{"reached outcomes, little time", Report{Longer: limited}, 10, false, 0},
 	} {
 		if got := raisedBound(&c.rep, c.maxLen, 64, c.plenty); got != c.want {

@@ -353,7 +353,23 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	var id uint32
 	var sig *types.Signature
 	recv := false
+	// The arguments of an isolated call go nowhere: converting them to
+	// interfaces loses nothing.
+	isolated := fn != nil && f.fl.opts.Sandbox != nil && f.fl.opts.Sandbox.Isolated(call)
 	switch {
+	case isolated:
+		// An isolated call: its arguments are announced as for a dynamic
+		// call (the sandbox takes them without a prologue) and its results
+		// are the sandbox's, with their shadows (id 0: the stub's rt.Ret).
+		sig, _ = f.typeOf(call.Fun).(*types.Signature)
+		if sig == nil {
+			return 0, false
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if s, ok := f.fl.info.Selections[sel]; ok && s.Kind() == types.MethodVal {
+				recv = true
+			}
+		}
 	case fn != nil:
 		switch f.fl.treatment(fn) {
 		case Modelled:
@@ -438,7 +454,7 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	params := sig.Params()
 	for i, a := range call.Args {
 		// Arguments that become interface values lose their shadows.
-		if pt := paramType(sig, i, call.Ellipsis != token.NoPos); pt != nil {
+		if pt := paramType(sig, i, call.Ellipsis != token.NoPos); pt != nil && !isolated {
 			f.boxed(a, pt, pre)
 		}
 		if sig.Variadic() && i >= params.Len()-1 && call.Ellipsis == token.NoPos {
@@ -455,7 +471,7 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 	}
 	// Variadic arguments past those the loop above saw.
 	for i := len(args); i < len(call.Args); i++ {
-		if pt := paramType(sig, i, false); pt != nil {
+		if pt := paramType(sig, i, false); pt != nil && !isolated {
 			f.boxed(call.Args[i], pt, pre)
 		}
 	}

@@ -100,6 +100,17 @@ type Options struct {
 	// variant, and the rewrite changes them, so a file must be rewritten
 	// once even when several variants contain it.
 	Skip func(file string) bool
+	// Sandbox, if set, isolates calls (docs/isolate.md): an isolated
+	// call announces its arguments like a dynamic call and takes the
+	// results the sandbox leaves (rt.Ret of a stub), and after the
+	// rewrite Rewrite turns it into a call of its sandbox function.
+	Sandbox Sandbox
+}
+
+// Sandbox is the isolation plan as the rewrite needs it (isolate.Plan).
+type Sandbox interface {
+	Isolated(call *ast.CallExpr) bool
+	Rewrite(pkgPath string, f *ast.File, info *types.Info) map[*types.PkgName]int
 }
 
 // Package instruments the files of pkg, which must have been loaded with
@@ -247,6 +258,11 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 	}
 	for _, name := range slices.Sorted(maps.Keys(fl.keep)) {
 		f.Decls = append(f.Decls, useDecl(name))
+	}
+	if opts.Sandbox != nil {
+		for pn, n := range opts.Sandbox.Rewrite(pkg.PkgPath, f, fl.info) {
+			fl.replaced[pn] += n
+		}
 	}
 	fl.blankUnused(f)
 	fl.addImport(f, fl.rt, RuntimePath)

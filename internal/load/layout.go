@@ -28,6 +28,11 @@ type layoutBuilder struct {
 	funcs    map[string]*types.Func
 	building map[*types.TypeName]bool
 	made     []types.Type // the types given a shape, in order (see shape)
+	// opaque makes a struct of another package with unexported fields a
+	// struct without fields (its zero value) instead of an error: the
+	// results of isolated calls (sandbox.go), where an external object
+	// is made uninitialized, as seed 002 does.
+	opaque bool
 	// readOnly holds the methods that never change their receiver, which
 	// builds do not call (see readOnlyMethods).
 	readOnly map[*types.Func]bool
@@ -245,6 +250,10 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 				continue
 			}
 			if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != b.pkg.Path() {
+				if b.opaque {
+					fields = nil // the zero value, which another package can write ({})
+					break
+				}
 				return 0, fmt.Sprintf("unexported field %s cannot be set from package %s", f.Name(), b.pkg.Name()), false
 			}
 			fs, why, ok := part(f.Type())

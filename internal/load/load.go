@@ -145,7 +145,12 @@ type Target struct {
 	// (io.EOF for an error a mock returns), by their shapes' Type.
 	Vars  map[string]*types.Var
 	Seeds [][]any // fuzz targets: constant arguments of f.Add calls (int64, uint64, float64, bool, string, []byte)
-	Err   error   // why the target cannot be explored (an *UnsupportedError); nil if it can
+	// Sandbox are the isolated call sites whose results are inputs too
+	// (AddSandbox): the last len(Sandbox) parameters of Layout.
+	Sandbox []SandboxParam
+	// Pkg is the package the target's code is in (its test variant).
+	Pkg *types.Package
+	Err error // why the target cannot be explored (an *UnsupportedError); nil if it can
 }
 
 // UnsupportedError says that a target has an input dowse cannot generate.

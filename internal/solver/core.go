@@ -61,6 +61,10 @@ type Z3 struct {
 	cur   *z3.Context
 	used  int
 	spare chan *z3.Context // the next context, created in the background
+	// lia is the QF_LIA solver of the linear layer in cur, kept between
+	// queries (each in a scope of its own): creating one costs about a
+	// millisecond, more than deciding most linear queries.
+	lia *z3.Solver
 }
 
 // NewZ3 returns a core solver.
@@ -76,6 +80,7 @@ func NewZ3(opts Options) *Z3 {
 
 // Close frees the solver's Z3 contexts.
 func (s *Z3) Close() {
+	s.closeLIA()
 	if s.cur != nil {
 		s.cur.Close()
 		s.cur = nil
@@ -95,6 +100,7 @@ func (s *Z3) context() *z3.Context {
 		return s.cur
 	}
 	if s.cur != nil {
+		s.closeLIA()
 		go s.cur.Close()
 	}
 	if s.spare != nil {
@@ -106,6 +112,26 @@ func (s *Z3) context() *z3.Context {
 	go func(ch chan<- *z3.Context) { ch <- z3.NewContext() }(s.spare)
 	s.used = 1
 	return s.cur
+}
+
+// closeLIA releases the kept QF_LIA solver.
+func (s *Z3) closeLIA() {
+	if s.lia != nil {
+		s.lia.Close()
+		s.lia = nil
+	}
+}
+
+// liaSolver returns the QF_LIA solver of context z, created on first use.
+func (s *Z3) liaSolver(z *z3.Context) (*z3.Solver, error) {
+	if s.lia == nil {
+		sv, err := z.NewSolverFor("QF_LIA", 0)
+		if err != nil {
+			return nil, err
+		}
+		s.lia = sv
+	}
+	return s.lia, nil
 }
 
 // discard makes the next query use a new context (after an interrupted
@@ -150,20 +176,28 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
 	if !s.opts.NoLinear {
+		// decided counts a query the linear layer answered.
+		decided := func(res Result, err error) (Result, error) {
+			s.opts.Metrics.add(func(st *Stats) { st.Linear++ })
+			return res, err
+		}
 		l, ok := linearQuery(q)
-		if ok {
-			return s.linearSolve(ctx, z, q, l, timeout)
+		if ok && len(l.wraps) == 0 {
+			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
 		// Small values first: a model within the box is a model, and
-		// reads better than the bit-vector solver's arbitrary ones. Only
-		// worth a try when terms that may wrap were all that stood in
-		// the way.
-		if !l.nonlinear {
-			if l, ok := boxQuery(q, smallBox); ok {
-				if res, err := s.linearSolve(ctx, z, q, l, timeout); err != nil || res.Status == Sat {
-					return res, err
+		// reads better than the arbitrary ones of an encoding where
+		// terms wrap around. Only worth a try when terms that may wrap
+		// were all that stood in the way.
+		if ok || !l.nonlinear {
+			if b, inBox := boxQuery(q, smallBox); inBox {
+				if res, err := s.linearSolve(ctx, z, q, b, timeout); err != nil || res.Status == Sat {
+					return decided(res, err)
 				}
 			}
+		}
+		if ok {
+			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
 	}
 	en := newEncoder(z, q.Leaves)

@@ -25,14 +25,20 @@ import (
 // over its kind (a length over 0..Max), narrowed by the query's top-level
 // comparisons of an input with a constant (which every solution
 // satisfies); each sum, difference, negation, product with a constant and
-// conversion must stay within the range of its kind for every value of
-// those intervals. If one may leave it, the query goes to the bit-vector
-// encoding. If none can, the query has exactly the same solutions over
-// the integers (with each input bounded by its kind), and the linear
-// encoding answers it: same satisfiability, and models that are models
-// of the bit-vector query too. Divisions, remainders, shifts, bitwise
-// operators, products of two unknowns and strings are not linear; such
-// queries go to the bit-vector encoding.
+// conversion either stays within the range of its kind for every value of
+// those intervals, and is encoded as the integer operation, or may leave
+// it, and is encoded with an explicit wrap-around: Go's result is the one
+// value of the kind's range congruent to the mathematical result modulo
+// 2^width, so the term becomes raw - 2^width·m for a fresh integer m,
+// with the result constrained to the kind's range (which fixes m). Either
+// way the query has exactly the same solutions over the integers (with
+// each input bounded by its kind), and the linear encoding answers it:
+// same satisfiability, and models that are models of the bit-vector query
+// too. A query with more than maxWraps such terms goes to the bit-vector
+// encoding (a chain of wrapping products, a hash, is what bit-blasting
+// does well). Divisions, remainders, shifts, bitwise operators, products
+// of two unknowns and strings are not linear; such queries go to the
+// bit-vector encoding.
 
 // interval is a closed range of integers; lo > hi is empty.
 type interval struct{ lo, hi *big.Int }
@@ -67,6 +73,9 @@ type linear struct {
 	domain map[int]interval // inputs: their kind's range (within the box)
 	bounds map[int]interval // inputs: their domain, narrowed by the query
 	terms  map[*sym.Expr]interval
+	// wraps holds the terms that may wrap around, with the range of their
+	// mathematical values: the encoding makes the wrap-around explicit.
+	wraps map[*sym.Expr]interval
 	// Memos: terms are DAGs (a parser's selections share their operands
 	// many times over), so every walk visits a term once.
 	seen  map[*sym.Expr]bool // inputs: terms walked
@@ -96,7 +105,7 @@ func linearQuery(q Query) (*linear, bool) { return analyze(q, nil) }
 func boxQuery(q Query, box *big.Int) (*linear, bool) { return analyze(q, box) }
 
 func analyze(q Query, box *big.Int) (*linear, bool) {
-	l := &linear{leaves: q.Leaves, box: box, domain: map[int]interval{}, bounds: map[int]interval{}, terms: map[*sym.Expr]interval{},
+	l := &linear{leaves: q.Leaves, box: box, domain: map[int]interval{}, bounds: map[int]interval{}, terms: map[*sym.Expr]interval{}, wraps: map[*sym.Expr]interval{},
 		seen: map[*sym.Expr]bool{}, bools: map[*sym.Expr]bool{}, bad: map[*sym.Expr]bool{}}
 	var atoms []*sym.Expr
 	for _, c := range q.Constraints {
@@ -355,11 +364,22 @@ func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 	default:
 		return l.notLinear()
 	}
-	if r.lo.Cmp(r.hi) <= 0 && !r.within(kindRange(k)) {
-		return interval{}, false // may wrap around
+	if kr := kindRange(k); r.lo.Cmp(r.hi) <= 0 && !r.within(kr) {
+		// May wrap around: within a box the query is not linear; otherwise
+		// the encoding makes the wrap-around explicit, for at most maxWraps
+		// terms.
+		if l.box != nil || len(l.wraps) == maxWraps {
+			return interval{}, false
+		}
+		l.wraps[e] = r
+		return kr, true
 	}
 	return r, true
 }
+
+// maxWraps bounds the terms with an explicit wrap-around in a query the
+// linear layer decides.
+const maxWraps = 16
 
 // linEncoder translates the terms of a linear query into Z3 integer and
 // Boolean terms.
@@ -446,6 +466,14 @@ func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
 	default:
 		return t, fmt.Errorf("linear encoding of %v", e.Op())
 	}
+	if _, ok := en.l.wraps[e]; ok {
+		// Go's value: raw - 2^width·m, the one within the kind's range.
+		k := e.Kind()
+		m := z.IntVar()
+		t = z.Int(z3.IntSub, t, z.Int(z3.IntMul, z.IntVal(new(big.Int).Lsh(big.NewInt(1), uint(k.Bits()))), m))
+		r := kindRange(k)
+		en.domain = append(en.domain, z.Le(z.IntVal(r.lo), t), z.Le(t, z.IntVal(r.hi)))
+	}
 	en.memo[e] = t
 	return t, nil
 }
@@ -462,11 +490,12 @@ func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear,
 		}
 		formulas = append(formulas, f)
 	}
-	sv, err := z.NewSolverFor("QF_LIA", timeout)
+	sv, err := s.liaSolver(z)
 	if err != nil {
 		return Result{}, fmt.Errorf("solver: %w", err)
 	}
-	defer sv.Close()
+	sv.Push()
+	defer sv.Pop(1)
 	for _, f := range formulas {
 		sv.Assert(f)
 	}
@@ -494,7 +523,6 @@ func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear,
 	if err := z.Err(); err != nil {
 		return Result{}, fmt.Errorf("solver: assert: %w", err)
 	}
-	s.opts.Metrics.add(func(st *Stats) { st.Linear++ })
 	return s.check(ctx, z, sv, prefs, timeout, func() (Result, error) {
 		m, err := sv.Model()
 		if err != nil {

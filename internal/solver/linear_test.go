@@ -39,24 +39,39 @@ func TestLinearQuery(t *testing.T) {
 	k := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
 	pos := []*sym.Expr{b.cmp(rt.OpGt, a, k(0)), b.cmp(rt.OpGt, bb, k(0)), b.cmp(rt.OpGt, cc, k(0))}
 	for _, tt := range []struct {
-		name string
-		cons []*sym.Expr
-		want bool
+		name  string
+		cons  []*sym.Expr
+		want  bool
+		wraps int // terms encoded with an explicit wrap-around
 	}{
-		{"positive differences", append(pos[:3:3], b.cmp(rt.OpLe, a, b.arith(rt.OpSub, cc, bb))), true},
-		{"difference without bounds", []*sym.Expr{b.cmp(rt.OpLe, a, b.arith(rt.OpSub, cc, bb))}, false},
-		{"sum of positives may wrap", append(pos[:3:3], b.cmp(rt.OpGt, b.arith(rt.OpAdd, a, bb), cc)), false},
-		{"sum of bounded values", []*sym.Expr{b.cmp(rt.OpLt, a, k(1000)), b.cmp(rt.OpGt, a, k(-1000)), b.cmp(rt.OpLt, bb, k(1000)), b.cmp(rt.OpGt, bb, k(-1000)), b.cmp(rt.OpEq, b.arith(rt.OpAdd, a, bb), k(7))}, true},
-		{"int8 increment may wrap", []*sym.Expr{b.cmp(rt.OpGt, b.arith(rt.OpAdd, s, c.Const(rt.KInt8, 1)), s)}, false},
-		{"int8 increment below the top", []*sym.Expr{b.cmp(rt.OpLt, s, c.Const(rt.KInt8, 100)), b.cmp(rt.OpGt, b.arith(rt.OpAdd, s, c.Const(rt.KInt8, 1)), s)}, true},
-		{"length plus one", []*sym.Expr{b.cmp(rt.OpEq, b.arith(rt.OpAdd, n, c.Const(rt.KInt, 1)), c.Const(rt.KInt, 3))}, true},
-		{"product of unknowns", []*sym.Expr{b.cmp(rt.OpLt, a, k(10)), b.cmp(rt.OpGt, a, k(0)), b.cmp(rt.OpEq, b.arith(rt.OpMul, a, a), k(9))}, false},
-		{"division by an unknown", []*sym.Expr{b.cmp(rt.OpGt, bb, k(0)), b.cmp(rt.OpEq, b.arith(rt.OpQuo, a, bb), k(2))}, false},
+		{"positive differences", append(pos[:3:3], b.cmp(rt.OpLe, a, b.arith(rt.OpSub, cc, bb))), true, 0},
+		{"difference without bounds", []*sym.Expr{b.cmp(rt.OpLe, a, b.arith(rt.OpSub, cc, bb))}, true, 1},
+		{"sum of positives may wrap", append(pos[:3:3], b.cmp(rt.OpGt, b.arith(rt.OpAdd, a, bb), cc)), true, 1},
+		{"sum of bounded values", []*sym.Expr{b.cmp(rt.OpLt, a, k(1000)), b.cmp(rt.OpGt, a, k(-1000)), b.cmp(rt.OpLt, bb, k(1000)), b.cmp(rt.OpGt, bb, k(-1000)), b.cmp(rt.OpEq, b.arith(rt.OpAdd, a, bb), k(7))}, true, 0},
+		{"int8 increment may wrap", []*sym.Expr{b.cmp(rt.OpGt, b.arith(rt.OpAdd, s, c.Const(rt.KInt8, 1)), s)}, true, 1},
+		{"int8 increment below the top", []*sym.Expr{b.cmp(rt.OpLt, s, c.Const(rt.KInt8, 100)), b.cmp(rt.OpGt, b.arith(rt.OpAdd, s, c.Const(rt.KInt8, 1)), s)}, true, 0},
+		{"length plus one", []*sym.Expr{b.cmp(rt.OpEq, b.arith(rt.OpAdd, n, c.Const(rt.KInt, 1)), c.Const(rt.KInt, 3))}, true, 0},
+		{"too many wrapping terms", []*sym.Expr{b.cmp(rt.OpEq, chain(b, a, maxWraps+1), k(1))}, false, 0},
+		{"product of unknowns", []*sym.Expr{b.cmp(rt.OpLt, a, k(10)), b.cmp(rt.OpGt, a, k(0)), b.cmp(rt.OpEq, b.arith(rt.OpMul, a, a), k(9))}, false, 0},
+		{"division by an unknown", []*sym.Expr{b.cmp(rt.OpGt, bb, k(0)), b.cmp(rt.OpEq, b.arith(rt.OpQuo, a, bb), k(2))}, false, 0},
 	} {
-		if _, got := linearQuery(Query{Constraints: tt.cons, Leaves: leaves}); got != tt.want {
+		l, got := linearQuery(Query{Constraints: tt.cons, Leaves: leaves})
+		if got != tt.want {
 			t.Errorf("%s: linear %v, want %v", tt.name, got, tt.want)
 		}
+		if got && len(l.wraps) != tt.wraps {
+			t.Errorf("%s: %d wrapping terms, want %d", tt.name, len(l.wraps), tt.wraps)
+		}
 	}
+}
+
+// chain is x·31 + x, n times over: a hash-like term of n wrapping steps.
+func chain(b linTerms, x *sym.Expr, n int) *sym.Expr {
+	h := x
+	for range n {
+		h = b.arith(rt.OpAdd, b.arith(rt.OpMul, h, b.c.Const(x.Kind(), 31)), x)
+	}
+	return h
 }
 
 // TestLinearAgreesWithBruteForce decides random linear queries over two
@@ -160,8 +175,8 @@ func TestBoxModels(t *testing.T) {
 	k := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
 	cons := []*sym.Expr{b.cmp(rt.OpGt, a, k(0)), b.cmp(rt.OpGt, bb, a), b.cmp(rt.OpEq, b.arith(rt.OpAdd, a, bb), k(1000))}
 	q := Query{Constraints: cons, Leaves: leaves, Seed: []rt.Value{{}, {}}}
-	if _, ok := linearQuery(q); ok {
-		t.Fatal("a + b may wrap: the query must not be linear over the whole domain")
+	if l, ok := linearQuery(q); !ok || len(l.wraps) == 0 {
+		t.Fatal("a + b may wrap: the query must be linear with an explicit wrap-around")
 	}
 	if _, ok := boxQuery(q, smallBox); !ok {
 		t.Fatal("within the box the query is linear")

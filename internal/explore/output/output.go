@@ -97,6 +97,32 @@ type Target struct {
 	// whether some row meets it.
 	MockTypes       []MockType       `json:"mock_types,omitempty"`
 	TypeConstraints []TypeConstraint `json:"type_constraints,omitempty"`
+	// Isolation reports the isolation sandbox of the target's package
+	// (docs/isolate.md); nil when nothing of it calls another package's
+	// code or the sandbox is off.
+	Isolation *Isolation `json:"isolation,omitempty"`
+}
+
+// Isolation is the isolation sandbox's report for the unit a target
+// belongs to (seed 002's Tables 4, 8 and 9: IMethods, IMembers, times).
+type Isolation struct {
+	Unit      string `json:"unit"`      // the unit's package
+	Externals int    `json:"externals"` // functions and methods of other packages the unit calls
+	Isolated  int    `json:"isolated"`  // those of them that are isolated
+	Sites     int    `json:"sites"`     // isolated call sites, whose results are inputs of the target
+	Members   int    `json:"members"`   // reads of other packages' package-level variables (real)
+	// Calls lists the isolated externals with the environment API each
+	// may reach: "bankdb.RunQuery (os.Getenv)".
+	Calls []string `json:"calls,omitempty"`
+	// Rows counts the target's rows in the isolated file (they made
+	// isolated calls: dowse test runs them).
+	Rows int `json:"rows"`
+	// AnalysisSeconds is the effect analysis and plan of the run's
+	// packages (loading the dependencies' syntax included), BuildSeconds
+	// the rewrite and compilation of the package's worker binary; the
+	// generation is the target's ElapsedSeconds.
+	AnalysisSeconds float64 `json:"analysis_seconds"`
+	BuildSeconds    float64 `json:"build_seconds"`
 }
 
 // Failure is one run that did not pass.
@@ -172,6 +198,8 @@ type Options struct {
 	FailureTest string
 	// Mocks are the generated mock types the rows use, by name.
 	Mocks []string
+	// Isolation is the report of the target's unit (nil: none).
+	Isolation *Isolation
 }
 
 // MockType is a generated type a target's rows use.
@@ -270,6 +298,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	if rep == nil {
 		return out
 	}
+	out.Isolation = opts.Isolation
 	site := func(id uint32) string {
 		// Sites are sorted by ID; IDs are unique in a run, not dense in
 		// one binary.

@@ -121,6 +121,14 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	fmt.Fprintf(&b, "  time %.2fs, solver %.2fs (%.0f%%), %d queries, %d cache hits\n",
 		t.ElapsedSeconds, t.SolverSeconds, share, t.SolverQueries, t.CacheHits)
+	if iso := t.Isolation; iso != nil {
+		calls := ""
+		if len(iso.Calls) > 0 {
+			calls = " (" + strings.Join(iso.Calls, ", ") + ")"
+		}
+		fmt.Fprintf(&b, "  isolation: %d of %d externals isolated%s, %s, %s read; %s in the isolated file; analysis %.2fs, build %.2fs\n",
+			iso.Isolated, iso.Externals, calls, plural(iso.Sites, "call site"), plural(iso.Members, "external variable"), plural(iso.Rows, "row"), iso.AnalysisSeconds, iso.BuildSeconds)
+	}
 	for _, f := range t.Failures {
 		if !f.NilInput && !f.Documented {
 			h.failures++

@@ -1,0 +1,3 @@
+module example.com/isolate
+
+go 1.22
