@@ -63,7 +63,22 @@ func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
 			continue
 		}
 		dv := reflect.New(b.dynType(o)).Elem()
-		b.fillAt(dv, o)
+		s, _ := b.fill(dv, o)
+		switch dv.Kind() {
+		case reflect.Struct, reflect.Array:
+			// The interface holds a copy: the cells of dv are not its.
+			if cellsIn(dv.Addr().Pointer(), dv.Type().Size()) {
+				Conc(InputSite, "the fields of a value held by an interface input")
+			}
+		default:
+			if s != 0 && dv.Kind() != reflect.Slice {
+				// Values in interfaces carry no shadow: branches on this
+				// one are concrete, which the verdict must say.
+				Conc(InputSite, "the value of an interface input")
+			} else if s != 0 {
+				Conc(InputSite, "the length of a slice held by an interface input")
+			}
+		}
 		v.Set(dv)
 	}
 }
@@ -201,6 +216,35 @@ func MockResult[T any](script []T, n *int, multi bool) (r T) {
 	}
 	Ret(0, args...)
 	return script[i]
+}
+
+// MockFill copies the scripted bytes of a Read-like mock method's call
+// into its argument p, with their shadows (io.Reader's contract: Read
+// fills p): field is the index, in the results struct, of the bytes of
+// the call that n calls counted (MockResult counted it). How many bytes
+// it copies depends on their number, a length leaf: MockFill records
+// "j < len" before each byte it copies, and the "no more" that ends the
+// copy, as implicit branches, so the search can lengthen the bytes. It
+// leaves the result shadows MockResult left alone.
+func MockFill[T any](p []byte, script []T, n int, field int) {
+	if len(script) == 0 {
+		return
+	}
+	e := reflect.ValueOf(&script[min(n-1, len(script)-1)]).Elem()
+	data := e.Field(field).Bytes()
+	s := Ld(e.Field(field).UnsafeAddr(), uint64(len(data)))
+	k := copy(p, data)
+	if !on.Load() {
+		return
+	}
+	if s != 0 {
+		for j := 0; j <= k && j < len(p); j++ {
+			record(Event{Site: InputSite, Taken: j < len(data), Cond: Cmp(OpLt, KInt, 0, uint64(j), s, uint64(len(data))), Implicit: true})
+		}
+	}
+	if k > 0 {
+		Copy(uintptr(unsafe.Pointer(&p[0])), uintptr(unsafe.Pointer(&data[0])), uintptr(k))
+	}
 }
 
 // MockNone is the body of a method of a mock without scripts: its

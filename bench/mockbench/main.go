@@ -6,10 +6,11 @@
 // mock types), and on real functions that branch on the dynamic type of
 // an interface argument: io.Copy, io.CopyN, io.CopyBuffer,
 // io.WriteString and io.NopCloser (io.go of the Go installation copied
-// into a module, where it is instrumented) and github.com/pkg/errors'
-// Cause, each explored through a PUT that calls it (written by this
+// into a module, where it is instrumented), github.com/pkg/errors' Cause
+// and github.com/google/uuid's IsInvalidLengthError, each explored through a PUT that calls it (written by this
 // command into the copies), with the statement coverage of the function
-// itself. It prints Markdown tables.
+// itself. Last, a survey table (dowse survey) over real modules and
+// standard library packages. It prints Markdown tables.
 //
 // Usage (from the repository root, with ../shared/bench beside it):
 //
@@ -22,6 +23,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"log"
 	"os"
 	"os/exec"
@@ -38,7 +43,7 @@ var packages = []string{"mocks/listing7", "mocks/activemq", "mocks/jaxlib", "moc
 // A real function and the PUT that explores it.
 type realFunc struct {
 	module string // "" for the copy of io.go
-	fn     string // the function, for go tool cover -func
+	fn     string // the function, or Type.Method, for go tool cover -func
 	put    string // the PUT's source
 }
 
@@ -49,6 +54,19 @@ var realFuncs = []realFunc{
 	{"", "WriteString", "func PutWriteString(t *testing.T, w Writer, s string) { WriteString(w, s) }"},
 	{"", "NopCloser", "func PutNopCloser(t *testing.T, r Reader) { NopCloser(r) }"},
 	{"github.com/pkg/errors@v0.9.1", "Cause", "func PutCause(t *testing.T, err error) { Cause(err) }"},
+	{"github.com/Masterminds/semver/v3@v3.5.0", "Version.Scan", "func PutScan(t *testing.T, value any) { var v Version; v.Scan(value) }"},
+}
+
+// surveyed are the modules (and standard library packages) of the
+// survey table.
+var surveyed = []string{
+	"github.com/google/uuid@v1.6.0",
+	"golang.org/x/mod@v0.42.0",
+	"github.com/Masterminds/semver/v3@v3.5.0",
+	"github.com/mattn/go-runewidth@v0.0.31",
+	"github.com/pkg/errors@v0.9.1",
+	"github.com/dustin/go-humanize@v1.1.0",
+	"std:io fmt errors flag encoding/json database/sql/driver log/slog text/template net/http",
 }
 
 func main() {
@@ -56,6 +74,7 @@ func main() {
 	maxLen := flag.Int("max-len", 3, "dowse gen -max-len")
 	maxTime := flag.String("max-time", "20s", "dowse gen -max-time per target")
 	mockCalls := flag.Int("mock-calls", 3, "dowse gen -mock-calls")
+	parts := flag.String("parts", "bench,real,survey", "comma-separated parts to run: bench (the mocks/* packages), real (real functions), survey")
 	flag.Parse()
 	log.SetFlags(0)
 	work, dowse, err := modcopy.Workspace("mockbench")
@@ -70,6 +89,7 @@ func main() {
 	expected := parseExpected(filepath.Join(src, "EXPECTED.md"))
 	flags := []string{"gen", "-json", "-cache=false", "-max-len", fmt.Sprint(*maxLen), "-max-time", *maxTime, "-mock-calls", fmt.Sprint(*mockCalls)}
 
+	run := func(part string) bool { return slices.Contains(strings.Split(*parts, ","), part) }
 	type result struct {
 		sums  map[string][]summary // by package
 		cover map[string]string
@@ -77,6 +97,9 @@ func main() {
 	modes := []bool{false, true}
 	results := map[bool]result{}
 	for _, mocks := range modes {
+		if !run("bench") {
+			break
+		}
 		mod := filepath.Join(work, fmt.Sprintf("bench-%t", mocks))
 		if err := os.CopyFS(mod, os.DirFS(src)); err != nil {
 			log.Fatal(err)
@@ -96,18 +119,30 @@ func main() {
 		results[mocks] = r
 	}
 
-	fmt.Printf("dowse gen -max-len %d -max-time %s -mock-calls %d on copies of the benchmark module\n\n", *maxLen, *maxTime, *mockCalls)
+	if run("bench") {
+		benchTable(results[false].sums, results[true].sums, results[false].cover, results[true].cover, expected, *maxLen, *maxTime, *mockCalls)
+	}
+	if run("real") {
+		realTable(dowse, work, flags, *maxTime)
+	}
+	if run("survey") {
+		survey(dowse, work)
+	}
+}
+
+// benchTable prints the table of the mocks/* packages.
+func benchTable(offSums, onSums map[string][]summary, offCover, onCover, expected map[string]string, maxLen int, maxTime string, mockCalls int) {
+	fmt.Printf("dowse gen -max-len %d -max-time %s -mock-calls %d on copies of the benchmark module\n\n", maxLen, maxTime, mockCalls)
 	fmt.Println("| package | -mocks=false: coverage | time s | with mocks: coverage | time s | mock types | solver share | paths (EXPECTED / -mocks=false / mocks) | failures (-mocks=false / mocks) |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|---|")
 	for _, p := range packages {
-		off, on := results[false], results[true]
-		tOff, _, _ := totals(off.sums[p])
-		tOn, sOn, types := totals(on.sums[p])
+		tOff, _, _ := totals(offSums[p])
+		tOn, sOn, types := totals(onSums[p])
 		var paths, fails []string
-		for i, s := range on.sums[p] {
+		for i, s := range onSums[p] {
 			po, fo := "?", "?"
-			if i < len(off.sums[p]) {
-				po, fo = fmt.Sprint(off.sums[p][i].Paths), fmt.Sprint(len(off.sums[p][i].Failures))
+			if i < len(offSums[p]) {
+				po, fo = fmt.Sprint(offSums[p][i].Paths), fmt.Sprint(len(offSums[p][i].Failures))
 			}
 			exp := expected[p+" "+s.Target]
 			if exp == "" {
@@ -120,11 +155,14 @@ func main() {
 		if tOn > 0 {
 			share = 100 * sOn / tOn
 		}
-		fmt.Printf("| %s | %s | %.1f | %s | %.1f | %d | %.0f%% | %s | %s |\n", p, off.cover[p], tOff, on.cover[p], tOn, types, share, strings.Join(paths, "; "), strings.Join(fails, "; "))
+		fmt.Printf("| %s | %s | %.1f | %s | %.1f | %d | %.0f%% | %s | %s |\n", p, offCover[p], tOff, onCover[p], tOn, types, share, strings.Join(paths, "; "), strings.Join(fails, "; "))
 	}
+}
 
-	// Real functions.
-	fmt.Printf("\nReal functions, each explored alone through its PUT (-max-time %s); coverage is the function's statements under go test\n\n", *maxTime)
+// realTable explores the real functions with and without mocks.
+func realTable(dowse, work string, flags []string, maxTime string) {
+	modes := []bool{false, true}
+	fmt.Printf("\nReal functions, each explored alone through its PUT (-max-time %s); coverage is the function's statements under go test\n\n", maxTime)
 	fmt.Println("| function | -mocks=false: coverage | paths | with mocks: coverage | paths | mock types used |")
 	fmt.Println("|---|---:|---:|---:|---:|---|")
 	for i, f := range realFuncs {
@@ -134,7 +172,7 @@ func main() {
 		for k, mocks := range modes {
 			mod := filepath.Join(work, fmt.Sprintf("real-%d-%t", i, mocks))
 			prepare(f, mod)
-			args := append(slices.Clone(flags), fmt.Sprintf("-mocks=%t", mocks), "-run", "^Put"+f.fn+"$", ".")
+			args := append(slices.Clone(flags), fmt.Sprintf("-mocks=%t", mocks), "-run", "^"+putName.FindStringSubmatch(f.put)[1]+"$", ".")
 			for _, s := range gen(dowse, mod, args) {
 				paths[k] = s.Paths
 				if mocks {
@@ -147,7 +185,7 @@ func main() {
 		}
 		label := "io." + f.fn + " (copy of the Go installation's io.go)"
 		if f.module != "" {
-			label = strings.Split(f.module, "@")[0] + "." + f.fn
+			label = f.module + ": " + f.fn
 		}
 		fmt.Printf("| %s | %s | %d | %s | %d | %s |\n", label, cov[0], paths[0], cov[1], paths[1], strings.Join(used, ", "))
 	}
@@ -196,11 +234,15 @@ func totals(sums []summary) (elapsed, solver float64, types int) {
 	return elapsed, solver, len(names)
 }
 
-var coverRe = regexp.MustCompile(`coverage: ([0-9.]+%)`)
+var (
+	coverRe = regexp.MustCompile(`coverage: ([0-9.]+%)`)
+	putName = regexp.MustCompile(`^func (Put\w+)`)
+)
 
-// coverage is the statement coverage go test reports for pkg in dir.
+// coverage is the statement coverage the generated tests of pkg in dir
+// reach under go test (the package's own tests not run).
 func coverage(dir, pkg string) string {
-	cmd := exec.Command("go", "test", "-count=1", "-cover", pkg)
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestDowse", "-cover", pkg)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	m := coverRe.FindSubmatch(out)
@@ -244,9 +286,23 @@ func prepare(f realFunc, dir string) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 			write(filepath.Join(dir, "go.mod"), "module "+path+"\n\ngo 1.20\n")
 		}
-		pkg = filepath.Base(path)
+		pkg = packageName(dir)
 	}
 	write(filepath.Join(dir, "put_test.go"), "package "+pkg+"\n\nimport \"testing\"\n\n"+f.put+"\n")
+}
+
+// packageName is the name of the package in dir, from its files'
+// package clauses.
+func packageName(dir string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.PackageClauseOnly)
+		if err == nil && !strings.HasSuffix(f.Name.Name, "_test") {
+			return f.Name.Name
+		}
+	}
+	log.Fatalf("%s: no Go package", dir)
+	return ""
 }
 
 func write(path, content string) {
@@ -270,14 +326,109 @@ func funcCoverage(dir, fn string) string {
 	if err != nil {
 		return "?"
 	}
+	decl := declPosition(dir, fn)
+	name := fn
+	if i := strings.LastIndex(fn, "."); i >= 0 {
+		name = fn[i+1:]
+	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) == 3 && fields[1] == fn {
+		if len(fields) == 3 && fields[1] == name && strings.HasSuffix(strings.TrimSuffix(fields[0], ":"), decl) {
 			return fields[2]
 		}
 	}
 	return "?"
+}
+
+// declPosition is "file:line" of the function fn (Type.Method for a
+// method) declared in the package in dir.
+func declPosition(dir, fn string) string {
+	recv, name, isMethod := strings.Cut(fn, ".")
+	if !isMethod {
+		name = fn
+	}
+	fset := token.NewFileSet()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Name.Name != name || (fd.Recv != nil) != isMethod {
+				continue
+			}
+			if isMethod && strings.TrimPrefix(types.ExprString(fd.Recv.List[0].Type), "*") != recv {
+				continue
+			}
+			return fmt.Sprintf("%s:%d", filepath.Base(file), fset.Position(fd.Pos()).Line)
+		}
+	}
+	return "?"
+}
+
+// survey prints the survey table of the modules.
+func survey(dowse, work string) {
+	fmt.Println("\nSurvey (dowse survey; non-test files): packages with a finding / packages, functions with a finding / functions, and findings by kind")
+	fmt.Println()
+	fmt.Println("| module | packages | functions | assert | switch | reflect | tag | errors.As |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for i, m := range surveyed {
+		dir := filepath.Join(work, fmt.Sprintf("survey-%d", i))
+		args := []string{"survey", "-json", "./..."}
+		label := m
+		if std, ok := strings.CutPrefix(m, "std:"); ok {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				log.Fatal(err)
+			}
+			write(filepath.Join(dir, "go.mod"), "module example.com/survey\n\ngo 1.22\n")
+			args = append([]string{"survey", "-json"}, strings.Fields(std)...)
+			label = "standard library: " + std
+		} else {
+			src, err := modcopy.Download(m)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := modcopy.CopyWritable(src, dir); err != nil {
+				log.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+				write(filepath.Join(dir, "go.mod"), "module "+strings.Split(m, "@")[0]+"\n\ngo 1.20\n")
+			}
+		}
+		cmd := exec.Command(dowse, args...)
+		cmd.Dir = dir
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			fmt.Printf("| %s | error: %v |\n", label, err)
+			continue
+		}
+		var pkgs, flaggedPkgs, funcs, flagged int
+		counts := map[string]int{}
+		dec := json.NewDecoder(bytes.NewReader(out))
+		for {
+			var p struct {
+				Funcs, Flagged int
+				Counts         map[string]int
+			}
+			if err := dec.Decode(&p); err != nil {
+				break
+			}
+			pkgs++
+			if p.Flagged > 0 {
+				flaggedPkgs++
+			}
+			funcs += p.Funcs
+			flagged += p.Flagged
+			for k, n := range p.Counts {
+				counts[k] += n
+			}
+		}
+		fmt.Printf("| %s | %d / %d | %d / %d | %d | %d | %d | %d | %d |\n", label, flaggedPkgs, pkgs, flagged, funcs, counts["assert"], counts["switch"], counts["reflect"], counts["tag"], counts["errors.As"])
+	}
 }
 
 // parseExpected reads the paths of the mocks/* PUTs from EXPECTED.md's

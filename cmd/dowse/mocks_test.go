@@ -11,8 +11,9 @@ import (
 
 // TestMocks explores testdata/mocks, whose functions branch on the
 // dynamic type of a Store: a store that is also a Flusher and a Sizer
-// whose Size returns more than 100, and a struct type whose first field
-// is tagged level:"high", exist only as generated mock types. Each
+// whose Size returns more than 100, a struct type whose first field is
+// tagged level:"high", and a reader that is also a Kinder and whose Read
+// fills its argument with "GO", exist only as generated mock types. Each
 // failure must be found with mocks and not with -mocks=false (the
 // package's own type and nil reach neither); the generated tests must
 // compile and pass under go test, and a second run in the same module
@@ -31,6 +32,8 @@ func TestMocks(t *testing.T) {
 	want := map[string]string{
 		"PutSave":  "(*dowseStoreFlusherSizer).Size[0]=101",
 		"PutLevel": "(*dowseStoreLevelHigh)",
+		// Read fills its argument with solved bytes: "GO".
+		"PutHeader": "(*dowseReaderKinder).Read[0].r2[0]=71, r.(*dowseReaderKinder).Read[0].r2[1]=79",
 	}
 	for target, input := range want {
 		s, ok := got[target]
@@ -59,7 +62,7 @@ func TestMocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, decl := range []string{"type dowseStoreFlusherSizer struct", "level:\"high\"", "(*Mem)(nil)"} {
+	for _, decl := range []string{"type dowseStoreFlusherSizer struct", "level:\"high\"", "(*Mem)(nil)", `data: []byte("GO")`} {
 		if !bytes.Contains(gen, []byte(decl)) {
 			t.Errorf("the generated file has no %s\n%s", decl, gen)
 		}
@@ -90,8 +93,8 @@ func TestMocks(t *testing.T) {
 				t.Errorf("%s: -mocks=false found a failure with a mock: %s", target, f)
 			}
 		}
-		if target == "PutLevel" && len(s.Failures) > 0 {
-			t.Errorf("PutLevel: -mocks=false found %d failures", len(s.Failures))
+		if (target == "PutLevel" || target == "PutHeader") && len(s.Failures) > 0 {
+			t.Errorf("%s: -mocks=false found %d failures", target, len(s.Failures))
 		}
 	}
 }

@@ -95,6 +95,20 @@ func (r *renderer) nameFrag(v *value) string {
 			return "nil"
 		}
 		return r.nameFrag(v.dyn)
+	case rt.ShapeIface:
+		// The dynamic type: a mock's name without its prefix, the type
+		// of a typed nil, or the value's own name.
+		switch d := v.dyn; {
+		case v.isNil:
+			return "nil"
+		case d.mock != nil:
+			return strings.TrimPrefix(d.mock.Name, "dowse")
+		case d.shape == rt.ShapeTypeOf, d.shape == rt.ShapePointer && d.isNil:
+			return typeFrag(types.TypeString(d.t, func(*types.Package) string { return "" }))
+		}
+		return r.nameFrag(v.dyn)
+	case rt.ShapeVar:
+		return v.vr.Name()
 	case rt.ShapeBuilt:
 		b := v.built
 		parts := []string{"zero"}
@@ -199,4 +213,9 @@ func (u uniqueNames) make(name string) string {
 	}
 	u[n] = true
 	return n
+}
+
+// typeFrag is a type written for a test name: "*Dest" as "ptrDest".
+func typeFrag(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "*", "ptr"), ".", "_")
 }

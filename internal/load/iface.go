@@ -56,9 +56,11 @@ type ifaceFacts struct {
 	// asserted are the interface types values are asserted to, with the
 	// static type of the value asserted.
 	asserted []assertion
-	kinds    bool       // reflect Kind or Elem is called
-	numField bool       // reflect NumField is called
-	tags     []tagValue // tags read and compared with constants
+	// concreteAsserts are the assertions to concrete types (v.(*T)).
+	concreteAsserts []assertion
+	kinds           bool       // reflect Kind or Elem is called
+	numField        bool       // reflect NumField is called
+	tags            []tagValue // tags read and compared with constants
 	// sentinels are the package-level error variables errors are
 	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
 	// mock methods return are chosen among nil, errors.New and these.
@@ -277,7 +279,14 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 			return
 		}
 		from, target := info.TypeOf(x), info.TypeOf(to)
-		if from == nil || target == nil || !types.IsInterface(target) {
+		if from == nil || target == nil {
+			return
+		}
+		if b, ok := target.(*types.Basic); ok && b.Kind() == types.UntypedNil {
+			return // case nil
+		}
+		if !types.IsInterface(target) {
+			f.concreteAsserts = append(f.concreteAsserts, assertion{from, target})
 			return
 		}
 		if it, ok := target.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
@@ -523,6 +532,58 @@ func importable(path, from string) bool {
 	return parent != "" && (from == parent || strings.HasPrefix(from, parent+"/"))
 }
 
+// anyChoice builds the shape of an empty interface the package asserts
+// to other types: a choice among nil, int, string, bool, the concrete
+// types the package asserts such values to (those dowse can build and
+// the harness can name: no other package's types), and mock types of
+// the interfaces it asserts them to.
+func (b *layoutBuilder) anyChoice(t types.Type, it *types.Interface) int {
+	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: typeString(t, b.pkg)})
+	var outs []int
+	seen := map[string]bool{}
+	offer := func(ct types.Type) {
+		name := typeString(ct, b.pkg)
+		if seen[name] || !localType(ct, b.pkg) || types.IsInterface(ct) {
+			return
+		}
+		seen[name] = true
+		if o, _, ok := b.shape(ct); ok {
+			outs = append(outs, o)
+			b.dyn[name] = ct
+		}
+	}
+	for _, bt := range []types.Type{types.Typ[types.Int], types.Typ[types.String], types.Typ[types.Bool]} {
+		offer(bt)
+	}
+	for _, a := range b.ifaces.concreteAsserts {
+		if fromI, ok := a.from.Underlying().(*types.Interface); ok && types.Implements(t, fromI) {
+			offer(a.to)
+		}
+	}
+	if b.ifaces.mocks {
+		for _, m := range b.ifaces.mocksFor(t, it) {
+			if o, ok := b.mockShape(m); ok {
+				outs = append(outs, o)
+			}
+		}
+	}
+	b.l.Shapes[i].Outs = outs
+	return i
+}
+
+// localType reports whether t names no package but pkg (the harness
+// serves dynamic types by their names in pkg).
+func localType(t types.Type, pkg *types.Package) bool {
+	ok := true
+	types.TypeString(t, func(p *types.Package) string {
+		if p != pkg {
+			ok = false
+		}
+		return ""
+	})
+	return ok
+}
+
 // errorChoice is the shape of an error a mock method returns: nil, an
 // errors.New (with its own choice and message), or one of the sentinel
 // errors the package compares errors with.
@@ -576,6 +637,14 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 				}
 				md.Outs = append(md.Outs, o)
 			}
+			if m.Fills[k] {
+				// The bytes a Read copies into its argument.
+				o, _, ok := b.shape(sig.Params().At(0).Type())
+				if !ok {
+					return 0, false
+				}
+				md.Outs = append(md.Outs, o)
+			}
 			rm.Methods = append(rm.Methods, md)
 		}
 	}
@@ -589,6 +658,21 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 // mocksFor returns the mock types offered for values of interface type t.
 func (f *ifaceFacts) mocksFor(t types.Type, it *types.Interface) []*mock.Type {
 	return f.methodSetMocks(t, f.assertedFrom(t))
+}
+
+// dispatches reports whether the package asserts values of interface
+// type t (or of one t converts to) to another type: then an error or
+// io.Reader input becomes a choice of dynamic type.
+func (f *ifaceFacts) dispatches(t types.Type) bool {
+	if len(f.assertedFrom(t)) > 0 {
+		return true
+	}
+	for _, a := range f.concreteAsserts {
+		if fromI, ok := a.from.Underlying().(*types.Interface); ok && types.Implements(t, fromI) && types.AssignableTo(a.to, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // assertedFrom are the interfaces values of t may be asserted to: those

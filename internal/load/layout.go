@@ -157,7 +157,7 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		// errors.New(message); if the package asserts errors to other
 		// interfaces (err.(causer)), one of the dynamic types of a
 		// choice (docs/mocks.md).
-		if b.ifaces != nil && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.plainError == 0 {
+		if b.ifaces != nil && b.ifaces.dispatches(t) && b.ifaces.plainError == 0 {
 			b.ifaces.plainError++
 			defer func() { b.ifaces.plainError-- }()
 			e, _, _ := b.shape(t) // errors.New alone
@@ -175,7 +175,7 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		// A reader over solved bytes (length and bytes are leaves); if
 		// the package asserts readers to other interfaces, one of the
 		// dynamic types of a choice (docs/mocks.md).
-		if b.ifaces != nil && len(b.ifaces.assertedFrom(t)) > 0 && b.ifaces.reader == 0 {
+		if b.ifaces != nil && b.ifaces.dispatches(t) && b.ifaces.reader == 0 {
 			b.ifaces.reader++
 			defer func() { b.ifaces.reader-- }()
 			r, _, _ := b.shape(t) // the reader alone
@@ -286,6 +286,11 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	case *types.TypeParam:
 		return 0, "type parameter", false
 	case *types.Interface:
+		if u.Empty() && b.ifaces != nil && b.ifaces.dispatches(t) {
+			// any that the package asserts to other types: a choice
+			// among the common types, the types asserted to and mocks.
+			return b.anyChoice(t, u), "", true
+		}
 		if u.Empty() {
 			// any: nil or one of the common dynamic types.
 			i := b.done(t, rt.Shape{Kind: rt.ShapeAny, Type: name})

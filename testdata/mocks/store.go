@@ -4,7 +4,10 @@
 // by reflection), which only values of types nobody wrote reach.
 package mocks
 
-import "reflect"
+import (
+	"io"
+	"reflect"
+)
 
 // Store is where Save writes.
 type Store interface {
@@ -65,4 +68,22 @@ func Level(s Store) int {
 		return 2
 	}
 	return 1
+}
+
+// Kinder is a value that knows its kind.
+type Kinder interface {
+	Kind() string
+}
+
+// Header reads two bytes from r and says whether r is a Kinder whose
+// stream starts with "GO".
+func Header(r io.Reader) string {
+	var b [2]byte
+	if n, _ := r.Read(b[:]); n < 2 {
+		return "short"
+	}
+	if _, ok := r.(Kinder); ok && b[0] == 'G' && b[1] == 'O' {
+		return "kinder go"
+	}
+	return "other"
 }

@@ -1,6 +1,9 @@
 package mocks
 
-import "testing"
+import (
+	"io"
+	"testing"
+)
 
 // PutSave fails for a store that is flushed and holds more than 100.
 func PutSave(t *testing.T, s Store, key string, v int) {
@@ -17,5 +20,13 @@ func PutSave(t *testing.T, s Store, key string, v int) {
 func PutLevel(t *testing.T, s Store) {
 	if s != nil && Level(s) == 2 {
 		t.Errorf("a high-level store")
+	}
+}
+
+// PutHeader fails for a reader that is also a Kinder and yields "GO":
+// a mock whose Read fills its argument.
+func PutHeader(t *testing.T, r io.Reader) {
+	if r != nil && Header(r) == "kinder go" {
+		t.Errorf("a kinder GO stream")
 	}
 }
