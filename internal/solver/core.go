@@ -65,13 +65,6 @@ type Z3 struct {
 	// queries (each in a scope of its own): creating one costs about a
 	// millisecond, more than deciding most linear queries.
 	lia *z3.Solver
-	// bv is the QF_BV solver kept the same way for queries without
-	// dividers or products of unknowns: in a scope, Z3 decides those
-	// incrementally, and faster than a fresh solver (bank's string
-	// queries: median 8.6 -> 3.7 ms); the others get a fresh solver,
-	// whose preprocessing they need (a hash table's remainders: p90
-	// 16 ms fresh, 250 ms in a kept solver).
-	bv *z3.Solver
 }
 
 // NewZ3 returns a core solver.
@@ -123,50 +116,10 @@ func (s *Z3) context() *z3.Context {
 
 // closeLIA releases the kept QF_LIA solver.
 func (s *Z3) closeLIA() {
-	for _, sv := range []**z3.Solver{&s.lia, &s.bv} {
-		if *sv != nil {
-			(*sv).Close()
-			*sv = nil
-		}
+	if s.lia != nil {
+		s.lia.Close()
+		s.lia = nil
 	}
-}
-
-// scoped is a solver for one query: a kept solver in a scope of its own,
-// or a fresh one.
-type scoped struct {
-	*z3.Solver
-	kept bool
-}
-
-// done ends the query: pops the scope of a kept solver, frees a fresh one.
-func (sv scoped) done() {
-	if sv.kept {
-		sv.Pop(1)
-	} else {
-		sv.Close()
-	}
-}
-
-// bvSolver returns the bit-vector solver for a query of context z: the
-// kept one (see Z3.bv) unless the query is heavy or Options.Simple is set.
-func (s *Z3) bvSolver(z *z3.Context, heavy bool, timeout time.Duration) (scoped, error) {
-	switch {
-	case s.opts.Simple:
-		sv, err := z.NewSimpleSolver(timeout)
-		return scoped{sv, false}, err
-	case heavy:
-		sv, err := z.NewSolver(timeout)
-		return scoped{sv, false}, err
-	}
-	if s.bv == nil {
-		sv, err := z.NewSolver(0)
-		if err != nil {
-			return scoped{}, err
-		}
-		s.bv = sv
-	}
-	s.bv.Push()
-	return scoped{s.bv, true}, nil
 }
 
 // liaSolver returns the QF_LIA solver of context z, created on first use.
@@ -261,17 +214,15 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		formulas = append(formulas, f)
 	}
 
-	// Preferences cost Z3 a check per round; with a divider or a product
-	// of two unknowns in the query each check bit-blasts it again (about
-	// 0.3 s per satisfiable query on a hash table's "key % n" against 0.06 s
-	// without). Such queries get one check and a model moved towards the
-	// seed by evaluation instead (nearSeed).
-	heavy := nonlinear(q.Constraints)
-	sv, err := s.bvSolver(z, heavy, timeout)
+	newSolver := z.NewSolver
+	if s.opts.Simple {
+		newSolver = z.NewSimpleSolver
+	}
+	sv, err := newSolver(timeout)
 	if err != nil {
 		return Result{}, fmt.Errorf("solver: %w", err)
 	}
-	defer sv.done()
+	defer sv.Close()
 	for _, f := range formulas {
 		sv.Assert(f)
 	}
@@ -281,6 +232,12 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 	for _, f := range en.lemmas {
 		sv.Assert(f)
 	}
+	// Preferences cost Z3 a check per round; with a divider or a product
+	// of two unknowns in the query each check bit-blasts it again (about
+	// 0.3 s per satisfiable query on a hash table's "key % n" against 0.06 s
+	// without). Such queries get one check and a model moved towards the
+	// seed by evaluation instead (nearSeed).
+	heavy := nonlinear(q.Constraints)
 	if heavy {
 		if res, ok := s.narrowSolve(ctx, z, q, timeout); ok {
 			return res, nil
@@ -297,8 +254,8 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		return Result{}, fmt.Errorf("solver: assert: %w", err)
 	}
 
-	return s.check(ctx, z, sv.Solver, prefs, timeout, func() (Result, error) {
-		res, err := s.model(en, sv.Solver, q.Seed)
+	return s.check(ctx, z, sv, prefs, timeout, func() (Result, error) {
+		res, err := s.model(en, sv, q.Seed)
 		if err == nil && heavy && !s.opts.KeepSeed {
 			nearSeed(q, res.Model)
 		}
