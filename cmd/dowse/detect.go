@@ -48,17 +48,8 @@ func detectMain(args []string, stdout, stderr io.Writer) int {
 	)
 	fs.Var(&mockTypes, "mock-type", "`pkgpath.Type` whose values are mocks (repeatable)")
 	fs.Var(&mockFuncs, "mock-func", "`pkgpath.Func` or pkgpath.Type.Method whose results are mocks (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: dowse detect [flags] [packages]")
-		fmt.Fprintln(stderr, "\nReports, for every call in the test files of the packages, whether its\nreceiver may be a mock object, and per test the focal-method candidates.")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "usage: dowse detect [flags] [packages]", "\nReports, for every call in the test files of the packages, whether its\nreceiver may be a mock object, and per test the focal-method candidates."); !ok {
+		return code
 	}
 	cfg := &sources.Config{}
 	if *config != "" {
@@ -108,4 +99,23 @@ func detectMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseFlags parses the flags of a subcommand whose -h prints usage, then
+// about and the flags' defaults; ok is false when the command must exit
+// with code (0 after -h, 2 on a bad flag).
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, usage, about string) (code int, ok bool) {
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fmt.Fprintln(stderr, about)
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0, false
+		}
+		return 2, false
+	}
+	return 0, true
 }

@@ -27,17 +27,8 @@ func surveyMain(args []string, stdout, stderr io.Writer) int {
 		tags    = fs.String("tags", "", "comma-separated build tags")
 		dir     = fs.String("C", "", "run in `dir`")
 	)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: dowse survey [flags] [packages]")
-		fmt.Fprintln(stderr, "\nCounts, per package, the patterns that need generated types to be\ncovered: type assertions and switches on interface parameters,\nreflection on parameters, struct tag reads and errors.As (docs/mocks.md).")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "usage: dowse survey [flags] [packages]", "\nCounts, per package, the patterns that need generated types to be\ncovered: type assertions and switches on interface parameters,\nreflection on parameters, struct tag reads and errors.As (docs/mocks.md)."); !ok {
+		return code
 	}
 	patterns := fs.Args()
 	if len(patterns) == 0 {

@@ -179,6 +179,17 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 	}
 	u := &Unit{Path: p.PkgPath, Name: p.Name, Types: p.Types, bySite: map[*ast.CallExpr]*Site{}, byRef: map[*ast.SelectorExpr]*Site{}}
 	ext := map[string]*External{}
+	// external returns the record of the external function fn, made on
+	// first use.
+	external := func(fn *types.Func) *External {
+		en := shortName(fn)
+		e := ext[en]
+		if e == nil {
+			e = &External{Name: en}
+			ext[en] = e
+		}
+		return e
+	}
 	counts := map[string]int{}
 	q := newQualifier(p.Types)
 	for _, f := range p.Syntax {
@@ -233,12 +244,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 					if why == "" {
 						return true
 					}
-					en := shortName(fn)
-					e := ext[en]
-					if e == nil {
-						e = &External{Name: en}
-						ext[en] = e
-					}
+					e := external(fn)
 					e.Calls++
 					counts[owner+"."+fn.Name()]++
 					k := fmt.Sprintf("%s.%s.%d", owner, fn.Name(), counts[owner+"."+fn.Name()])
@@ -256,12 +262,7 @@ func Analyze(p *packages.Package, fx *Effects, cfg Config, inUnit func(string) b
 					if callee == nil || callee.Pkg() == nil || inUnit(callee.Pkg().Path()) {
 						return true
 					}
-					en := shortName(callee)
-					e := ext[en]
-					if e == nil {
-						e = &External{Name: en}
-						ext[en] = e
-					}
+					e := external(callee)
 					e.Calls++
 					why := ""
 					switch {
@@ -340,13 +341,7 @@ func recvName(e ast.Expr) string {
 // an interface method, the interface's method), and the selector of a
 // method call; nil for builtins, conversions and func values.
 func staticCallee(info *types.Info, call *ast.CallExpr) (*types.Func, *ast.SelectorExpr) {
-	fun := ast.Unparen(call.Fun)
-	switch x := fun.(type) {
-	case *ast.IndexExpr:
-		fun = x.X
-	case *ast.IndexListExpr:
-		fun = x.X
-	}
+	fun := calleeExpr(call)
 	switch x := fun.(type) {
 	case *ast.Ident:
 		fn, _ := info.Uses[x].(*types.Func)
@@ -454,15 +449,22 @@ func (u *Unit) valueSite(p *packages.Package, q *qualifier, ref *ast.SelectorExp
 	return s, nil
 }
 
-// calleeIdent is the identifier naming the function of a call.
-func calleeIdent(call *ast.CallExpr) *ast.Ident {
+// calleeExpr is the expression naming the function of a call, without
+// parentheses and type arguments.
+func calleeExpr(call *ast.CallExpr) ast.Expr {
 	fun := ast.Unparen(call.Fun)
 	switch x := fun.(type) {
 	case *ast.IndexExpr:
-		fun = x.X
+		return x.X
 	case *ast.IndexListExpr:
-		fun = x.X
+		return x.X
 	}
+	return fun
+}
+
+// calleeIdent is the identifier naming the function of a call.
+func calleeIdent(call *ast.CallExpr) *ast.Ident {
+	fun := calleeExpr(call)
 	switch x := fun.(type) {
 	case *ast.Ident:
 		return x

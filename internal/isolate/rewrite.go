@@ -43,13 +43,7 @@ func (u *Unit) Rewrite(f *ast.File, info *types.Info) map[*types.PkgName]int {
 		if s == nil {
 			return true
 		}
-		fun := ast.Unparen(call.Fun)
-		switch x := fun.(type) {
-		case *ast.IndexExpr:
-			fun = x.X
-		case *ast.IndexListExpr:
-			fun = x.X
-		}
+		fun := calleeExpr(call)
 		if s.Method {
 			sel := fun.(*ast.SelectorExpr)
 			recv := sel.X
