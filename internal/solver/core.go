@@ -188,8 +188,9 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		// Small values first: a model within the box is a model, and
 		// reads better than the arbitrary ones of an encoding where
 		// terms wrap around. Only worth a try when terms that may wrap
-		// were all that stood in the way.
-		if ok || !l.nonlinear {
+		// were all that stood in the way (an accepted query has no other
+		// obstacle: nonlinear is only set when the analysis fails).
+		if !l.nonlinear {
 			if b, inBox := boxQuery(q, smallBox); inBox {
 				if res, err := s.linearSolve(ctx, z, q, b, timeout); err != nil || res.Status == Sat {
 					return decided(res, err)
