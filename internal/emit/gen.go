@@ -466,10 +466,20 @@ func (w *writer) passTable(p *plan) {
 
 func (w *writer) failTable(p *plan) {
 	testing, os := w.imports.names["testing"], w.imports.names["os"]
-	w.doc(fmt.Sprintf("%s holds the inputs on which dowse saw %s fail. Each case skips, reporting the failure, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, ReproduceEnv))
+	panics := false
+	for _, rp := range p.fail {
+		panics = panics || recoverable(rp.row)
+	}
+	doc := fmt.Sprintf("%s holds the inputs on which dowse saw %s fail. Each case skips, reporting the failure, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, ReproduceEnv)
+	extra := "found string"
+	if panics {
+		doc = fmt.Sprintf("%s holds the inputs on which dowse saw %s fail. Each case skips, reporting the failure, unless %s=1 is set; then it runs and fails. A case that panicked runs up to its panic first, recovers it and skips, so that the statements on its path count in go test -cover; if it no longer panics, it passes.", p.failName, p.t.Name, ReproduceEnv)
+		extra = "found  string\n\t\tpanics bool"
+	}
+	w.doc(doc)
 	w.pf("func %s(t *%s.T) {\n", p.failName, testing)
 	w.pf("%s", w.sandboxOn(p))
-	w.tableHead(p, "found string")
+	w.tableHead(p, extra)
 	names := uniqueNames{}
 	seen := map[string]bool{}
 	for _, rp := range p.fail {
@@ -484,13 +494,32 @@ func (w *writer) failTable(p *plan) {
 		for _, i := range p.order() {
 			w.pf("\t\t\t%s: %s,\n", p.fields[i], w.fieldLit(p, i, rp.vals[i]))
 		}
-		w.pf("\t\t\tfound: %s,\n\t\t},\n", strconv.Quote(found(rp.row)))
+		w.pf("\t\t\tfound: %s,\n", strconv.Quote(found(rp.row)))
+		if recoverable(rp.row) {
+			w.pf("\t\t\tpanics: true,\n")
+		}
+		w.pf("\t\t},\n")
 	}
 	w.pf("\t}\n")
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
 	w.pf("\t\t\tif %s.Getenv(%q) != \"1\" {\n", os, ReproduceEnv)
-	w.pf("\t\t\t\tt.Skipf(\"dowse found: %%s\\nreproduce: %s=1 go test -run '^%s$/^%%s$'\", tt.found, tt.name)\n", ReproduceEnv, p.failName)
+	skip := fmt.Sprintf("t.Skipf(\"dowse found: %%s\\nreproduce: %s=1 go test -run '^%s$/^%%s$'\", tt.found, tt.name)", ReproduceEnv, p.failName)
+	if panics {
+		w.pf("\t\t\t\tif !tt.panics {\n\t\t\t\t\t%s\n\t\t\t\t}\n", skip)
+		w.pf("\t\t\t\tdefer func() {\n\t\t\t\t\tif recover() != nil {\n\t\t\t\t\t\t%s\n\t\t\t\t\t}\n\t\t\t\t}()\n", skip)
+	} else {
+		w.pf("\t\t\t\t%s\n", skip)
+	}
 	w.pf("\t\t\t}\n%s\t\t\t%s\n\t\t})\n\t}\n}\n", w.sandbox(p), w.call(p))
+}
+
+// recoverable reports whether a failing row is a panic the generated
+// case can run up to and recover: a panic that escaped the target on the
+// goroutine that called it (a crash of the process is status exit) and
+// the only failure of the run (a case whose target also reported an
+// error would fail the test).
+func recoverable(row *Row) bool {
+	return row.Status == rt.StatusPanic && len(row.Messages) == 1
 }
 
 func (w *writer) fuzzFailures(p *plan) {

@@ -45,6 +45,11 @@ type Point struct {
 	X, Y  int
 	label string
 }
+
+// First panics on an empty slice.
+func First(xs []int) int {
+	return xs[0]
+}
 `
 
 const modPut = `package p
@@ -76,7 +81,7 @@ func PutAll(t *testing.T, s string, b []byte, arr [2]uint8, p Point, k Kind, r r
 }
 
 func PutIndex(t *testing.T, xs []int) {
-	_ = xs[0]
+	_ = First(xs)
 }
 
 func FuzzRev(f *testing.F) {
@@ -171,7 +176,9 @@ func TestGeneratedFileRuns(t *testing.T) {
 			row{status: rt.StatusPass, in: []any{"\xff\x00", 1, 'h', 0, 255, 255, -9, 0, "\n", 77, -1, 1, 5, 0}}),
 		target("PutIndex",
 			row{status: rt.StatusPass, in: []any{1, 5, 0}},
-			row{status: rt.StatusPanic, in: []any{0, 0, 0}, msg: "runtime error: index out of range [0] with length 0", panicAt: "put_test.go:31"}),
+			row{status: rt.StatusPanic, in: []any{0, 0, 0}, msg: "runtime error: index out of range [0] with length 0", panicAt: "p.go:31"},
+			// A panic that no longer happens (the code was fixed): the case passes.
+			row{status: rt.StatusPanic, in: []any{1, 3, 0}, msg: "runtime error: index out of range [0] with length 0", panicAt: "p.go:31"}),
 		target("FuzzRev",
 			row{status: rt.StatusPass, in: []any{2, 0, 255, "s", 1, 200, 'x', true, -5, uint64(1 << 63), -128, -3, 65535, 4294967295, 9}},
 			row{status: rt.StatusPass, in: []any{0, 0, 0, "", 0, 0, -1, false, 0, 0, 0, 0, 0, 0, 0}},
@@ -195,6 +202,7 @@ func TestGeneratedFileRuns(t *testing.T) {
 		"--- SKIP: TestDowsePutIsoscelesOuterFailures/fail:a=2,c=3",
 		"dowse found: fail: Classify(2, 3, 2) = 3, want Isosceles",
 		"--- SKIP: TestDowsePutIndexFailures/panic:xs=nil",
+		"--- PASS: TestDowsePutIndexFailures/panic:xs=3",
 		"--- PASS: TestDowsePutAll/",
 		"--- PASS: FuzzRev/dowse-",
 		"--- SKIP: FuzzDowseRevFailures",
@@ -205,6 +213,20 @@ func TestGeneratedFileRuns(t *testing.T) {
 	}
 	if n := strings.Count(out, "--- PASS: FuzzRev/dowse-"); n != 2 {
 		t.Errorf("go test ran %d dowse corpus entries of FuzzRev, want 2:\n%s", n, out)
+	}
+
+	// The panicking case ran up to its panic: go test -cover counts
+	// First's statement (line 32 of modPkg).
+	profile := filepath.Join(t.TempDir(), "cover.out")
+	if out, err := runGo(t, gocmd, dir, nil, "test", "-count=1", "-run", "^TestDowsePutIndexFailures$/^panic:xs=nil$", "-coverprofile", profile, "."); err != nil {
+		t.Fatalf("go test -cover: %v\n%s", err, out)
+	}
+	cover, err := os.ReadFile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)/p\.go:32\.\d+,\d+\.\d+ 1 1$`).Match(cover) {
+		t.Errorf("the skipped panicking case did not run First's statement:\n%s", cover)
 	}
 
 	// The reproduce hints select exactly the failing case, which fails.
