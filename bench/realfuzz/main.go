@@ -255,6 +255,12 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 		Exhaustive bool              `json:"exhaustive"`
 		Failures   []json.RawMessage `json:"failures"`
 		Elapsed    float64           `json:"elapsed_seconds"`
+		GoFuzz     *struct {
+			Seconds float64 `json:"seconds"`
+			Inputs  int     `json:"inputs"`
+			Paths   int     `json:"paths"`
+			Error   string  `json:"error"`
+		} `json:"go_fuzz"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for dec.Decode(&s) == nil {
@@ -266,6 +272,12 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 		verdict = "exhaustive"
 	}
 	r.summary = fmt.Sprintf("%d runs, %d paths in %.1fs, %s", s.Runs, s.Paths, s.Elapsed, verdict)
+	if g := s.GoFuzz; g != nil {
+		r.summary += fmt.Sprintf("; go test -fuzz %.1fs: %d inputs, %d new paths", g.Seconds, g.Inputs, g.Paths)
+		if g.Error != "" {
+			r.summary += " (" + strings.SplitN(g.Error, "\n", 2)[0] + ")"
+		}
+	}
 	return r
 }
 

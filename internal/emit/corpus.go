@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dowse-go/dowse/rt"
 )
 
 // corpusVersion is the first line of a file in Go's seed corpus format
@@ -113,4 +115,14 @@ func corpusFile(vals []*value) ([]byte, error) {
 func corpusName(content []byte) string {
 	sum := sha256.Sum256(content)
 	return CorpusPrefix + hex.EncodeToString(sum[:8])
+}
+
+// CorpusFile encodes one input of a fuzz function with parameters params
+// (inputs, one per leaf of layout l) as a file of Go's seed corpus format.
+func CorpusFile(params []*types.Var, l *rt.Layout, inputs []rt.Value) ([]byte, error) {
+	vals, err := decodeValues(params, l, nil, inputs, false)
+	if err != nil {
+		return nil, err
+	}
+	return corpusFile(vals)
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/dowse-go/dowse/internal/emit"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
+	"github.com/dowse-go/dowse/internal/gofuzz"
 	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
 	"github.com/dowse-go/dowse/internal/shard"
@@ -49,6 +50,9 @@ type Config struct {
 	KeepWork         bool           // keep the work directory
 	MaxLen           int            // bound on the length of strings and slices
 	LenCap           int            // how far the bound may be raised (explore.Raise)
+	// FuzzShare is the share of a fuzz target's time bound that Go's
+	// fuzzer gets in the hybrid phase (explore.Raise.Fuzz; 0: none).
+	FuzzShare float64
 	Auto             bool           // automatic targets for packages that have PUTs too
 	NoMocks          bool           // interface inputs get no generated mock types (-mocks=false)
 	MockCalls        int            // scripted calls per mock method (0: load.DefaultMockCalls)
@@ -465,9 +469,96 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
 	}
 	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto(), Fuzz: t.Kind == load.KindFuzz}
+	if t.Kind == load.KindFuzz && g.cfg.FuzzShare > 0 && g.cfg.Explore.MaxTime > 0 {
+		if len(t.Sandbox) > 0 {
+			// Go's fuzzer would run the target's isolated calls for real.
+			g.logf("%s: no go test -fuzz phase: the target reaches isolated calls", t.Name)
+		} else {
+			fz := g.startFuzzer(ctx, bin.Package, t)
+			defer fz.close()
+			raise.Fuzz, raise.FuzzShare = fz.fuzz, g.cfg.FuzzShare
+			if g.cfg.LenCap > g.cfg.MaxLen {
+				// A bound that may be raised may be raised to fit what
+				// the fuzzer found; a bound the user fixed stays.
+				raise.FuzzedCap = maxFuzzedLen
+			}
+		}
+	}
 	solver, closeSolver := newSolver(g.cfg.Explore.SolverTimeout)
 	defer closeSolver()
 	return explore.ExploreRaising(ctx, g.cfg.Explore, target, raise, solver)
+}
+
+// maxFuzzedLen is the longest string or byte slice of Go's fuzzer's inputs
+// that a fuzz target's length bound is raised to fit.
+const maxFuzzedLen = 1024
+
+// hybridFuzzer is Go's fuzzer for one fuzz target, built in the
+// background while the concolic search runs (gofuzz).
+type hybridFuzzer struct {
+	t     *load.Target
+	built chan struct{}
+	fz    *gofuzz.Fuzzer
+	err   error
+	logf  func(format string, args ...any)
+	work  int // processes of the fuzzer
+}
+
+func (g *runner) startFuzzer(ctx context.Context, p *load.Package, t *load.Target) *hybridFuzzer {
+	h := &hybridFuzzer{t: t, built: make(chan struct{}), logf: g.logf, work: max(1, g.cfg.Workers)}
+	go func() {
+		defer close(h.built)
+		h.fz, h.err = gofuzz.Build(ctx, p.Dir, t.Name, nil)
+	}()
+	return h
+}
+
+// fuzz is explore.Raise.Fuzz: it seeds Go's fuzzer with the passing
+// inputs, encoded as corpus files of the target's parameters.
+func (h *hybridFuzzer) fuzz(ctx context.Context, leaves []rt.Leaf, passing [][]rt.Value, d time.Duration) ([][]any, error) {
+	waited := time.Now()
+	select {
+	case <-h.built:
+	case <-time.After(d):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if d -= time.Since(waited); d < time.Second {
+		return nil, errors.New("go test -c -fuzz was not done building in the time left")
+	}
+	if h.err != nil {
+		return nil, h.err
+	}
+	var seeds [][]byte
+	for _, in := range passing {
+		if len(in) != len(leaves) {
+			continue
+		}
+		if f, err := emit.CorpusFile(h.t.Params, h.t.Layout, in); err == nil {
+			seeds = append(seeds, f)
+		}
+	}
+	h.logf("%s: go test -fuzz for %v from %d inputs", h.t.Name, d.Round(time.Millisecond), len(seeds))
+	res, err := h.fz.Run(ctx, seeds, d, h.work)
+	if res == nil {
+		return nil, err
+	}
+	var found [][]any
+	for _, data := range append(res.Crashers, res.Interesting...) {
+		if v, perr := load.ParseCorpusFile(data); perr == nil {
+			found = append(found, v)
+		}
+	}
+	return found, err
+}
+
+func (h *hybridFuzzer) close() {
+	go func() {
+		<-h.built
+		if h.fz != nil {
+			h.fz.Close()
+		}
+	}()
 }
 
 // corpusSeeds reads the seeds of fuzz target t that go test -fuzz would

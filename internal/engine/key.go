@@ -61,6 +61,7 @@ type settings struct {
 	Instrument       []string
 	Corpus           bool
 	MaxLen, LenCap   int
+	FuzzShare        float64
 	Auto             bool
 	NoMocks          bool
 	MockCalls        int
@@ -129,7 +130,7 @@ func newKeyer(ctx context.Context, cfg Config, cwd string, loadFlags, patterns [
 	}
 	set, err := json.Marshal(settings{
 		Tags: cfg.Tags, InstrumentModule: cfg.InstrumentModule, Instrument: cfg.Instrument,
-		Corpus: cfg.Corpus, MaxLen: cfg.MaxLen, LenCap: cfg.LenCap, Auto: cfg.Auto, NoMocks: cfg.NoMocks, MockCalls: cfg.MockCalls,
+		Corpus: cfg.Corpus, MaxLen: cfg.MaxLen, LenCap: cfg.LenCap, FuzzShare: cfg.FuzzShare, Auto: cfg.Auto, NoMocks: cfg.NoMocks, MockCalls: cfg.MockCalls,
 		MaxMemory: cfg.MaxMemory, Workers: cfg.Workers, RunTimeout: cfg.RunTimeout, Explore: cfg.Explore,
 		Isolate: cfg.Isolate,
 	})

@@ -78,6 +78,10 @@ type Target struct {
 	// From are the leaves Inputs are for, if not the executor's: they are
 	// translated leaf by path (see translate).
 	From []rt.Leaf
+	// Fuzzed are inputs Go's fuzzer found (ExploreRaising's hybrid
+	// phase), as Seeds; they run after Inputs, and the paths they take
+	// first are counted in Report.FuzzedPaths.
+	Fuzzed [][]any
 }
 
 // Reasons why an exploration is not exhaustive, in the order reports list
@@ -179,6 +183,14 @@ type Report struct {
 	// MutantRuns counts the runs of mutated inputs (the mutation phase,
 	// mutate.go) and MutantPaths the distinct paths they found first.
 	MutantRuns, MutantPaths int
+	// FuzzedPaths counts the distinct paths that inputs of Go's fuzzer
+	// (Target.Fuzzed) took first, and Fuzzer what ExploreRaising's hybrid
+	// phase did (nil if it did not run).
+	FuzzedPaths int
+	Fuzzer      *FuzzReport
+	// RerunPaths counts the paths that inputs of an earlier search
+	// (Target.Inputs) took.
+	RerunPaths int
 	// MaxLen is the length bound the verdict holds for, and RaisedFrom
 	// the bound the search started from if ExploreRaising raised it (0
 	// otherwise). Explore itself leaves both 0.
@@ -306,6 +318,8 @@ type child struct {
 	parent *node
 	flip   int  // the parent's event negated; -1 for an initial input
 	mutant bool // made by mutation (see mutate.go)
+	fuzzed bool // found by Go's fuzzer (Target.Fuzzed)
+	rerun  bool // an input of an earlier search (Target.Inputs)
 }
 
 // explorer holds the state of one exploration.
@@ -381,15 +395,26 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	}
 	batch := []child{{inputs: zero, flip: -1}}
 	initial := SeedInputs(leaves, seeds)
+	seeded := len(initial)
 	for _, in := range target.Inputs {
 		if target.From != nil {
 			in = translate(target.From, leaves, in)
 		}
 		initial = append(initial, in)
 	}
-	for _, s := range initial {
-		if len(s) == len(leaves) && !slices.ContainsFunc(batch, func(c child) bool { return slices.Equal(c.inputs, s) }) {
-			batch = append(batch, child{inputs: s, flip: -1})
+	for i, s := range initial {
+		if len(s) != len(leaves) {
+			continue
+		}
+		if j := slices.IndexFunc(batch, func(c child) bool { return slices.Equal(c.inputs, s) }); j >= 0 {
+			batch[j].rerun = batch[j].rerun || i >= seeded
+			continue
+		}
+		batch = append(batch, child{inputs: s, flip: -1, rerun: i >= seeded})
+	}
+	for _, s := range SeedInputs(leaves, target.Fuzzed) {
+		if !slices.ContainsFunc(batch, func(c child) bool { return slices.Equal(c.inputs, s) }) {
+			batch = append(batch, child{inputs: s, flip: -1, fuzzed: true})
 		}
 	}
 	if cfg.MaxRuns > 0 && len(batch) > cfg.MaxRuns {
@@ -521,7 +546,15 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 			MaxBranches: e.cfg.MaxBranches,
 		}
 	}
-	outs, err := e.ex.Run(e.bounded(ctx), reqs)
+	run := e.bounded(ctx)
+	if e.runs == 0 && len(e.target.Inputs) > 0 {
+		// The first batch of a search that starts from an earlier one's
+		// rows runs them all, time bound or not: cut short, it would
+		// lose what the earlier search found (ExploreRaising leaves time
+		// for it).
+		run = ctx
+	}
+	outs, err := e.ex.Run(run, reqs)
 	if err != nil {
 		return fmt.Errorf("running %s: %w", e.target.Name, err)
 	}
@@ -672,6 +705,12 @@ func (e *explorer) record(c child, o RunOutcome) {
 		if newPath {
 			e.rep.MutantPaths++
 		}
+	}
+	if c.fuzzed && newPath {
+		e.rep.FuzzedPaths++
+	}
+	if c.rerun && newPath {
+		e.rep.RerunPaths++
 	}
 	if decoded && len(e.mut.ints)+len(e.mut.strs) < 2*maxDict {
 		e.mut.harvest(n.conds)

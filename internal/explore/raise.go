@@ -16,6 +16,21 @@ type Raise struct {
 	// Start starts an executor whose layout has length bound maxLen; the
 	// function returned closes it.
 	Start func(maxLen int) (Executor, func(), error)
+	// Fuzz, if set, hands a fuzz target (Target.Fuzz) to Go's fuzzer for
+	// part of cfg.MaxTime (the hybrid phase): it fuzzes for d, seeded with
+	// the passing inputs found (vectors for leaves), and returns the inputs
+	// the fuzzer found (Go values, as seeds). FuzzShare is the share of the
+	// time bound the fuzzer gets.
+	Fuzz      func(ctx context.Context, leaves []rt.Leaf, passing [][]rt.Value, d time.Duration) ([][]any, error)
+	FuzzShare float64
+	// FuzzedCap is the longest string or byte slice of the fuzzer's
+	// inputs that the bound is raised to fit (at least Cap).
+	FuzzedCap int
+}
+
+// hybrid reports whether r hands target to Go's fuzzer within cfg's time.
+func (r Raise) hybrid(cfg Config, target Target) bool {
+	return r.Fuzz != nil && target.Fuzz && cfg.MaxTime > 0 && r.FuzzShare > 0 && r.FuzzShare < 1
 }
 
 // ExploreRaising explores target as Explore does, with a length bound
@@ -33,10 +48,24 @@ type Raise struct {
 //
 // The report is the last search's, with the work of all of them counted;
 // Report.MaxLen is the bound the verdict holds for.
+//
+// With r.Fuzz set, a fuzz target's searches end at (1 - r.FuzzShare) of
+// the time bound; then, unless they were exhaustive or stopped at the run
+// bound, Go's fuzzer runs for most of what is left, seeded with the
+// passing inputs found, and a last search starts from the inputs it found
+// (Target.Fuzzed) and the rows so far, with the bound raised to fit them
+// (up to r.FuzzedCap).
 func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, solver Solver) (*Report, error) {
 	start := time.Now()
 	maxLen := r.From
 	var total Report
+	hybrid := r.hybrid(cfg, target)
+	budget := cfg.MaxTime // of the searches before the fuzzer
+	if hybrid {
+		budget = time.Duration(float64(cfg.MaxTime) * (1 - r.FuzzShare))
+	}
+	var fuzz *FuzzReport
+	earlier := 0 // paths the searches before the fuzzer found
 	for phase := 0; ; phase++ {
 		ex, closeEx, err := r.Start(maxLen)
 		if err != nil {
@@ -60,7 +89,7 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		c := cfg
 		c.Raisable = maxLen < r.Cap
 		if cfg.MaxTime > 0 {
-			c.MaxTime = cfg.MaxTime - time.Since(start)
+			c.MaxTime = max(budget-time.Since(start), time.Millisecond)
 		}
 		if cfg.MaxRuns > 0 {
 			c.MaxRuns = cfg.MaxRuns - total.Runs
@@ -79,27 +108,83 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		// inputs are reason enough while most of the time is left.
 		plenty := c.MaxTime <= 0 || rep.Elapsed < c.MaxTime/4
 		next := raisedBound(rep, maxLen, r.Cap, plenty)
-		if next == 0 || (cfg.MaxTime > 0 && time.Since(start) >= cfg.MaxTime) || (cfg.MaxRuns > 0 && total.Runs >= cfg.MaxRuns) {
+		if fuzz == nil && hybrid && next == 0 && !rep.Exhaustive && rep.StopReason != ReasonMaxRuns && rep.StopReason != ReasonCanceled && ctx.Err() == nil {
+			// The hybrid phase: Go's fuzzer gets most of the time left,
+			// the last search the rest.
+			// The last search first runs the rows found so far again:
+			// it gets a fifth of the time left, or twice what those
+			// runs took on average, if more.
+			left := cfg.MaxTime - time.Since(start)
+			rerun := time.Duration(0)
+			if total.Runs > 0 {
+				rerun = 2 * total.TargetTime / time.Duration(total.Runs) * time.Duration(len(rep.Rows)+len(rep.Failures))
+			}
+			if d := left - max(left/5, rerun); d >= time.Second {
+				fuzz = &FuzzReport{}
+				var passing [][]rt.Value
+				for _, row := range rep.Rows {
+					if row.Status == rt.StatusPass {
+						passing = append(passing, row.Inputs)
+					}
+				}
+				t0 := time.Now()
+				found, err := r.Fuzz(ctx, rep.Leaves, passing, d)
+				fuzz.Time, fuzz.Seeds, fuzz.Inputs = time.Since(t0), len(passing), len(found)
+				if err != nil {
+					fuzz.Err = err.Error()
+				}
+				if len(found) > 0 {
+					earlier = rep.Paths
+					budget = cfg.MaxTime
+					target.Inputs, target.From = nextInputs(rep), rep.Leaves
+					target.Fuzzed = found
+					maxLen = max(maxLen, seedsNeed(found, max(r.FuzzedCap, r.Cap)))
+					continue
+				}
+			}
+		}
+		if next == 0 || (c.MaxTime > 0 && time.Since(start) >= budget) || (cfg.MaxRuns > 0 && total.Runs >= cfg.MaxRuns) {
 			rep.Runs, rep.Queries, rep.Sat, rep.Unsat = total.Runs, total.Queries, total.Sat, total.Unsat
 			rep.UnknownAnswers, rep.CacheHits, rep.Divergences = total.UnknownAnswers, total.CacheHits, total.Divergences
 			rep.SolverTime, rep.TargetTime, rep.Elapsed = total.SolverTime, total.TargetTime, time.Since(start)
+			if fuzz != nil {
+				fuzz.Paths = rep.FuzzedPaths
+				// The searches before the fuzzer's found paths the last
+				// one only ran again (its rows).
+				rep.Paths += earlier - rep.RerunPaths
+			}
+			rep.Fuzzer = fuzz
 			return rep, nil
 		}
 		// The next search starts from what this one found.
-		var inputs [][]rt.Value
-		for _, row := range rep.Rows {
-			inputs = append(inputs, row.Inputs)
-		}
-		for _, f := range rep.Failures {
-			inputs = append(inputs, f.Inputs)
-		}
-		for _, b := range append(rep.BoundLimited, rep.Longer...) {
-			inputs = append(inputs, b.Inputs)
-		}
-		target.Inputs = inputs
-		target.From = rep.Leaves
+		target.Inputs, target.From = nextInputs(rep), rep.Leaves
 		maxLen = next
 	}
+}
+
+// nextInputs are the inputs a search after rep starts from: its rows,
+// failures and the solutions that needed a longer bound.
+func nextInputs(rep *Report) [][]rt.Value {
+	var inputs [][]rt.Value
+	for _, row := range rep.Rows {
+		inputs = append(inputs, row.Inputs)
+	}
+	for _, f := range rep.Failures {
+		inputs = append(inputs, f.Inputs)
+	}
+	for _, b := range append(rep.BoundLimited, rep.Longer...) {
+		inputs = append(inputs, b.Inputs)
+	}
+	return inputs
+}
+
+// FuzzReport tells what the hybrid phase (Raise.Fuzz) did.
+type FuzzReport struct {
+	Time   time.Duration // spent in Go's fuzzer (building it included)
+	Seeds  int           // passing inputs it started from
+	Inputs int           // inputs it found (kept for coverage, or failing)
+	Paths  int           // paths those inputs took first
+	Err    string        // why it stopped early, if it did
 }
 
 // accumulate adds the work counted in rep to total.

@@ -1,8 +1,10 @@
 package explore
 
 import (
+	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/dowse-go/dowse/rt"
 )
@@ -61,5 +63,70 @@ func TestSeedsNeed(t *testing.T) {
 	seeds := [][]any{{"abc", int64(1)}, {[]byte("0123456789ab")}, {string(make([]byte, 100))}}
 	if got := seedsNeed(seeds, 64); got != 12 {
 		t.Errorf("seedsNeed = %d, want 12 (the longest seed within the cap)", got)
+	}
+}
+
+// square fails on x*x == 603729 (x = ±777), which a solver that gives up
+// on every query and the mutations of a few seconds do not find.
+var square = &program{
+	name:   "square",
+	leaves: intLeaves("x"),
+	run: func(t *tracer) {
+		x := t.in(0)
+		if t.cmp(1, rt.OpEq, t.bin(rt.OpMul, x, x), t.konst(603729)) {
+			t.fail("777")
+		}
+	},
+}
+
+func TestHybridPhase(t *testing.T) {
+	giveUp := func(*Query) bool { return true }
+	var seeded [][]rt.Value
+	r := Raise{From: 4, Cap: 4, FuzzShare: 0.6,
+		Start: func(int) (Executor, func(), error) { return &fakeExec{p: square}, func() {}, nil },
+		Fuzz: func(_ context.Context, leaves []rt.Leaf, passing [][]rt.Value, d time.Duration) ([][]any, error) {
+			if d < time.Second {
+				t.Errorf("the fuzzer gets %v, want most of the 1.8 s left", d)
+			}
+			seeded = passing
+			return [][]any{{int64(777)}, {int64(1)}}, nil
+		},
+	}
+	cfg := Config{MaxTime: 3 * time.Second, Seed: 1}
+	rep, err := ExploreRaising(context.Background(), cfg, Target{Name: "square", Fuzz: true}, r, &bruteSolver{r: 4, unknown: giveUp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("stop %q after %v, %d runs", rep.StopReason, rep.Elapsed, rep.Runs)
+	if len(seeded) == 0 {
+		t.Errorf("the fuzzer was not seeded with the passing inputs")
+	}
+	if rep.Fuzzer == nil || rep.Fuzzer.Inputs != 2 || rep.Fuzzer.Seeds != len(seeded) {
+		t.Fatalf("Fuzzer = %+v, want 2 inputs from %d seeds", rep.Fuzzer, len(seeded))
+	}
+	if len(rep.Failures) != 1 || rep.Failures[0].Inputs[0].Bits != 777 {
+		t.Fatalf("failures %+v, want the fuzzer's x = 777", rep.Failures)
+	}
+	if rep.Paths != 2 {
+		t.Errorf("paths %d, want 2: the one found before the fuzzer and its", rep.Paths)
+	}
+	if rep.Fuzzer.Paths != 1 || rep.FuzzedPaths != 1 {
+		t.Errorf("fuzzed paths %d (report %d), want 1: x = 1 takes a path found before", rep.Fuzzer.Paths, rep.FuzzedPaths)
+	}
+
+	// An exhaustive search, or one under a run bound, never calls it.
+	called := false
+	r.Fuzz = func(context.Context, []rt.Leaf, [][]rt.Value, time.Duration) ([][]any, error) {
+		called = true
+		return nil, nil
+	}
+	if _, err := ExploreRaising(context.Background(), cfg, Target{Name: "square", Fuzz: true}, r, &bruteSolver{r: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExploreRaising(context.Background(), Config{MaxTime: 3 * time.Second, MaxRuns: 5}, Target{Name: "square", Fuzz: true}, r, &bruteSolver{r: 4, unknown: giveUp}); err != nil {
+		t.Fatal(err)
+	}
+	if called {
+		t.Errorf("the fuzzer ran after an exhaustive search or one that met -max-runs")
 	}
 }

@@ -69,6 +69,9 @@ type Target struct {
 	// paths they found first (the rest of the paths the solver found).
 	MutationRuns  int `json:"mutation_runs,omitempty"`
 	MutationPaths int `json:"mutation_paths,omitempty"`
+	// GoFuzz tells what Go's fuzzer did in the hybrid phase of a fuzz
+	// target (absent if it did not run).
+	GoFuzz *GoFuzz `json:"go_fuzz,omitempty"`
 	// BuildCrashes counts the runs whose worker crashed or hung while
 	// building an input with the package's constructors and methods:
 	// those inputs are rejected, not failures.
@@ -381,6 +384,9 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.CacheHits = rep.CacheHits
 	out.Divergences = rep.Divergences
 	out.MutationRuns, out.MutationPaths = rep.MutantRuns, rep.MutantPaths
+	if f := rep.Fuzzer; f != nil {
+		out.GoFuzz = &GoFuzz{Seconds: f.Time.Seconds(), Seeds: f.Seeds, Inputs: f.Inputs, Paths: f.Paths, Error: f.Err}
+	}
 	out.BuildCrashes = rep.BuildCrashes
 	out.FailuresOmitted = rep.OmittedFailures
 	out.UnstableRows = rep.Unstable
@@ -410,4 +416,16 @@ func Rel(dir, p string) string {
 		return p
 	}
 	return rel
+}
+
+// GoFuzz is what Go's fuzzer (go test -fuzz) did in the hybrid phase of a
+// fuzz target: it ran for Seconds from Seeds passing inputs dowse had
+// found, and found Inputs inputs (new coverage or failures), whose runs
+// took Paths paths no earlier run had taken.
+type GoFuzz struct {
+	Seconds float64 `json:"seconds"`
+	Seeds   int     `json:"seeds"`
+	Inputs  int     `json:"inputs"`
+	Paths   int     `json:"paths"`
+	Error   string  `json:"error,omitempty"`
 }

@@ -96,6 +96,13 @@ func (h *TextHandler) Target(t *Target) error {
 	if t.MutationRuns > 0 {
 		extra = append(extra, fmt.Sprintf("%s of mutated inputs found %s", plural(t.MutationRuns, "run"), plural(t.MutationPaths, "path")))
 	}
+	if g := t.GoFuzz; g != nil {
+		s := fmt.Sprintf("go test -fuzz for %.1fs from %s found %s, %s", g.Seconds, plural(g.Seeds, "input"), plural(g.Inputs, "input"), plural(g.Paths, "new path"))
+		if g.Error != "" {
+			s += " (stopped: " + firstLine(g.Error) + ")"
+		}
+		extra = append(extra, s)
+	}
 	if t.BuildCrashes > 0 {
 		extra = append(extra, fmt.Sprintf("%s ended the worker while building the input (rejected, not failures)", plural(t.BuildCrashes, "run")))
 	}
@@ -310,4 +317,12 @@ func plural(n int, word string) string {
 
 func indent(s, prefix string) string {
 	return strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
