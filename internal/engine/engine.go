@@ -52,14 +52,14 @@ type Config struct {
 	LenCap           int            // how far the bound may be raised (explore.Raise)
 	// FuzzShare is the share of a fuzz target's time bound that Go's
 	// fuzzer gets in the hybrid phase (explore.Raise.Fuzz; 0: none).
-	FuzzShare float64
-	Auto             bool           // automatic targets for packages that have PUTs too
-	NoMocks          bool           // interface inputs get no generated mock types (-mocks=false)
-	MockCalls        int            // scripted calls per mock method (0: load.DefaultMockCalls)
-	MaxMemory        int64          // bytes of data per worker process; 0: no bound
-	Workers          int            // worker processes per target
-	RunTimeout       time.Duration  // bound on one run; 0: none
-	Explore          explore.Config
+	FuzzShare  float64
+	Auto       bool          // automatic targets for packages that have PUTs too
+	NoMocks    bool          // interface inputs get no generated mock types (-mocks=false)
+	MockCalls  int           // scripted calls per mock method (0: load.DefaultMockCalls)
+	MaxMemory  int64         // bytes of data per worker process; 0: no bound
+	Workers    int           // worker processes per target
+	RunTimeout time.Duration // bound on one run; 0: none
+	Explore    explore.Config
 	// Isolate is the isolation sandbox's policy (docs/isolate.md): by
 	// default the calls of code under test that may reach the
 	// environment are isolated.
