@@ -66,6 +66,7 @@ var targets = []target{
 func main() {
 	budget := flag.Duration("time", 60*time.Second, "exploration budget per target and tool")
 	maxLen := flag.Int("max-len", 0, "dowse gen -max-len (0: dowse's default, which dowse may raise)")
+	flag.StringVar(&fuzzShare, "fuzz-share", "", "dowse gen -fuzz-share (empty: dowse's default)")
 	only := flag.String("targets", "", "comma-separated target names (default: all)")
 	trials := flag.Int("trials", 1, "runs per tool and target; the table reports medians")
 	flag.StringVar(&profiles, "profiles", "", "keep each measuring run's cover profile in this directory (target-tool-budget-trial.cover), to compare what each tool reached")
@@ -232,6 +233,9 @@ func runFuzzer(src, work string, tg target, budget time.Duration) result {
 
 // runDowse explores a fresh copy with the budget and measures what its
 // generated corpus and tests reach.
+// fuzzShare is -fuzz-share, passed on to dowse gen.
+var fuzzShare string
+
 func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen int) result {
 	dir := filepath.Join(filepath.Dir(src), "dowse-"+budget.String())
 	if err := modcopy.CopyWritable(src, dir); err != nil {
@@ -240,6 +244,9 @@ func runDowse(dowse, src, work string, tg target, budget time.Duration, maxLen i
 	args := []string{"gen", "-json", "-corpus=false", "-max-runs", "0", "-max-time", budget.String(), "-run", "^" + tg.fuzz + "$"}
 	if maxLen > 0 {
 		args = append(args, "-max-len", strconv.Itoa(maxLen))
+	}
+	if fuzzShare != "" {
+		args = append(args, "-fuzz-share", fuzzShare)
 	}
 	cmd := exec.Command(dowse, append(args, "./"+tg.dir)...)
 	cmd.Dir = dir

@@ -102,7 +102,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
 	fs.DurationVar(&cfg.explore.SolverTimeout, "solver-timeout", 5*time.Second, "bound on the time of one solver query")
 	fs.IntVar(&cfg.maxLen, "max-len", 10, "bound on the length of string and slice inputs")
-	fs.Float64Var(&cfg.fuzzShare, "fuzz-share", 0.3, "share of a fuzz target's -max-time given to go test -fuzz, seeded with the inputs dowse found, when the concolic search is not exhaustive; what the fuzzer finds is explored further (0: never run the fuzzer)")
+	fs.Float64Var(&cfg.fuzzShare, "fuzz-share", 0.5, "share of a fuzz target's -max-time given to go test -fuzz, seeded with the inputs dowse found, when the concolic search is not exhaustive; what the fuzzer finds is explored further (0: never run the fuzzer)")
 	fs.IntVar(&cfg.lenCap, "len-cap", 64, "raise the length bound up to this when seeds, or branches the search cannot reach within it, need longer strings or slices (at most -max-len: never; an explicit -max-len alone is never raised)")
 	fs.Int64Var(&cfg.maxMemory, "max-memory", 2<<30, "bound on the memory (bytes of data) of each worker process; a run that exceeds it ends its worker (0: none)")
 	fs.DurationVar(&cfg.runTimeout, "run-timeout", 10*time.Second, "bound on the time of one run (0: none)")
