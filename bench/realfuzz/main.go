@@ -356,7 +356,7 @@ func keepProfile(prof, name string) {
 		log.Fatal(err)
 	}
 	for n := 1; ; n++ {
-		dst := filepath.Join(profiles, fmt.Sprintf("%s-%d.cover", name, n))
+		dst := filepath.Join(profiles, fmt.Sprintf("%s-%d.cover", strings.ReplaceAll(name, "/", "_"), n))
 		if _, err := os.Stat(dst); err == nil {
 			continue
 		}
