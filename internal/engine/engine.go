@@ -469,7 +469,7 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
 	}
 	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto(), Fuzz: t.Kind == load.KindFuzz}
-	if t.Kind == load.KindFuzz && g.cfg.FuzzShare > 0 && g.cfg.Explore.MaxTime > 0 {
+	if t.Kind == load.KindFuzz && explore.Hybrid(g.cfg.Explore.MaxTime, g.cfg.FuzzShare) {
 		if len(t.Sandbox) > 0 {
 			// Go's fuzzer would run the target's isolated calls for real.
 			g.logf("%s: no go test -fuzz phase: the target reaches isolated calls", t.Name)

@@ -23,14 +23,36 @@ type Raise struct {
 	// time bound the fuzzer gets.
 	Fuzz      func(ctx context.Context, leaves []rt.Leaf, passing [][]rt.Value, d time.Duration) ([][]any, error)
 	FuzzShare float64
+	// MinFuzzTime, if not 0, replaces the package's MinFuzzTime.
+	MinFuzzTime time.Duration
 	// FuzzedCap is the longest string or byte slice of the fuzzer's
 	// inputs that the bound is raised to fit (at least Cap).
 	FuzzedCap int
 }
 
+// MinFuzzTime is the shortest share of the time bound for which Go's
+// fuzzer is worth building and starting (its build, and the baseline run
+// of its corpus, take seconds); with less, the concolic search keeps all
+// of the time.
+const MinFuzzTime = 10 * time.Second
+
+// Hybrid reports whether a fuzz target with time bound maxTime gets a
+// hybrid phase with share of the time.
+func Hybrid(maxTime time.Duration, share float64) bool {
+	return hybrid(maxTime, share, MinFuzzTime)
+}
+
+func hybrid(maxTime time.Duration, share float64, least time.Duration) bool {
+	return maxTime > 0 && share > 0 && share < 1 && time.Duration(float64(maxTime)*share) >= least
+}
+
 // hybrid reports whether r hands target to Go's fuzzer within cfg's time.
 func (r Raise) hybrid(cfg Config, target Target) bool {
-	return r.Fuzz != nil && target.Fuzz && cfg.MaxTime > 0 && r.FuzzShare > 0 && r.FuzzShare < 1
+	least := MinFuzzTime
+	if r.MinFuzzTime > 0 {
+		least = r.MinFuzzTime
+	}
+	return r.Fuzz != nil && target.Fuzz && hybrid(cfg.MaxTime, r.FuzzShare, least)
 }
 
 // ExploreRaising explores target as Explore does, with a length bound

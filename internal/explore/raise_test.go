@@ -82,7 +82,7 @@ var square = &program{
 func TestHybridPhase(t *testing.T) {
 	giveUp := func(*Query) bool { return true }
 	var seeded [][]rt.Value
-	r := Raise{From: 4, Cap: 4, FuzzShare: 0.6,
+	r := Raise{From: 4, Cap: 4, FuzzShare: 0.6, MinFuzzTime: time.Second,
 		Start: func(int) (Executor, func(), error) { return &fakeExec{p: square}, func() {}, nil },
 		Fuzz: func(_ context.Context, leaves []rt.Leaf, passing [][]rt.Value, d time.Duration) ([][]any, error) {
 			if d < time.Second {
@@ -126,7 +126,12 @@ func TestHybridPhase(t *testing.T) {
 	if _, err := ExploreRaising(context.Background(), Config{MaxTime: 3 * time.Second, MaxRuns: 5}, Target{Name: "square", Fuzz: true}, r, &bruteSolver{r: 4, unknown: giveUp}); err != nil {
 		t.Fatal(err)
 	}
+	// Nor one whose share of the time is below the least.
+	r.MinFuzzTime = 2 * time.Second
+	if _, err := ExploreRaising(context.Background(), cfg, Target{Name: "square", Fuzz: true}, r, &bruteSolver{r: 4, unknown: giveUp}); err != nil {
+		t.Fatal(err)
+	}
 	if called {
-		t.Errorf("the fuzzer ran after an exhaustive search or one that met -max-runs")
+		t.Errorf("the fuzzer ran after an exhaustive search, one that met -max-runs or one with too little time")
 	}
 }
