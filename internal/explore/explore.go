@@ -412,9 +412,13 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		}
 		batch = append(batch, child{inputs: s, flip: -1, rerun: i >= seeded})
 	}
+	// The fuzzer's inputs run in a batch of their own, after the rest:
+	// the first batch of a search that starts from an earlier one's rows
+	// is not cut by the time bound (runBatch), the fuzzer's may be.
+	var fuzzed []child
 	for _, s := range SeedInputs(leaves, target.Fuzzed) {
 		if !slices.ContainsFunc(batch, func(c child) bool { return slices.Equal(c.inputs, s) }) {
-			batch = append(batch, child{inputs: s, flip: -1, fuzzed: true})
+			fuzzed = append(fuzzed, child{inputs: s, flip: -1, fuzzed: true})
 		}
 	}
 	if cfg.MaxRuns > 0 && len(batch) > cfg.MaxRuns {
@@ -429,6 +433,15 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 				return nil, err
 			}
 			batch = nil
+		}
+		if len(fuzzed) > 0 && e.stop == "" {
+			if cfg.MaxRuns > 0 && e.runs+len(fuzzed) > cfg.MaxRuns {
+				fuzzed = fuzzed[:max(0, cfg.MaxRuns-e.runs)]
+			}
+			if err := e.runBatch(ctx, fuzzed); err != nil {
+				return nil, err
+			}
+			fuzzed = nil
 		}
 		if !turn.IsZero() {
 			e.account(mutants, time.Since(turn))
@@ -547,7 +560,7 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 		}
 	}
 	run := e.bounded(ctx)
-	if e.runs == 0 && len(e.target.Inputs) > 0 {
+	if e.runs == 0 && len(e.target.Inputs) > 0 && !batch[0].fuzzed {
 		// The first batch of a search that starts from an earlier one's
 		// rows runs them all, time bound or not: cut short, it would
 		// lose what the earlier search found (ExploreRaising leaves time
