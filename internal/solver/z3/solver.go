@@ -114,6 +114,21 @@ func (s *Solver) SetTimeout(timeout time.Duration) {
 	C.Z3_solver_set_params(z.c, s.s, p)
 }
 
+// SetResourceLimit bounds the work of each following check by Z3's
+// resource counter (its "rlimit"; 0: no bound). Unlike a time bound it
+// counts the same on a fast and a loaded machine: a check that exceeds
+// it is Unknown on both.
+func (s *Solver) SetResourceLimit(n uint) {
+	z := s.z
+	p := C.Z3_mk_params(z.c)
+	C.Z3_params_inc_ref(z.c, p)
+	defer C.Z3_params_dec_ref(z.c, p)
+	cs := C.CString("rlimit")
+	defer C.free(unsafe.Pointer(cs))
+	C.Z3_params_set_uint(z.c, p, C.Z3_mk_string_symbol(z.c, cs), C.uint(n))
+	C.Z3_solver_set_params(z.c, s.s, p)
+}
+
 // Close releases the solver.
 func (s *Solver) Close() {
 	if s.s != nil {
