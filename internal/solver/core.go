@@ -68,10 +68,11 @@ type Z3 struct {
 	// queries (each in a scope of its own): creating one costs about a
 	// millisecond, more than deciding most linear queries.
 	lia *z3.Solver
-	// relax is the QF_LIA solver of relaxed queries (relax.go) in cur,
-	// kept the same way, apart from lia so that refutations leave the
-	// linear layer's models as they were.
-	relax *z3.Solver
+	// div is the QF_LIA solver of linear queries with divisions and
+	// relax that of relaxed queries (relax.go) in cur, kept the same way,
+	// each with a resource bound (divisionWork) fixed when made, apart
+	// from lia so that they leave the linear layer's models as they were.
+	div, relax *z3.Solver
 }
 
 // NewZ3 returns a core solver.
@@ -127,9 +128,11 @@ func (s *Z3) closeLIA() {
 		s.lia.Close()
 		s.lia = nil
 	}
-	if s.relax != nil {
-		s.relax.Close()
-		s.relax = nil
+	for _, sv := range []**z3.Solver{&s.div, &s.relax} {
+		if *sv != nil {
+			(*sv).Close()
+			*sv = nil
+		}
 	}
 }
 
@@ -143,6 +146,20 @@ func (s *Z3) liaSolver(z *z3.Context) (*z3.Solver, error) {
 		s.lia = sv
 	}
 	return s.lia, nil
+}
+
+// limitedSolver returns *sv, a QF_LIA solver of context z with checks
+// bounded by divisionWork and a quarter of the time bound, made on first
+// use.
+func (s *Z3) limitedSolver(z *z3.Context, sv **z3.Solver) (*z3.Solver, error) {
+	if *sv == nil {
+		n, err := z.NewLimitedSolverFor("QF_LIA", s.opts.Timeout/4, divisionWork)
+		if err != nil {
+			return nil, err
+		}
+		*sv = n
+	}
+	return *sv, nil
 }
 
 // discard makes the next query use a new context (after an interrupted
@@ -218,7 +235,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
 		if divides {
-			if res, err := s.boundedLinear(ctx, z, q, l, timeout/4); err != nil || res.Status != Unknown || ctx.Err() != nil {
+			if res, err := s.boundedLinear(ctx, z, q, l); err != nil || res.Status != Unknown || ctx.Err() != nil {
 				return decided(res, err)
 			}
 		}
@@ -296,18 +313,15 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 	})
 }
 
-// boundedLinear decides the linear query l as linearSolve does, within
-// bound (a parameter of the kept solver, which leaves the context usable
-// when it runs out: the answer is then Unknown).
-func (s *Z3) boundedLinear(ctx context.Context, z *z3.Context, q Query, l *linear, bound time.Duration) (Result, error) {
-	sv, err := s.liaSolver(z)
+// boundedLinear decides the linear query l as linearSolve does, in the
+// solver whose checks are bounded (limitedSolver): a check that runs out
+// makes the answer Unknown, and leaves the context usable.
+func (s *Z3) boundedLinear(ctx context.Context, z *z3.Context, q Query, l *linear) (Result, error) {
+	sv, err := s.limitedSolver(z, &s.div)
 	if err != nil {
 		return Result{}, fmt.Errorf("solver: %w", err)
 	}
-	sv.SetTimeout(max(bound, time.Millisecond))
-	sv.SetResourceLimit(divisionWork)
-	defer func() { sv.SetTimeout(0); sv.SetResourceLimit(0) }()
-	return s.linearSolve(ctx, z, q, l, 4*bound)
+	return s.linearSolveIn(ctx, z, sv, q, l, 2*s.opts.Timeout)
 }
 
 // divisionWork bounds, in Z3's resource units, each check of a linear

@@ -526,6 +526,15 @@ func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
 // linearSolve decides q, which linearQuery accepted as l, over the
 // integers, with the same preference rounds as the bit-vector encoding.
 func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear, timeout time.Duration) (Result, error) {
+	sv, err := s.liaSolver(z)
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: %w", err)
+	}
+	return s.linearSolveIn(ctx, z, sv, q, l, timeout)
+}
+
+// linearSolveIn is linearSolve in the kept solver sv.
+func (s *Z3) linearSolveIn(ctx context.Context, z *z3.Context, sv *z3.Solver, q Query, l *linear, timeout time.Duration) (Result, error) {
 	en := &linEncoder{z: z, l: l, memo: map[*sym.Expr]z3.AST{}, vars: map[int]z3.AST{}}
 	var formulas []z3.AST
 	for _, c := range q.Constraints {
@@ -534,10 +543,6 @@ func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear,
 			return Result{}, fmt.Errorf("solver: %w", err)
 		}
 		formulas = append(formulas, f)
-	}
-	sv, err := s.liaSolver(z)
-	if err != nil {
-		return Result{}, fmt.Errorf("solver: %w", err)
 	}
 	sv.Push()
 	defer sv.Pop(1)

@@ -238,14 +238,10 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 			return Result{}, false
 		}
 	}
-	if s.relax == nil {
-		sv, err := z.NewSolverFor("QF_LIA", 0)
-		if err != nil {
-			return Result{}, false
-		}
-		s.relax = sv
+	sv, err := s.limitedSolver(z, &s.relax)
+	if err != nil {
+		return Result{}, false
 	}
-	sv := s.relax
 	sv.Push()
 	defer sv.Pop(1)
 	for _, fs := range [][]z3.AST{formulas, en.domain} {
@@ -256,7 +252,6 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 	if z.Err() != nil {
 		return Result{}, false
 	}
-	defer sv.SetTimeout(0)
 	stop := context.AfterFunc(ctx, z.Interrupt)
 	defer stop()
 
@@ -280,7 +275,6 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 		}
 		pins := seed
 		if try > 0 {
-			sv.SetTimeout(max(left, time.Millisecond))
 			r, err := sv.Check()
 			if err != nil || ctx.Err() != nil || r == z3.Unknown {
 				return Result{}, false
@@ -308,7 +302,7 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 			}
 			m.Close()
 		}
-		res, st := s.pinned(ctx, z, q, pins, time.Until(deadline))
+		res, st := s.pinned(ctx, z, q, pins)
 		switch {
 		case st == Sat:
 			s.opts.Metrics.add(func(st *Stats) { st.Pinned++ })
@@ -327,15 +321,12 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 // integers: Sat with a model that holds by evaluation, Unsat, or Unknown
 // when the fixed query is not linear, its model does not hold (which
 // would be a bug) or time runs out.
-func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int, timeout time.Duration) (Result, Status) {
-	if timeout <= 0 {
-		return Result{}, Unknown
-	}
+func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int) (Result, Status) {
 	l, ok := analyzeWith(q, nil, false, pins)
 	if !ok {
 		return Result{}, Unknown
 	}
-	res, err := s.boundedLinear(ctx, z, q, l, timeout)
+	res, err := s.boundedLinear(ctx, z, q, l)
 	switch {
 	case err != nil || ctx.Err() != nil || res.Status == Unknown:
 		return Result{}, Unknown

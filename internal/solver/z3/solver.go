@@ -51,6 +51,12 @@ func (z *Context) NewSimpleSolver(timeout time.Duration) (*Solver, error) {
 }
 
 func (z *Context) configure(s C.Z3_solver, timeout time.Duration) (*Solver, error) {
+	return z.configureLimited(s, timeout, 0)
+}
+
+// configureLimited configures s as configure does, and bounds the work of
+// each check by Z3's resource counter when rlimit is not 0.
+func (z *Context) configureLimited(s C.Z3_solver, timeout time.Duration, rlimit uint) (*Solver, error) {
 	if err := z.Err(); err != nil || s == nil {
 		return nil, fmt.Errorf("z3: create solver: %v", err)
 	}
@@ -80,6 +86,9 @@ func (z *Context) configure(s C.Z3_solver, timeout time.Duration) (*Solver, erro
 			ms = 1 << 31
 		}
 		setUint("timeout", uint(ms))
+	}
+	if rlimit > 0 {
+		setUint("rlimit", rlimit)
 	}
 	C.Z3_solver_set_params(z.c, s, p)
 	if err := z.Err(); err != nil {
@@ -111,21 +120,6 @@ func (s *Solver) SetTimeout(timeout time.Duration) {
 		v = C.uint(^uint32(0))
 	}
 	C.Z3_params_set_uint(z.c, p, C.Z3_mk_string_symbol(z.c, cs), v)
-	C.Z3_solver_set_params(z.c, s.s, p)
-}
-
-// SetResourceLimit bounds the work of each following check by Z3's
-// resource counter (its "rlimit"; 0: no bound). Unlike a time bound it
-// counts the same on a fast and a loaded machine: a check that exceeds
-// it is Unknown on both.
-func (s *Solver) SetResourceLimit(n uint) {
-	z := s.z
-	p := C.Z3_mk_params(z.c)
-	C.Z3_params_inc_ref(z.c, p)
-	defer C.Z3_params_dec_ref(z.c, p)
-	cs := C.CString("rlimit")
-	defer C.free(unsafe.Pointer(cs))
-	C.Z3_params_set_uint(z.c, p, C.Z3_mk_string_symbol(z.c, cs), C.uint(n))
 	C.Z3_solver_set_params(z.c, s.s, p)
 }
 
