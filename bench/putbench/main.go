@@ -6,7 +6,7 @@
 //
 // Usage (from the repository root, with ../shared/bench beside it):
 //
-//	go run ./bench/putbench [-bench ../shared/bench] [-max-len 10] [pkgs...]
+//	go run ./bench/putbench [-bench ../shared/bench] [-max-len 10] [-max-time 2m] [-max-runs n] [-mutate=false] [-run regexp] [pkgs...]
 package main
 
 import (
@@ -28,6 +28,9 @@ func main() {
 	maxLen := flag.Int("max-len", 10, "dowse gen -max-len")
 	maxTime := flag.String("max-time", "2m", "dowse gen -max-time")
 	workers := flag.Int("workers", 0, "dowse gen -workers (0: default)")
+	maxRuns := flag.Int("max-runs", 0, "dowse gen -max-runs (0: default); a run bound, unlike a time bound, explores the same on a loaded machine")
+	mutate := flag.Bool("mutate", true, "dowse gen -mutate")
+	run := flag.String("run", "", "dowse gen -run (regexp of target names)")
 	flag.Parse()
 	log.SetFlags(0)
 	pkgs := flag.Args()
@@ -56,6 +59,15 @@ func main() {
 	args := []string{"gen", "-json", "-max-len", fmt.Sprint(*maxLen), "-max-time", *maxTime}
 	if *workers > 0 {
 		args = append(args, "-workers", fmt.Sprint(*workers))
+	}
+	if *maxRuns > 0 {
+		args = append(args, "-max-runs", fmt.Sprint(*maxRuns))
+	}
+	if !*mutate {
+		args = append(args, "-mutate=false")
+	}
+	if *run != "" {
+		args = append(args, "-run", *run)
 	}
 	for _, p := range pkgs {
 		args = append(args, "./"+p)

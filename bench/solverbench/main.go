@@ -7,8 +7,9 @@
 //   - through a fresh default chain per corpus file, in the recorded
 //     order (the caches see what they saw), reporting the share of the
 //     independent groups each layer answered;
-//   - through the Z3 core alone, with and without the linear layer,
-//     reporting the median, 90th percentile and largest time per query.
+//   - through the Z3 core alone, with and without the linear layer and
+//     the divisors' search, reporting the median, 90th percentile and
+//     largest time per query.
 //
 // Answers that differ from the recorded ones (other than time-outs) are
 // counted: a faster solver must never change an answer.
@@ -85,7 +86,7 @@ func main() {
 		}
 	}
 
-	fmt.Println("| corpus | queries | groups: exact cache / model / order / linear / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer: median / p90 / max | answers changed |")
+	fmt.Println("| corpus | queries | groups: exact cache / model / order / linear / divisors / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | answers changed |")
 	fmt.Println("|---|---:|---|---|---|---:|")
 	for _, s := range sources {
 		files, _ := filepath.Glob(filepath.Join(dir, s.name, "*.gob"))
@@ -112,11 +113,12 @@ func main() {
 			fmt.Printf("| %s | 0 | | | | |\n", s.name)
 			continue
 		}
-		bv, _ := coreTimes(all, recorded, solver.Options{NoLinear: true})
+		bv, _ := coreTimes(all, recorded, solver.Options{NoLinear: true, NoRelax: true})
 		lin, changed := coreTimes(all, recorded, solver.Options{})
 		share := func(n int64) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(st.Groups, 1))) }
-		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s (%s) | %s | %s | %d |\n", s.name, len(all),
-			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.Linear), share(st.CoreQueries-st.Linear), share(st.Narrow),
+		divisors := st.Relaxed + st.Pinned
+		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s (%s) | %s | %s | %d |\n", s.name, len(all),
+			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow),
 			bv, lin, changed)
 	}
 }
@@ -142,6 +144,8 @@ func add(a, b solver.Stats) solver.Stats {
 	a.CoreQueries += b.CoreQueries
 	a.Linear += b.Linear
 	a.Narrow += b.Narrow
+	a.Relaxed += b.Relaxed
+	a.Pinned += b.Pinned
 	return a
 }
 

@@ -41,6 +41,9 @@ type Options struct {
 	// NoLinear turns off the linear layer (linear.go): every query is
 	// encoded as bit-vectors. For measuring the layer and as a fallback.
 	NoLinear bool
+	// NoRelax turns off the refutation of queries with dividers over the
+	// integers (relax.go).
+	NoRelax bool
 	// Metrics, if not nil, receives the core's counters.
 	Metrics *Metrics
 }
@@ -65,6 +68,11 @@ type Z3 struct {
 	// queries (each in a scope of its own): creating one costs about a
 	// millisecond, more than deciding most linear queries.
 	lia *z3.Solver
+	// div is the QF_LIA solver of linear queries with divisions and
+	// relax that of relaxed queries (relax.go) in cur, kept the same way,
+	// each with a resource bound (divisionWork) fixed when made, apart
+	// from lia so that they leave the linear layer's models as they were.
+	div, relax *z3.Solver
 }
 
 // NewZ3 returns a core solver.
@@ -120,6 +128,12 @@ func (s *Z3) closeLIA() {
 		s.lia.Close()
 		s.lia = nil
 	}
+	for _, sv := range []**z3.Solver{&s.div, &s.relax} {
+		if *sv != nil {
+			(*sv).Close()
+			*sv = nil
+		}
+	}
 }
 
 // liaSolver returns the QF_LIA solver of context z, created on first use.
@@ -132,6 +146,20 @@ func (s *Z3) liaSolver(z *z3.Context) (*z3.Solver, error) {
 		s.lia = sv
 	}
 	return s.lia, nil
+}
+
+// limitedSolver returns *sv, a QF_LIA solver of context z with checks
+// bounded by divisionWork and a quarter of the time bound, made on first
+// use.
+func (s *Z3) limitedSolver(z *z3.Context, sv **z3.Solver) (*z3.Solver, error) {
+	if *sv == nil {
+		n, err := z.NewLimitedSolverFor("QF_LIA", s.opts.Timeout/4, divisionWork)
+		if err != nil {
+			return nil, err
+		}
+		*sv = n
+	}
+	return *sv, nil
 }
 
 // discard makes the next query use a new context (after an interrupted
@@ -182,7 +210,13 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 			return res, err
 		}
 		l, ok := linearQuery(q)
-		if ok && len(l.wraps) == 0 {
+		// Divisions (by constants, or by terms of one value) are exact
+		// over the integers, but a few such queries keep the integer
+		// solver searching for seconds where bit-blasting answers at
+		// once: they get a quarter of the time bound, then go to the
+		// bit-vector encoding.
+		divides := ok && len(l.divs) > 0
+		if ok && len(l.wraps) == 0 && !divides {
 			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
 		// Small values first: a model within the box is a model, and
@@ -197,8 +231,23 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 				}
 			}
 		}
-		if ok {
+		if ok && !divides {
 			return decided(s.linearSolve(ctx, z, q, l, timeout))
+		}
+		if divides {
+			if res, err := s.boundedLinear(ctx, z, q, l); err != nil || res.Status != Unknown || ctx.Err() != nil {
+				return decided(res, err)
+			}
+		}
+	}
+	// A query with divisions by inputs is decided over the integers if
+	// its relaxation has no solution or its divisors few values
+	// (relax.go).
+	if !s.opts.NoRelax && nonlinear(q.Constraints) {
+		if l, ok := relaxedQuery(q); ok {
+			if res, ok := s.divisorSearch(ctx, z, q, l, timeout); ok {
+				return res, nil
+			}
 		}
 	}
 	en := newEncoder(z, q.Leaves)
@@ -263,6 +312,25 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		return res, err
 	})
 }
+
+// boundedLinear decides the linear query l as linearSolve does, in the
+// solver whose checks are bounded (limitedSolver): a check that runs out
+// makes the answer Unknown, and leaves the context usable.
+func (s *Z3) boundedLinear(ctx context.Context, z *z3.Context, q Query, l *linear) (Result, error) {
+	sv, err := s.limitedSolver(z, &s.div)
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: %w", err)
+	}
+	return s.linearSolveIn(ctx, z, sv, q, l, 2*s.opts.Timeout)
+}
+
+// divisionWork bounds, in Z3's resource units, each check of a linear
+// query with divisions (boundedLinear). On the hash table's recorded
+// queries, 20,000 to 100,000 decide all but the divisibility puzzles
+// (x % 2 == 0 && x % 4 == 3) the integer solver can search for seconds;
+// a count, unlike a time bound, gives the same answers on a loaded
+// machine.
+const divisionWork = 50_000
 
 // check decides the assertions of sv, preferring the conditions of prefs
 // (given up in turn, by unsat cores, for at most maxPreferenceRounds

@@ -84,6 +84,17 @@ type linear struct {
 	// nonlinear is set when the query fails for another reason than a
 	// term that may wrap around: then no box makes it linear.
 	nonlinear bool
+	// relax makes the analysis replace divisions, remainders and products
+	// of unknowns by fresh variables (relax.go); abstract holds those
+	// terms in the order found, with their ranges in terms.
+	relax    bool
+	abstract []*sym.Expr
+	isAbs    map[*sym.Expr]bool
+	// divs holds the divisions and remainders by a term of one known
+	// value, encoded exactly (a = d·q + r); pins fixes inputs to values
+	// (pinnedQuery).
+	divs map[*sym.Expr]*big.Int
+	pins map[int]*big.Int
 }
 
 // notLinear records that the term at hand is not linear (an operator or
@@ -104,9 +115,11 @@ func linearQuery(q Query) (*linear, bool) { return analyze(q, nil) }
 // readable tests); no model says nothing about q.
 func boxQuery(q Query, box *big.Int) (*linear, bool) { return analyze(q, box) }
 
-func analyze(q Query, box *big.Int) (*linear, bool) {
+func analyze(q Query, box *big.Int) (*linear, bool) { return analyzeWith(q, box, false, nil) }
+
+func analyzeWith(q Query, box *big.Int, relax bool, pins map[int]*big.Int) (*linear, bool) {
 	l := &linear{leaves: q.Leaves, box: box, domain: map[int]interval{}, bounds: map[int]interval{}, terms: map[*sym.Expr]interval{}, wraps: map[*sym.Expr]interval{},
-		seen: map[*sym.Expr]bool{}, bools: map[*sym.Expr]bool{}, bad: map[*sym.Expr]bool{}}
+		seen: map[*sym.Expr]bool{}, bools: map[*sym.Expr]bool{}, bad: map[*sym.Expr]bool{}, relax: relax, pins: pins}
 	var atoms []*sym.Expr
 	for _, c := range q.Constraints {
 		atoms = conjuncts(c, atoms)
@@ -118,6 +131,13 @@ func analyze(q Query, box *big.Int) (*linear, bool) {
 	}
 	for _, a := range atoms {
 		l.narrow(a)
+	}
+	if relax {
+		// A disequality with an end of an input's range narrows it too
+		// (x >= 0 && x != 0: x >= 1), once the other atoms have.
+		for _, a := range atoms {
+			l.narrowNe(a)
+		}
 	}
 	for _, a := range atoms {
 		if !l.boolean(a) {
@@ -159,6 +179,9 @@ func (l *linear) inputs(e *sym.Expr) bool {
 				}
 				if l.box != nil {
 					r = intersect(r, interval{new(big.Int).Neg(l.box), l.box})
+				}
+				if v, ok := l.pins[i]; ok {
+					r = intersect(r, interval{v, v})
 				}
 				l.domain[i], l.bounds[i] = r, r
 			}
@@ -324,6 +347,9 @@ func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 			x, c = c, x
 		}
 		if c.Op() != rt.OpConst {
+			if l.relax {
+				return l.abstractTerm(e)
+			}
 			return l.notLinear() // a product of unknowns
 		}
 		a, ok := l.integer(x)
@@ -361,6 +387,17 @@ func (l *linear) integerOf(e *sym.Expr) (interval, bool) {
 		if b.hi.Cmp(r.hi) > 0 {
 			r.hi = b.hi
 		}
+	case rt.OpQuo, rt.OpRem:
+		if r, ok, known := l.division(e); known {
+			if !ok {
+				return interval{}, false
+			}
+			return r, true
+		}
+		if !l.relax {
+			return l.notLinear()
+		}
+		return l.abstractTerm(e)
 	default:
 		return l.notLinear()
 	}
@@ -390,6 +427,7 @@ type linEncoder struct {
 	vars   map[int]z3.AST
 	order  []int // inputs in creation order, for deterministic models
 	domain []z3.AST
+	abs    []absVar // the relaxation's fresh variables (relax.go)
 }
 
 func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
@@ -407,6 +445,13 @@ func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
 		}
 		en.memo[e] = t
 		return t, nil
+	case rt.OpQuo, rt.OpRem, rt.OpMul:
+		if en.l.isAbs[e] {
+			return en.abstractVar(e)
+		}
+		if d, ok := en.l.divs[e]; ok {
+			return en.division(e, d)
+		}
 	case rt.OpInput:
 		i := e.Input()
 		v, ok := en.vars[i]
@@ -481,6 +526,15 @@ func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {
 // linearSolve decides q, which linearQuery accepted as l, over the
 // integers, with the same preference rounds as the bit-vector encoding.
 func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear, timeout time.Duration) (Result, error) {
+	sv, err := s.liaSolver(z)
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: %w", err)
+	}
+	return s.linearSolveIn(ctx, z, sv, q, l, timeout)
+}
+
+// linearSolveIn is linearSolve in the kept solver sv.
+func (s *Z3) linearSolveIn(ctx context.Context, z *z3.Context, sv *z3.Solver, q Query, l *linear, timeout time.Duration) (Result, error) {
 	en := &linEncoder{z: z, l: l, memo: map[*sym.Expr]z3.AST{}, vars: map[int]z3.AST{}}
 	var formulas []z3.AST
 	for _, c := range q.Constraints {
@@ -489,10 +543,6 @@ func (s *Z3) linearSolve(ctx context.Context, z *z3.Context, q Query, l *linear,
 			return Result{}, fmt.Errorf("solver: %w", err)
 		}
 		formulas = append(formulas, f)
-	}
-	sv, err := s.liaSolver(z)
-	if err != nil {
-		return Result{}, fmt.Errorf("solver: %w", err)
 	}
 	sv.Push()
 	defer sv.Pop(1)

@@ -74,8 +74,9 @@ func chain(b linTerms, x *sym.Expr, n int) *sym.Expr {
 	return h
 }
 
-// TestLinearAgreesWithBruteForce decides random linear queries over two
-// 8-bit inputs with the core (linear layer on) and checks every answer
+// TestLinearAgreesWithBruteForce decides random linear queries (sums,
+// differences, negations, products with constants, divisions and
+// remainders by constants) over two 8-bit inputs with the core (linear layer on) and checks every answer
 // against all 65,536 assignments: satisfiability must agree and models
 // must hold. Queries the layer takes and queries it leaves to the
 // bit-vector encoding are both checked; enough must be taken for the test
@@ -98,7 +99,7 @@ func TestLinearAgreesWithBruteForce(t *testing.T) {
 		konst := func() *sym.Expr { return c.Const(k, uint64(rng.IntN(256))) }
 		var term func(depth int) *sym.Expr
 		term = func(depth int) *sym.Expr {
-			switch r := rng.IntN(6); {
+			switch r := rng.IntN(7); {
 			case depth == 0 || r == 0:
 				return []*sym.Expr{x, y, konst()}[rng.IntN(3)]
 			case r == 1:
@@ -109,6 +110,10 @@ func TestLinearAgreesWithBruteForce(t *testing.T) {
 				return b.arith(rt.OpMul, term(depth-1), c.Const(k, uint64(rng.IntN(5))))
 			case r == 4 && k.Signed():
 				return b.make(rt.OpNeg, k, 0, term(depth-1))
+			case r == 5:
+				// Divisions by constants are exact: a = d·q + r.
+				d := c.Const(k, uint64(1+rng.IntN(255)))
+				return b.arith([]rt.Op{rt.OpQuo, rt.OpRem}[rng.IntN(2)], term(depth-1), d)
 			}
 			return []*sym.Expr{x, y}[rng.IntN(2)]
 		}

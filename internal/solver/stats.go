@@ -27,6 +27,8 @@ type Stats struct {
 	Timeouts    int64         // core queries that hit their time bound
 	Narrow      int64         // core queries answered Sat from a narrow encoding (see Z3.narrowSolve)
 	Linear      int64         // core queries decided over the integers (see linear.go)
+	Relaxed     int64         // core queries refuted by their relaxation (see relax.go)
+	Pinned      int64         // core queries decided with their divisors' inputs fixed (see relax.go)
 }
 
 // Hits is the number of groups answered without the core solver.

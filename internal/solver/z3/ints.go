@@ -88,3 +88,16 @@ func (z *Context) NewSolverFor(logic string, timeout time.Duration) (*Solver, er
 	sym := C.Z3_mk_string_symbol(z.c, s)
 	return z.configure(C.Z3_mk_solver_for_logic(z.c, sym), timeout)
 }
+
+// NewLimitedSolverFor is a solver for the given logic whose checks are
+// bounded by time and by rlimit units of Z3's resource counter. Unlike a
+// time bound, the resource bound counts the same on a fast and a loaded
+// machine: a check that exceeds it is Unknown on both. Parameters are
+// fixed when the solver is made (setting them on a solver costs about as
+// much as a small check).
+func (z *Context) NewLimitedSolverFor(logic string, timeout time.Duration, rlimit uint) (*Solver, error) {
+	s := C.CString(logic)
+	defer C.free(unsafe.Pointer(s))
+	sym := C.Z3_mk_string_symbol(z.c, s)
+	return z.configureLimited(C.Z3_mk_solver_for_logic(z.c, sym), timeout, rlimit)
+}

@@ -51,6 +51,12 @@ func (z *Context) NewSimpleSolver(timeout time.Duration) (*Solver, error) {
 }
 
 func (z *Context) configure(s C.Z3_solver, timeout time.Duration) (*Solver, error) {
+	return z.configureLimited(s, timeout, 0)
+}
+
+// configureLimited configures s as configure does, and bounds the work of
+// each check by Z3's resource counter when rlimit is not 0.
+func (z *Context) configureLimited(s C.Z3_solver, timeout time.Duration, rlimit uint) (*Solver, error) {
 	if err := z.Err(); err != nil || s == nil {
 		return nil, fmt.Errorf("z3: create solver: %v", err)
 	}
@@ -80,6 +86,9 @@ func (z *Context) configure(s C.Z3_solver, timeout time.Duration) (*Solver, erro
 			ms = 1 << 31
 		}
 		setUint("timeout", uint(ms))
+	}
+	if rlimit > 0 {
+		setUint("rlimit", rlimit)
 	}
 	C.Z3_solver_set_params(z.c, s, p)
 	if err := z.Err(); err != nil {
