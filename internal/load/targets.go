@@ -127,11 +127,17 @@ func inputsWith(t *Target, sig *types.Signature, pkg *types.Package, ifaces *ifa
 	if err != nil {
 		return params, nil, err
 	}
+	b.record(t)
+	return params, l, nil
+}
+
+// record sets on t the dynamic types, variables and mock types the
+// layout b built offers interface inputs.
+func (b *layoutBuilder) record(t *Target) {
 	t.Dyn, t.Vars = b.dyn, b.vars
 	for _, n := range slices.Sorted(maps.Keys(b.usedMocks)) {
 		t.Mocks = append(t.Mocks, b.usedMocks[n])
 	}
-	return params, l, nil
 }
 
 // typeString writes t as source in pkg would: other packages by name.
