@@ -105,8 +105,9 @@ func (b *builder) fillMock(v reflect.Value, sh *Shape) {
 	}
 	for _, md := range m.Methods {
 		f := settable(sv.FieldByName(md.Field))
-		f.Set(reflect.MakeSlice(f.Type(), m.Calls, m.Calls))
-		for c := 0; c < m.Calls; c++ {
+		n := m.CallsOf(&md)
+		f.Set(reflect.MakeSlice(f.Type(), n, n))
+		for c := 0; c < n; c++ {
 			e := f.Index(c)
 			if !md.Multi {
 				b.fillAt(e, md.Outs[0])

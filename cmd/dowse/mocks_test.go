@@ -123,18 +123,22 @@ func TestMocks(t *testing.T) {
 // with -mocks=false the only Store is nil. The two source files' tests
 // use the same mock types, declared once (a type declared in both
 // generated files would not compile); -mocks=false removes that file
-// with the rows that used it.
+// with the rows that used it. Classify looks through wrapped errors with
+// errors.As and errors.Is: the package's *LimitError (and its typed nil,
+// on which Classify panics), a mock of the Temporary interface
+// errors.As asks for, and a wrapper whose Unwrap returns the sentinel
+// reach every statement.
 func TestAutoMocks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
 	}
 	files := readTree(t, filepath.Join("..", "..", "testdata", "automocks"))
 	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "3", "-cache=false", "./...")
-	if code != 0 {
-		t.Fatalf("exit code %d, want 0\n%s\n%s", code, stdout, stderr)
+	if code != 3 { // the typed nil *LimitError that errors.As finds
+		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 	got := summaries(t, stdout)
-	for _, target := range []string{"Save", "Capacity"} {
+	for _, target := range []string{"Save", "Capacity", "Classify"} {
 		if s, ok := got[target]; !ok || !s.Exhaustive {
 			t.Errorf("%s: not explored exhaustively\n%s", target, stdout)
 		}
@@ -146,6 +150,18 @@ func TestAutoMocks(t *testing.T) {
 	for _, want := range []string{"size: []int{101", `want:    "big"`, `want:    "unflushed"`, `wantErr: "no store"`} {
 		if !bytes.Contains(store, []byte(want)) {
 			t.Errorf("store_dowse_auto_test.go has no %s\n%s", want, store)
+		}
+	}
+	// errors.As and errors.Is: the package's error type, a mock of the
+	// interface errors.As asks for, and a wrapper of the sentinel
+	// errors.Is looks for.
+	errs, err := os.ReadFile(filepath.Join(dir, "errs_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`&LimitError{Limit: 101}, want: "big limit"`, "temporary: []bool{true", "unwrap: []error{ErrMissing}}", `want: "wrapped missing"`, "(*LimitError)(nil)"} {
+		if !bytes.Contains(errs, []byte(want)) {
+			t.Errorf("errs_dowse_auto_test.go has no %s\n%s", want, errs)
 		}
 	}
 	decls, err := os.ReadFile(filepath.Join(dir, "dowse_mocks_test.go"))
@@ -169,7 +185,7 @@ func TestAutoMocks(t *testing.T) {
 	}
 
 	code, stdout, stderr, dir = runGenIn(t, files, "-max-len", "3", "-cache=false", "-mocks=false", "./...")
-	if code != 0 {
+	if code != 3 {
 		t.Fatalf("-mocks=false: exit code %d\n%s\n%s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "dowse_mocks_test.go")); err == nil {

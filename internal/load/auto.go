@@ -105,6 +105,7 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 		t.Err = &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
 		return t
 	}
+	ifaces.scope([]types.Object{fn})
 	b := newLayoutBuilder(pkg, true, readOnly, ifaces)
 	layout, err := b.params(t.Name, params)
 	if err != nil {

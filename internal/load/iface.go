@@ -65,6 +65,23 @@ type ifaceFacts struct {
 	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
 	// mock methods return are chosen among nil, errors.New and these.
 	sentinels []*types.Var
+	// unwrap says the target reaches a call of errors.Is or errors.As,
+	// which look through wrapped errors: errors are then offered
+	// wrappers too (a mock whose Unwrap returns an error of the choice
+	// again). errUses are those calls in the package, graph what its
+	// functions name (reach.go), and baseAsserted and baseConcrete the
+	// numbers of asserted and concreteAsserts that the package's
+	// assertions give (those of errors.As come after them, per target).
+	unwrap  bool
+	errUses []errUse
+	graph   *callGraph
+	// uses are the assertions and comparisons with sentinels the
+	// package makes, each with its function: scope keeps, in asserted,
+	// concreteAsserts and sentinels, those a target reaches.
+	uses []factUse
+	// cur is the function being scanned (nil: a package-level
+	// declaration).
+	cur types.Object
 	// fieldNames are the names looked up by reflection (FieldByName
 	// with a constant), tagKeys the keys of tags read (Get or Lookup
 	// with a constant), and tagSeen the values the package's own struct
@@ -90,7 +107,7 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 	if calls <= 0 {
 		calls = DefaultMockCalls
 	}
-	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}}
+	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}, graph: newCallGraph()}
 	generated := map[string]bool{}
 	for _, file := range p.Syntax {
 		name := fset.File(file.Pos()).Name()
@@ -273,6 +290,34 @@ func IsGenerated(f *ast.File) bool {
 	return len(f.Comments) > 0 && f.Comments[0].Pos() < f.Package && f.Comments[0].List[0].Text == GeneratedHeader
 }
 
+// errorType is the predeclared error.
+var errorType = types.Universe.Lookup("error").Type()
+
+// wrapper is the interface of errors that wrap another (errors.Unwrap's
+// contract): the method set a mock adds to reach what errors.Is and
+// errors.As find in a chain.
+var wrapper = func() types.Type {
+	res := types.NewTuple(types.NewVar(token.NoPos, nil, "", errorType))
+	m := types.NewFunc(token.NoPos, nil, "Unwrap", types.NewSignatureType(nil, nil, nil, nil, res, false))
+	it := types.NewInterfaceType([]*types.Func{m}, nil).Complete()
+	return types.NewNamed(types.NewTypeName(token.NoPos, nil, "Wrapper", nil), it, nil)
+}()
+
+// assertTo records an assertion of values of static type from to type
+// to (an interface or a concrete type).
+func (f *ifaceFacts) assertTo(from, to types.Type) {
+	if b, ok := to.(*types.Basic); ok && b.Kind() == types.UntypedNil {
+		return // case nil
+	}
+	if !types.IsInterface(to) {
+		f.concreteAsserts = append(f.concreteAsserts, assertion{from, to})
+		return
+	}
+	if it, ok := to.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+		f.asserted = append(f.asserted, assertion{from, to})
+	}
+}
+
 func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 	assert := func(x ast.Expr, to ast.Expr) {
 		if to == nil {
@@ -282,18 +327,23 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 		if from == nil || target == nil {
 			return
 		}
-		if b, ok := target.(*types.Basic); ok && b.Kind() == types.UntypedNil {
-			return // case nil
-		}
-		if !types.IsInterface(target) {
-			f.concreteAsserts = append(f.concreteAsserts, assertion{from, target})
-			return
-		}
-		if it, ok := target.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
-			f.asserted = append(f.asserted, assertion{from, target})
-		}
+		f.uses = append(f.uses, factUse{fn: f.cur, assert: &assertion{from, target}})
 	}
-	ast.Inspect(file, func(n ast.Node) bool {
+	for _, d := range file.Decls {
+		f.cur = nil
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			f.cur = info.Defs[fd.Name]
+		}
+		f.graph.add(d, f.cur, info, f.pkg)
+		f.scanDecl(d, f.cur, info, assert)
+	}
+	f.cur = nil
+}
+
+// scanDecl scans declaration d, of function cur (nil for a package-level
+// declaration).
+func (f *ifaceFacts) scanDecl(d ast.Decl, cur types.Object, info *types.Info, assert func(x, to ast.Expr)) {
+	ast.Inspect(d, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.TypeAssertExpr:
 			assert(x.X, x.Type)
@@ -319,8 +369,21 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 				f.tagKeys = append(f.tagKeys, key)
 			}
 			sel, ok := x.Fun.(*ast.SelectorExpr)
-			if fn, isFn := info.Uses[selIdent(x.Fun)].(*types.Func); isFn && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(x.Args) == 2 {
-				f.sentinel(x.Args[1], info)
+			if fn, isFn := info.Uses[selIdent(x.Fun)].(*types.Func); isFn && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && len(x.Args) == 2 {
+				switch fn.Name() {
+				case "Is":
+					f.sentinel(x.Args[1], info)
+					f.errUses = append(f.errUses, errUse{fn: cur})
+				case "As":
+					// errors.As(err, &target) asks whether err, or an
+					// error it wraps, is a target: an assertion of
+					// errors to the target's type (scopeErrors).
+					u := errUse{fn: cur}
+					if p, ok := types.Unalias(info.TypeOf(x.Args[1])).(*types.Pointer); ok {
+						u.as = p.Elem()
+					}
+					f.errUses = append(f.errUses, u)
+				}
 			}
 			if !ok || !isReflectType(info.TypeOf(sel.X)) {
 				break
@@ -372,13 +435,13 @@ func selIdent(e ast.Expr) *ast.Ident {
 // sentinel records e if it names a package-level variable of type error.
 func (f *ifaceFacts) sentinel(e ast.Expr, info *types.Info) {
 	v, ok := info.Uses[selIdent(ast.Unparen(e))].(*types.Var)
-	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isNamed(v.Type(), "", "error") || slices.Contains(f.sentinels, v) {
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isNamed(v.Type(), "", "error") {
 		return
 	}
 	if v.Pkg() != f.pkg && !v.Exported() {
 		return
 	}
-	f.sentinels = append(f.sentinels, v)
+	f.uses = append(f.uses, factUse{fn: f.cur, sentinel: v})
 }
 
 // tagCall reports whether call is tag.Get(key) or tag.Lookup(key) of a
@@ -440,7 +503,7 @@ func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ..
 			break // T, else *T
 		}
 	}
-	if f.mocks && implementable(it, b.pkg) {
+	if f.mocks && implementable(it, b.pkg) && (!isNamed(t, "", "error") || f.errorMocks()) {
 		for _, m := range f.mocksFor(t, it) {
 			if o, ok := b.mockShape(m); ok {
 				outs = append(outs, o)
@@ -584,16 +647,17 @@ func localType(t types.Type, pkg *types.Package) bool {
 	return ok
 }
 
-// errorChoice is the shape of an error a mock method returns: nil, an
-// errors.New (with its own choice and message), or one of the sentinel
-// errors the package compares errors with.
-func (b *layoutBuilder) errorChoice(t types.Type) int {
-	if b.errChoice > 0 {
-		return b.errChoice
-	}
-	i := b.add(rt.Shape{Kind: rt.ShapeIface, Type: "error"})
-	b.errChoice = i
-	e, _, _ := b.shape(t)
+// errorShape builds the shape of an error the package does more with
+// than print it (ifaceFacts.errorChoice): nil, errors.New (with its own
+// choice and message), the package-level error variables it compares
+// errors with (shape var: the harness serves the variable's value, rows
+// name it, io.EOF), the package's types implementing error, and mock
+// types (those of the interfaces errors are asserted to, and wrappers).
+func (b *layoutBuilder) errorShape(t types.Type) int {
+	b.ifaces.plainError++
+	e, _, _ := b.shape(t) // errors.New alone
+	b.ifaces.plainError--
+	b.index.Delete(t)
 	outs := []int{e}
 	b.dyn["error"] = t
 	for _, v := range b.ifaces.sentinels {
@@ -605,8 +669,7 @@ func (b *layoutBuilder) errorChoice(t types.Type) int {
 		b.vars[name] = v
 		b.dyn[name] = v.Type()
 	}
-	b.l.Shapes[i].Outs = outs
-	return i
+	return b.ifaceShape(t, t.Underlying().(*types.Interface), outs...)
 }
 
 // mockShape returns the shape of the values of mock m.
@@ -623,17 +686,12 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
-			md := rt.MockMethod{Name: fn.Name(), Field: m.Fields[k], Multi: m.Results[k] != nil}
+			md := rt.MockMethod{Name: fn.Name(), Field: m.Fields[k], Multi: m.Results[k] != nil, Once: mock.Unwraps(fn.Name(), sig)}
 			for r := 0; r < sig.Results().Len(); r++ {
 				rt := sig.Results().At(r).Type()
-				var o int
-				if isNamed(rt, "", "error") && len(b.ifaces.sentinels) > 0 {
-					o = b.errorChoice(rt)
-				} else {
-					var ok bool
-					if o, _, ok = b.shape(rt); !ok {
-						return 0, false
-					}
+				o, _, ok := b.shape(rt)
+				if !ok {
+					return 0, false
 				}
 				md.Outs = append(md.Outs, o)
 			}
@@ -657,7 +715,27 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 
 // mocksFor returns the mock types offered for values of interface type t.
 func (f *ifaceFacts) mocksFor(t types.Type, it *types.Interface) []*mock.Type {
-	return f.methodSetMocks(t, f.assertedFrom(t))
+	others := f.assertedFrom(t)
+	if f.unwrap && isNamed(t, "", "error") {
+		others = append(others, wrapper)
+	}
+	return f.methodSetMocks(t, others)
+}
+
+// errorChoice reports whether error values are a choice of dynamic type
+// rather than errors.New(message): the package asserts errors to other
+// types (err.(causer), errors.As), compares them with package-level
+// error variables (err == io.EOF, errors.Is) or looks through wrapped
+// ones (errors.Is).
+func (f *ifaceFacts) errorChoice() bool {
+	return f.dispatches(errorType) || len(f.sentinels) > 0 || f.unwrap
+}
+
+// errorMocks reports whether the choice of an error offers mock types:
+// the package asserts errors to other types or unwraps them (comparing
+// with sentinels alone is met by the sentinels).
+func (f *ifaceFacts) errorMocks() bool {
+	return f.dispatches(errorType) || f.unwrap
 }
 
 // dispatches reports whether the package asserts values of interface
