@@ -127,13 +127,17 @@ func TestMocks(t *testing.T) {
 // errors.As and errors.Is: the package's *LimitError (and its typed nil,
 // on which Classify panics), a mock of the Temporary interface
 // errors.As asks for, and a wrapper whose Unwrap returns the sentinel
-// reach every statement.
+// reach every statement. Describe asks reflect whether its any
+// argument's type implements Store: a mock of Store, and a pointer to a
+// variable of type Store, answer yes.
 func TestAutoMocks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
 	}
 	files := readTree(t, filepath.Join("..", "..", "testdata", "automocks"))
-	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "3", "-cache=false", "./...")
+	// Describe's any input loses its shadow in the interface (a
+	// concretization): never exhaustive, so its runs are bounded.
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "3", "-cache=false", "-max-runs", "2000", "./...")
 	if code != 3 { // the typed nil *LimitError that errors.As finds
 		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
@@ -162,6 +166,17 @@ func TestAutoMocks(t *testing.T) {
 	for _, want := range []string{`&LimitError{Limit: 101}, want: "big limit"`, "temporary: []bool{true", "unwrap: []error{ErrMissing}}", `want: "wrapped missing"`, "(*LimitError)(nil)"} {
 		if !bytes.Contains(errs, []byte(want)) {
 			t.Errorf("errs_dowse_auto_test.go has no %s\n%s", want, errs)
+		}
+	}
+	// reflect's Implements: a mock of the Store the package names in
+	// reflect.TypeFor[Store](), and a pointer to a variable of it.
+	desc, err := os.ReadFile(filepath.Join(dir, "describe_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`want: "store"}`, `want: "pointer to a store"`, "func() *Store {"} {
+		if !bytes.Contains(desc, []byte(want)) {
+			t.Errorf("describe_dowse_auto_test.go has no %s\n%s", want, desc)
 		}
 	}
 	decls, err := os.ReadFile(filepath.Join(dir, "dowse_mocks_test.go"))

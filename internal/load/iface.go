@@ -58,9 +58,18 @@ type ifaceFacts struct {
 	asserted []assertion
 	// concreteAsserts are the assertions to concrete types (v.(*T)).
 	concreteAsserts []assertion
-	kinds           bool       // reflect Kind or Elem is called
-	numField        bool       // reflect NumField is called
-	tags            []tagValue // tags read and compared with constants
+	kinds           bool // reflect Kind or Elem is called
+	values          bool // reflect NumMethod is called
+	// reflected are the arguments of reflect's Implements and
+	// AssignableTo calls; the interfaces they name (reflectIface) are
+	// what reflection on a value's type asks for, like an assertion,
+	// and implementing lists them per target (scope).
+	reflected    []reflectArg
+	implementing []types.Type
+	// inits are the initializers of the package-level variables.
+	inits    map[*types.Var]ast.Expr
+	numField bool       // reflect NumField is called
+	tags     []tagValue // tags read and compared with constants
 	// sentinels are the package-level error variables errors are
 	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
 	// mock methods return are chosen among nil, errors.New and these.
@@ -107,7 +116,7 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 	if calls <= 0 {
 		calls = DefaultMockCalls
 	}
-	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}, graph: newCallGraph()}
+	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}, graph: newCallGraph(), inits: map[*types.Var]ast.Expr{}}
 	generated := map[string]bool{}
 	for _, file := range p.Syntax {
 		name := fset.File(file.Pos()).Name()
@@ -116,6 +125,11 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 			continue
 		}
 		f.scan(file, p.TypesInfo)
+	}
+	for _, r := range f.reflected {
+		if it := f.reflectIface(r.e, r.info, 0); it != nil {
+			f.uses = append(f.uses, factUse{fn: r.fn, implements: it})
+		}
 	}
 	f.taken = func(name string) bool {
 		obj := p.Types.Scope().Lookup(name)
@@ -334,6 +348,16 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 		if fd, ok := d.(*ast.FuncDecl); ok {
 			f.cur = info.Defs[fd.Name]
 		}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if v, ok := info.Defs[n].(*types.Var); ok && i < len(vs.Values) && len(vs.Names) == len(vs.Values) {
+						f.inits[v] = vs.Values[i]
+					}
+				}
+			}
+		}
 		f.graph.add(d, f.cur, info, f.pkg)
 		f.scanDecl(d, f.cur, info, assert)
 	}
@@ -390,9 +414,17 @@ func (f *ifaceFacts) scanDecl(d ast.Decl, cur types.Object, info *types.Info, as
 			}
 			switch sel.Sel.Name {
 			case "Kind", "Elem":
-				f.kinds = true
+				f.uses = append(f.uses, factUse{fn: cur, reflect: reflectKinds})
 			case "NumField":
-				f.numField = true
+				f.uses = append(f.uses, factUse{fn: cur, reflect: reflectNumField})
+			case "NumMethod":
+				// A pointer and a value of a mock type have different
+				// method sets (pointer receivers).
+				f.uses = append(f.uses, factUse{fn: cur, reflect: reflectValues})
+			case "Implements", "AssignableTo":
+				if len(x.Args) == 1 {
+					f.reflected = append(f.reflected, reflectArg{fn: cur, e: x.Args[0], info: info})
+				}
 			case "FieldByName":
 				if len(x.Args) == 1 {
 					if tv, ok := info.Types[x.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && !slices.Contains(f.fieldNames, constant.StringVal(tv.Value)) {
@@ -411,14 +443,66 @@ func (f *ifaceFacts) scanDecl(d ast.Decl, cur types.Object, info *types.Info, as
 				tv, isConst := info.Types[pair[1]]
 				if ok && isConst && tv.Value != nil && tv.Value.Kind() == constant.String {
 					t := tagValue{key, constant.StringVal(tv.Value)}
-					if !slices.Contains(f.tags, t) {
-						f.tags = append(f.tags, t)
-					}
+					f.uses = append(f.uses, factUse{fn: cur, tag: &t})
 				}
 			}
 		}
 		return true
 	})
+}
+
+// reflectArg is the argument of a reflect Implements or AssignableTo
+// call in function fn.
+type reflectArg struct {
+	fn   types.Object
+	e    ast.Expr
+	info *types.Info
+}
+
+// reflectIface returns the non-empty interface type that e, a
+// reflect.Type, stands for: reflect.TypeOf((*I)(nil)).Elem(),
+// reflect.TypeFor[I](), or a package-level variable initialized with
+// one of them; nil if it is none of these.
+func (f *ifaceFacts) reflectIface(e ast.Expr, info *types.Info, depth int) types.Type {
+	var t types.Type
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if v, ok := info.Uses[x].(*types.Var); ok && depth == 0 {
+			if init, ok := f.inits[v]; ok {
+				return f.reflectIface(init, info, depth+1)
+			}
+		}
+	case *ast.CallExpr:
+		fun := ast.Unparen(x.Fun)
+		if ix, ok := fun.(*ast.IndexExpr); ok {
+			// reflect.TypeFor[I]()
+			if fn, ok := info.Uses[selIdent(ix.X)].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "reflect" && fn.Name() == "TypeFor" {
+				t = info.TypeOf(ix.Index)
+			}
+			break
+		}
+		sel, ok := fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Elem" || len(x.Args) != 0 {
+			break
+		}
+		// reflect.TypeOf((*I)(nil)).Elem()
+		inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+		if !ok || len(inner.Args) != 1 {
+			break
+		}
+		if fn, ok := info.Uses[selIdent(inner.Fun)].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "reflect" && fn.Name() == "TypeOf" {
+			if p, ok := types.Unalias(info.TypeOf(inner.Args[0])).(*types.Pointer); ok {
+				t = p.Elem()
+			}
+		}
+	}
+	if t == nil {
+		return nil
+	}
+	if it, ok := t.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+		return t
+	}
+	return nil
 }
 
 // selIdent is the identifier naming the function of a call: f or p.f.
@@ -623,6 +707,20 @@ func (b *layoutBuilder) anyChoice(t types.Type, it *types.Interface) int {
 			offer(a.to)
 		}
 	}
+	// A pointer to a variable of an interface that reflection asks
+	// about (errors.As's target: reflect.TypeOf(v).Elem() is then that
+	// interface).
+	for _, it := range b.ifaces.implementing {
+		offer(types.NewPointer(it))
+		// and to a variable of a mock type that implements it, which
+		// values of other types are not assignable to.
+		if b.ifaces.mocks && implementable(it.Underlying().(*types.Interface), b.pkg) {
+			if ms := b.ifaces.methodSetMocks(it, nil); len(ms) > 0 {
+				offer(types.NewPointer(ms[0].ValueType()))
+				b.usedMocks[ms[0].Name] = ms[0]
+			}
+		}
+	}
 	if b.ifaces.mocks {
 		for _, m := range b.ifaces.mocksFor(t, it) {
 			if o, ok := b.mockShape(m); ok {
@@ -821,12 +919,18 @@ func (f *ifaceFacts) variants(impl []types.Type, methods []*types.Func) []*mock.
 		n := "Mock"
 		if named, ok := types.Unalias(t).(*types.Named); ok {
 			n = named.Obj().Name()
+		} else if it, ok := t.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+			// interface{ Unwrap() error }: named after its methods.
+			n = ""
+			for i := 0; i < it.NumMethods(); i++ {
+				n += upperFirst(it.Method(i).Name())
+			}
 		}
 		names = append(names, n)
 		base.WriteString(upperFirst(n))
 	}
 	ptrs := []bool{true}
-	if f.kinds {
+	if f.kinds || f.values {
 		ptrs = append(ptrs, false)
 	}
 	type variant struct {
@@ -908,16 +1012,17 @@ func unionMethods(ifaces []types.Type) ([]*types.Func, bool) {
 // implemented are the interfaces among ifaces that methods implement,
 // leaving out those another one of the list implies.
 func implemented(ifaces []types.Type, methods []*types.Func) []types.Type {
-	has := map[string]bool{}
+	has := map[string]*types.Func{}
 	for _, m := range methods {
-		has[m.Name()] = true
+		has[m.Name()] = m
 	}
 	var in []types.Type
 	for _, t := range ifaces {
 		it := t.Underlying().(*types.Interface)
 		all := true
 		for i := 0; i < it.NumMethods(); i++ {
-			all = all && has[it.Method(i).Name()]
+			m := has[it.Method(i).Name()]
+			all = all && m != nil && types.Identical(m.Type(), it.Method(i).Type())
 		}
 		if all && !slices.ContainsFunc(in, func(o types.Type) bool { return types.Identical(o, t) }) {
 			in = append(in, t)

@@ -96,25 +96,42 @@ func (g *callGraph) reach(roots []types.Object) map[types.Object]bool {
 	return seen
 }
 
+// anyType is the empty interface.
+var anyType = types.Universe.Lookup("any").Type()
+
 // factUse is an assertion (v.(T), a type switch case) or a comparison
 // with a sentinel error in function fn (nil: a package-level
 // declaration).
 type factUse struct {
-	fn       types.Object
-	assert   *assertion
-	sentinel *types.Var
+	fn         types.Object
+	assert     *assertion
+	sentinel   *types.Var
+	implements types.Type // an interface reflect's Implements or AssignableTo asks about
+	reflect    reflectUse // a reflect method called on a type or value
+	tag        *tagValue  // a tag read and compared with a constant
 }
+
+// reflectUse is what a call of a reflect method asks of a type.
+type reflectUse uint8
+
+const (
+	reflectKinds    reflectUse = iota + 1 // Kind or Elem
+	reflectNumField                       // NumField
+	reflectValues                         // NumMethod
+)
 
 // scope sets the facts that depend on what a target reaches — the
 // assertions, the sentinels errors are compared with, errors.Is and
-// errors.As — to those of the functions reachable from roots (the
-// target). Which interfaces an input is asserted to decides its mock
+// errors.As, reflection on types (Kind, Elem, NumField, NumMethod,
+// Implements, AssignableTo) and the tags compared with constants — to
+// those of the functions reachable from roots (the target). Which interfaces an input is asserted to decides its mock
 // types, and what errors are compared with or looked through decides
 // whether every error of the target is a choice.
 func (f *ifaceFacts) scope(roots []types.Object) {
 	reached := f.graph.reach(roots)
 	in := func(fn types.Object) bool { return fn == nil || reached[fn] }
-	f.asserted, f.concreteAsserts, f.sentinels, f.unwrap = nil, nil, nil, false
+	f.asserted, f.concreteAsserts, f.sentinels, f.unwrap, f.implementing = nil, nil, nil, false, nil
+	f.kinds, f.numField, f.values, f.tags = false, false, false, nil
 	for _, u := range f.uses {
 		if !in(u.fn) {
 			continue
@@ -124,6 +141,21 @@ func (f *ifaceFacts) scope(roots []types.Object) {
 			f.assertTo(u.assert.from, u.assert.to)
 		case u.sentinel != nil && !slices.Contains(f.sentinels, u.sentinel):
 			f.sentinels = append(f.sentinels, u.sentinel)
+		case u.reflect == reflectKinds:
+			f.kinds = true
+		case u.reflect == reflectNumField:
+			f.numField = true
+		case u.reflect == reflectValues:
+			f.values = true
+		case u.tag != nil && !slices.Contains(f.tags, *u.tag):
+			f.tags = append(f.tags, *u.tag)
+		case u.implements != nil:
+			// v's type implements I, or not: offered as if v were
+			// asserted to I.
+			f.assertTo(anyType, u.implements)
+			if !slices.ContainsFunc(f.implementing, func(t types.Type) bool { return types.Identical(t, u.implements) }) {
+				f.implementing = append(f.implementing, u.implements)
+			}
 		}
 	}
 	for _, u := range f.errUses {
