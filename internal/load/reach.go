@@ -14,9 +14,11 @@ import (
 // choice (the search then spends its runs on choices no branch reads).
 // Reachability is syntactic and conservative: a function reaches the
 // functions and methods of the package it names, every method of the
-// package named like an interface method it calls, and the functions
-// named by package-level declarations (tables of handlers) are reached
-// from everywhere.
+// package named like an interface method it calls, every method of the
+// package's types it names (a value of a type of the package handed to
+// another package, sort.Sort(byName(xs)), has its methods called
+// there), and the functions named by package-level declarations
+// (tables of handlers) are reached from everywhere.
 
 // errUse is one call of errors.Is or errors.As in function fn (nil: in
 // a package-level declaration), with the type errors.As asks for (nil
@@ -31,10 +33,13 @@ type callGraph struct {
 	refs    map[types.Object][]types.Object // function → functions and methods it names
 	roots   []types.Object                  // named by package-level declarations
 	methods map[string][]types.Object       // the package's methods by name
+	// typeMethods are the methods of each type of the package, by the
+	// receiver's base type.
+	typeMethods map[types.Object][]types.Object
 }
 
 func newCallGraph() *callGraph {
-	return &callGraph{refs: map[types.Object][]types.Object{}, methods: map[string][]types.Object{}}
+	return &callGraph{refs: map[types.Object][]types.Object{}, methods: map[string][]types.Object{}, typeMethods: map[types.Object][]types.Object{}}
 }
 
 // add records the references of declaration d (fn is its function, nil
@@ -42,10 +47,24 @@ func newCallGraph() *callGraph {
 func (g *callGraph) add(d ast.Decl, fn types.Object, info *types.Info, pkg *types.Package) {
 	if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fn != nil {
 		g.methods[fn.Name()] = append(g.methods[fn.Name()], fn)
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+			rt := types.Unalias(sig.Recv().Type())
+			if p, ok := rt.(*types.Pointer); ok {
+				rt = types.Unalias(p.Elem())
+			}
+			if named, ok := rt.(*types.Named); ok {
+				tn := named.Origin().Obj()
+				g.typeMethods[tn] = append(g.typeMethods[tn], fn)
+			}
+		}
 	}
 	ast.Inspect(d, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok {
+			return true
+		}
+		if tn, ok := info.Uses[id].(*types.TypeName); ok && tn.Pkg() == pkg && fn != nil {
+			g.refs[fn] = append(g.refs[fn], tn)
 			return true
 		}
 		f, ok := info.Uses[id].(*types.Func)
@@ -82,6 +101,12 @@ func (g *callGraph) reach(roots []types.Object) map[types.Object]bool {
 		seen[o] = true
 		if f, ok := o.(*types.Func); ok && abstract(f) {
 			for _, m := range g.methods[f.Name()] {
+				visit(m)
+			}
+			return
+		}
+		if _, ok := o.(*types.TypeName); ok {
+			for _, m := range g.typeMethods[o] {
 				visit(m)
 			}
 			return
