@@ -316,6 +316,19 @@ type builder struct {
 	// isolated call's results, which are searched like the others but
 	// tell paths apart only where the code branches on them.
 	implicit bool
+	// deferTo, while a mock script's element is built, collects its
+	// choices instead of recording them (see run.deferred).
+	deferTo *[]Event
+}
+
+// rec records e as a branch of the run, or defers it with the mock
+// script element being built.
+func (b *builder) rec(e Event) {
+	if b.deferTo != nil {
+		*b.deferTo = append(*b.deferTo, e)
+		return
+	}
+	record(e)
 }
 
 func newBuilder(l *Layout, choices []bool, funcs map[string]reflect.Value, vals []Value) *builder {
@@ -361,7 +374,7 @@ func (b *builder) pickAs(n int, implicit bool) int {
 		pick = 0
 	}
 	for j := 0; j <= pick; j++ {
-		record(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: implicit || b.quiet > 0 || b.implicit})
+		b.rec(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: implicit || b.quiet > 0 || b.implicit})
 	}
 	return pick
 }
@@ -370,7 +383,7 @@ func (b *builder) pickAs(n int, implicit bool) int {
 func (b *builder) choose() bool {
 	x, s := b.take()
 	c := x.Bits&1 != 0
-	record(Event{Site: InputSite, Taken: c, Cond: s, Implicit: b.quiet > 0 || b.implicit})
+	b.rec(Event{Site: InputSite, Taken: c, Cond: s, Implicit: b.quiet > 0 || b.implicit})
 	return c
 }
 
@@ -447,7 +460,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		}
 		for i := 0; i < b.l.MaxLen; i++ {
 			if b.choices[sh.Elem] && i <= n {
-				record(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n)), Implicit: b.quiet > 0 || b.implicit})
+				b.rec(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n)), Implicit: b.quiet > 0 || b.implicit})
 			}
 			if i < n {
 				b.fillAt(v.Index(i), sh.Elem)
@@ -954,7 +967,7 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 			}
 			equal := e.key == k
 			if ks != 0 || e.ks != 0 {
-				record(Event{Site: InputSite, Taken: equal, Cond: mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es}), Implicit: b.quiet > 0})
+				b.rec(Event{Site: InputSite, Taken: equal, Cond: mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es}), Implicit: b.quiet > 0})
 			}
 			if equal {
 				e.vs, e.vfp = vs, vfp

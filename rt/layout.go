@@ -221,6 +221,18 @@ type MockMethod struct {
 	Outs  []int  // the shapes of its results
 	// Multi says an element is a struct of the results (more than one).
 	Multi bool
+	// Once says the method has one scripted call, whose results every
+	// call returns: Unwrap() error, since an error wraps one error
+	// however often errors.Is and errors.As walk its chain.
+	Once bool
+}
+
+// CallsOf is the number of scripted calls of method md.
+func (m *Mock) CallsOf(md *MockMethod) int {
+	if md.Once {
+		return min(1, m.Calls)
+	}
+	return m.Calls
 }
 
 // Build says how a ShapeBuilt value is made: by calling Ctor (a
@@ -639,7 +651,7 @@ func (f *flattener) shape(i int) {
 		}
 		for _, md := range m.Methods {
 			f.push(Step{Kind: StepField, Name: md.Name})
-			for c := 0; c < m.Calls; c++ {
+			for c := 0; c < m.CallsOf(&md); c++ {
 				f.push(Step{Kind: StepIndex, N: c})
 				for k, o := range md.Outs {
 					if md.Multi {

@@ -105,15 +105,31 @@ func (b *builder) fillMock(v reflect.Value, sh *Shape) {
 	}
 	for _, md := range m.Methods {
 		f := settable(sv.FieldByName(md.Field))
-		f.Set(reflect.MakeSlice(f.Type(), m.Calls, m.Calls))
-		for c := 0; c < m.Calls; c++ {
+		n := m.CallsOf(&md)
+		f.Set(reflect.MakeSlice(f.Type(), n, n))
+		for c := 0; c < n; c++ {
+			// The choices of the element (an error's, a nested mock's
+			// type) become branches when a call returns it: a script
+			// element no call reaches adds no branch the search would
+			// flip to no effect.
 			e := f.Index(c)
+			var evs []Event
+			saved := b.deferTo
+			b.deferTo = &evs
 			if !md.Multi {
 				b.fillAt(e, md.Outs[0])
-				continue
+			} else {
+				for k, o := range md.Outs {
+					b.fillAt(settable(e.Field(k)), o)
+				}
 			}
-			for k, o := range md.Outs {
-				b.fillAt(settable(e.Field(k)), o)
+			b.deferTo = saved
+			if len(evs) > 0 && lock() {
+				if cur.deferred == nil {
+					cur.deferred = map[uintptr][]Event{}
+				}
+				cur.deferred[e.UnsafeAddr()] = evs
+				unlock()
 			}
 		}
 	}
@@ -206,6 +222,16 @@ func MockResult[T any](script []T, n *int, multi bool) (r T) {
 	}
 	i = min(i, len(script)-1)
 	e := reflect.ValueOf(&script[i]).Elem()
+	if on.Load() && lock() {
+		evs, ok := cur.deferred[e.UnsafeAddr()]
+		delete(cur.deferred, e.UnsafeAddr())
+		unlock()
+		if ok {
+			for _, ev := range evs {
+				record(ev)
+			}
+		}
+	}
 	if !multi {
 		Ret(0, shadowAt(e))
 		return script[i]

@@ -64,9 +64,14 @@ type frame struct {
 
 // run is the state of the traced run.
 type run struct {
-	nodes      []Node
-	consts     map[constKey]S
-	events     []Event
+	nodes  []Node
+	consts map[constKey]S
+	events []Event
+	// deferred are the choices made building the elements of mock
+	// scripts, by the element's address: recorded when a call returns
+	// the element (MockResult), not when it is built, so that the
+	// choices of results no call returns are not branches of the run.
+	deferred   map[uintptr][]Event
 	conc       []Concretization
 	mem        map[uintptr]cell
 	pending    frame
@@ -127,6 +132,7 @@ func resetRun(maxEvents int) {
 		clear(cur.consts)
 	}
 	cur.events = cur.events[:0]
+	clear(cur.deferred)
 	cur.conc = cur.conc[:0]
 	if cur.mem == nil {
 		cur.mem = make(map[uintptr]cell)

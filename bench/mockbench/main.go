@@ -7,14 +7,18 @@
 // an interface argument: io.Copy, io.CopyN, io.CopyBuffer,
 // io.WriteString and io.NopCloser (io.go of the Go installation copied
 // into a module, where it is instrumented), github.com/pkg/errors' Cause
-// and github.com/google/uuid's IsInvalidLengthError, each explored through a PUT that calls it (written by this
-// command into the copies), with the statement coverage of the function
-// itself. Last, a survey table (dowse survey) over real modules and
-// standard library packages. It prints Markdown tables.
+// and Masterminds/semver's Version.Scan, each explored through a PUT
+// that calls it (written by this command into the copies), with the
+// statement coverage of the function itself. Then packages explored
+// without a PUT, through their automatic targets (io.go and the errors
+// package of the Go installation, github.com/pkg/errors), with the
+// package coverage of the generated tests. Last, a survey table (dowse
+// survey) over real modules and standard library packages. It prints
+// Markdown tables.
 //
 // Usage (from the repository root, with ../shared/bench beside it):
 //
-//	go run ./bench/mockbench [-bench ../shared/bench] [-max-len 3] [-max-time 20s] [-mock-calls 3]
+//	go run ./bench/mockbench [-bench ../shared/bench] [-max-len 3] [-max-time 20s] [-mock-calls 3] [-parts bench,real,auto,survey]
 package main
 
 import (
@@ -28,6 +32,7 @@ import (
 	"go/token"
 	"go/types"
 	"log"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,7 +79,7 @@ func main() {
 	maxLen := flag.Int("max-len", 3, "dowse gen -max-len")
 	maxTime := flag.String("max-time", "20s", "dowse gen -max-time per target")
 	mockCalls := flag.Int("mock-calls", 3, "dowse gen -mock-calls")
-	parts := flag.String("parts", "bench,real,survey", "comma-separated parts to run: bench (the mocks/* packages), real (real functions), survey")
+	parts := flag.String("parts", "bench,real,auto,survey", "comma-separated parts to run: bench (the mocks/* packages), real (real functions through PUTs), auto (real packages through their automatic targets), survey")
 	flag.Parse()
 	log.SetFlags(0)
 	work, dowse, err := modcopy.Workspace("mockbench")
@@ -125,9 +130,100 @@ func main() {
 	if run("real") {
 		realTable(dowse, work, flags, *maxTime)
 	}
+	if run("auto") {
+		autoTable(dowse, work, flags)
+	}
 	if run("survey") {
 		survey(dowse, work)
 	}
+}
+
+// autoModules are the packages explored without a PUT, through their
+// automatic targets: io.go of the Go installation, the errors package
+// of the Go installation, and a module of the module proxy.
+var autoModules = []string{"", "std:errors", "github.com/pkg/errors@v0.9.1"}
+
+// autoTable explores the automatic targets of autoModules with and
+// without mock types and prints the package coverage of the generated
+// tests, and the functions whose coverage differs.
+func autoTable(dowse, work string, flags []string) {
+	fmt.Printf("\nAutomatic targets (no PUT), %s; coverage of the package under its generated tests\n\n", strings.Join(flags[1:], " "))
+	fmt.Println("| package | targets | -mocks=false: coverage | with mocks: coverage | mock types used | functions covered more with mocks |")
+	fmt.Println("|---|---:|---:|---:|---:|---|")
+	for i, m := range autoModules {
+		var cov [2]string
+		var funcs [2]map[string]string
+		targets := 0
+		used := map[string]bool{}
+		for k, mocks := range []bool{false, true} {
+			dir := filepath.Join(work, fmt.Sprintf("auto-%d-%t", i, mocks))
+			prepareModule(m, dir)
+			args := append(slices.Clone(flags), fmt.Sprintf("-mocks=%t", mocks), ".")
+			sums := gen(dowse, dir, args)
+			targets = len(sums)
+			for _, s := range sums {
+				for _, t := range s.MockTypes {
+					if mocks {
+						used[t.Name] = true
+					}
+				}
+			}
+			cov[k], funcs[k] = packageCoverage(dir)
+		}
+		var more []string
+		for _, fn := range slices.Sorted(maps.Keys(funcs[1])) {
+			if pct(funcs[1][fn]) > pct(funcs[0][fn]) {
+				more = append(more, fmt.Sprintf("%s %s → %s", fn, funcs[0][fn], funcs[1][fn]))
+			}
+		}
+		label := m
+		switch {
+		case m == "":
+			label = "io (copy of the Go installation's io.go)"
+		case strings.HasPrefix(m, "std:"):
+			label = strings.TrimPrefix(m, "std:") + " (copy of the Go installation's package)"
+		}
+		fmt.Printf("| %s | %d | %s | %s | %d | %s |\n", label, targets, cov[0], cov[1], len(used), strings.Join(more, "; "))
+	}
+}
+
+// packageCoverage is the statement coverage of the package in dir under
+// its generated tests, in total and per function (file:line name).
+func packageCoverage(dir string) (string, map[string]string) {
+	profile := filepath.Join(dir, "cover.out")
+	cmd := exec.Command("go", "test", "-count=1", "-run", "Dowse", "-coverprofile", profile, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "FAIL: " + strings.SplitN(string(out), "\n", 2)[0], nil
+	}
+	cmd = exec.Command("go", "tool", "cover", "-func", profile)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "?", nil
+	}
+	funcs := map[string]string{}
+	total := "?"
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 3 {
+			continue
+		}
+		if f[0] == "total:" {
+			total = f[2]
+			continue
+		}
+		funcs[filepath.Base(strings.TrimSuffix(f[0], ":"))+" "+f[1]] = f[2]
+	}
+	return total, funcs
+}
+
+// pct reads a percentage such as "75.0%".
+func pct(s string) float64 {
+	var v float64
+	fmt.Sscanf(strings.TrimSuffix(s, "%"), "%g", &v)
+	return v
 }
 
 // benchTable prints the table of the mocks/* packages.
@@ -254,8 +350,43 @@ func coverage(dir, pkg string) string {
 
 // prepare makes the module of f in dir, with f's PUT.
 func prepare(f realFunc, dir string) {
+	pkg := prepareModule(f.module, dir)
+	write(filepath.Join(dir, "put_test.go"), "package "+pkg+"\n\nimport \"testing\"\n\n"+f.put+"\n")
+}
+
+// prepareModule copies module (a module of the module proxy, "" for
+// io.go of the Go installation, "std:errors" for the errors package
+// of the Go installation, its internal/reflectlite replaced by reflect)
+// into dir without its tests and returns the package name.
+func prepareModule(module, dir string) string {
 	pkg := "io2"
-	if f.module == "" {
+	if std, ok := strings.CutPrefix(module, "std:"); ok {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			log.Fatal(err)
+		}
+		goroot, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			log.Fatal(err)
+		}
+		src := filepath.Join(strings.TrimSpace(string(goroot)), "src", std)
+		files, _ := filepath.Glob(filepath.Join(src, "*.go"))
+		pkg = filepath.Base(std) + "2"
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(name)
+			if err != nil {
+				log.Fatal(err)
+			}
+			data = bytes.Replace(data, []byte("\npackage "+filepath.Base(std)+"\n"), []byte("\npackage "+pkg+"\n"), 1)
+			data = bytes.ReplaceAll(data, []byte(`"internal/reflectlite"`), []byte(`reflectlite "reflect"`))
+			write(filepath.Join(dir, filepath.Base(name)), string(data))
+		}
+		write(filepath.Join(dir, "go.mod"), "module example.com/"+pkg+"\n\ngo 1.22\n")
+		return pkg
+	}
+	if module == "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			log.Fatal(err)
 		}
@@ -271,7 +402,7 @@ func prepare(f realFunc, dir string) {
 		write(filepath.Join(dir, "go.mod"), "module example.com/io2\n\ngo 1.22\n")
 		write(filepath.Join(dir, "io.go"), string(io))
 	} else {
-		src, err := modcopy.Download(f.module)
+		src, err := modcopy.Download(module)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -282,13 +413,13 @@ func prepare(f realFunc, dir string) {
 		for _, t := range tests {
 			os.Remove(t)
 		}
-		path := strings.Split(f.module, "@")[0]
+		path := strings.Split(module, "@")[0]
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 			write(filepath.Join(dir, "go.mod"), "module "+path+"\n\ngo 1.20\n")
 		}
 		pkg = packageName(dir)
 	}
-	write(filepath.Join(dir, "put_test.go"), "package "+pkg+"\n\nimport \"testing\"\n\n"+f.put+"\n")
+	return pkg
 }
 
 // packageName is the name of the package in dir, from its files'

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -62,9 +64,23 @@ func TestMocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, decl := range []string{"type dowseStoreFlusherSizer struct", "level:\"high\"", "(*Mem)(nil)", `data: []byte("GO")`} {
+	for _, decl := range []string{"(*Mem)(nil)", `data: []byte("GO")`} {
 		if !bytes.Contains(gen, []byte(decl)) {
 			t.Errorf("the generated file has no %s\n%s", decl, gen)
+		}
+	}
+	// The mock types are declared once for the package, in a file of
+	// their own.
+	decls, err := os.ReadFile(filepath.Join(dir, "dowse_mocks_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, decl := range []string{"type dowseStoreFlusherSizer struct", "level:\"high\""} {
+		if !bytes.Contains(decls, []byte(decl)) {
+			t.Errorf("the mock types' file has no %s\n%s", decl, decls)
+		}
+		if bytes.Contains(gen, []byte(decl)) {
+			t.Errorf("the generated file declares %s too", decl)
 		}
 	}
 	generatedTestsPass(t, dir)
@@ -97,4 +113,117 @@ func TestMocks(t *testing.T) {
 			t.Errorf("%s: -mocks=false found %d failures", target, len(s.Failures))
 		}
 	}
+}
+
+// TestAutoMocks explores testdata/automocks, a package without tests:
+// its automatic targets take a Store and branch on whether it is also a
+// Flusher or a Sizer, which no type of the package is. With mock types
+// the generated tests reach every statement (Save's "big" store is a
+// mock of Store, Sizer and Flusher whose Size returns more than 100);
+// with -mocks=false the only Store is nil. The two source files' tests
+// use the same mock types, declared once (a type declared in both
+// generated files would not compile); -mocks=false removes that file
+// with the rows that used it. Classify looks through wrapped errors with
+// errors.As and errors.Is: the package's *LimitError (and its typed nil,
+// on which Classify panics), a mock of the Temporary interface
+// errors.As asks for, and a wrapper whose Unwrap returns the sentinel
+// reach every statement. Describe asks reflect whether its any
+// argument's type implements Store: a mock of Store, and a pointer to a
+// variable of type Store, answer yes.
+func TestAutoMocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := readTree(t, filepath.Join("..", "..", "testdata", "automocks"))
+	// Describe's any input loses its shadow in the interface (a
+	// concretization): never exhaustive, so its runs are bounded.
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "3", "-cache=false", "-max-runs", "2000", "./...")
+	if code != 3 { // the typed nil *LimitError that errors.As finds
+		t.Fatalf("exit code %d, want 3\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, target := range []string{"Save", "Capacity", "Classify"} {
+		if s, ok := got[target]; !ok || !s.Exhaustive {
+			t.Errorf("%s: not explored exhaustively\n%s", target, stdout)
+		}
+	}
+	store, err := os.ReadFile(filepath.Join(dir, "store_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"size: []int{101", `want:    "big"`, `want:    "unflushed"`, `wantErr: "no store"`} {
+		if !bytes.Contains(store, []byte(want)) {
+			t.Errorf("store_dowse_auto_test.go has no %s\n%s", want, store)
+		}
+	}
+	// errors.As and errors.Is: the package's error type, a mock of the
+	// interface errors.As asks for, and a wrapper of the sentinel
+	// errors.Is looks for.
+	errs, err := os.ReadFile(filepath.Join(dir, "errs_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`&LimitError{Limit: 101}, want: "big limit"`, "temporary: []bool{true", "unwrap: []error{ErrMissing}}", `want: "wrapped missing"`, "(*LimitError)(nil)"} {
+		if !bytes.Contains(errs, []byte(want)) {
+			t.Errorf("errs_dowse_auto_test.go has no %s\n%s", want, errs)
+		}
+	}
+	// reflect's Implements: a mock of the Store the package names in
+	// reflect.TypeFor[Store](), and a pointer to a variable of it.
+	desc, err := os.ReadFile(filepath.Join(dir, "describe_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`want: "store"}`, `want: "pointer to a store"`, "func() *Store {"} {
+		if !bytes.Contains(desc, []byte(want)) {
+			t.Errorf("describe_dowse_auto_test.go has no %s\n%s", want, desc)
+		}
+	}
+	decls, err := os.ReadFile(filepath.Join(dir, "dowse_mocks_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(decls, []byte("type dowseStoreSizer struct")); n != 1 {
+		t.Errorf("dowseStoreSizer declared %d times in dowse_mocks_test.go, want 1\n%s", n, decls)
+	}
+	for _, name := range []string{"store_dowse_auto_test.go", "size_dowse_auto_test.go"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte("type dowse")) {
+			t.Errorf("%s declares a mock type; they belong in dowse_mocks_test.go", name)
+		}
+	}
+	if cov := coverOf(t, dir); cov != "100.0%" {
+		t.Errorf("coverage of the generated tests %s, want 100.0%%", cov)
+	}
+
+	code, stdout, stderr, dir = runGenIn(t, files, "-max-len", "3", "-cache=false", "-mocks=false", "./...")
+	if code != 3 {
+		t.Fatalf("-mocks=false: exit code %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "dowse_mocks_test.go")); err == nil {
+		t.Errorf("-mocks=false wrote dowse_mocks_test.go")
+	}
+	if cov := coverOf(t, dir); cov == "100.0%" {
+		t.Errorf("-mocks=false: coverage %s; nil alone cannot reach the Flusher's branches", cov)
+	}
+}
+
+// coverOf is the statement coverage of the package in dir under its
+// generated tests.
+func coverOf(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command("go", "test", "-count=1", "-cover", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("generated tests fail under go test: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`coverage: ([0-9.]+%)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no coverage in\n%s", out)
+	}
+	return string(m[1])
 }

@@ -169,8 +169,8 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		body.Write(fn)
 		body.WriteString("\n")
 	}
-	// The mock types the rows use.
-	used := map[string]*mock.Type{}
+	// The mock types the rows use: declared in the package's file of
+	// mock types (WriteMocks), not here.
 	g.mocks = map[string][]string{}
 	for _, p := range plans {
 		mine := map[string]*mock.Type{}
@@ -179,13 +179,9 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 				mocksOf(v, mine)
 			}
 		}
-		maps.Copy(used, mine)
 		if len(mine) > 0 {
 			g.mocks[p.t.Name] = slices.Sorted(maps.Keys(mine))
 		}
-	}
-	for _, n := range slices.Sorted(maps.Keys(used)) {
-		body.WriteString("\n" + used[n].Source(imports.qualifier, ""))
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n\n", Header)

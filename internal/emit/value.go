@@ -727,7 +727,7 @@ func (d *decoder) mockValue(sh *rt.Shape, t types.Type, path string) (*value, er
 			fv := fields[md.Field]
 			sl := fv.Type().(*types.Slice)
 			list := &value{t: sl, shape: rt.ShapeSlice}
-			for c := 0; c < sh.Mock.Calls; c++ {
+			for c := 0; c < sh.Mock.CallsOf(&md); c++ {
 				var e *value
 				p := fmt.Sprintf("%s.%s[%d]", path, md.Name, c)
 				if !md.Multi {

@@ -100,8 +100,67 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		}
 		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
-	if verify != nil && !g.confirmRows(autoFiles, byResult, verify) {
-		g.revert(autoFiles, before, byResult)
+	g.writeMocks(p, byResult)
+	if verify != nil {
+		if !g.confirmRows(autoFiles, byResult, verify) {
+			g.revert(autoFiles, before, byResult)
+		}
+		g.writeMocks(p, byResult) // rows were dropped, or files put back
+	}
+}
+
+// writeMocks writes, per package variant, the file declaring the mock
+// types its generated tests use (emit.WriteMocks), and lists it among
+// the files of the targets whose rows use mock types.
+func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result) {
+	for _, external := range []bool{false, true} {
+		variant := p.Test
+		if external {
+			variant = p.XTest
+		} else if variant == nil {
+			variant = p.Plain
+		}
+		if variant == nil || variant.Types == nil {
+			continue
+		}
+		known := map[string]bool{}
+		f := emit.MockFile{Pkg: variant.Types, Dir: p.Dir, External: external}
+		for _, t := range p.Targets {
+			if t.External != external {
+				continue
+			}
+			for _, m := range t.Mocks {
+				if !known[m.Name] {
+					known[m.Name] = true
+					f.Mocks = append(f.Mocks, m)
+				}
+			}
+		}
+		changed, err := emit.WriteMocks(f)
+		if err != nil {
+			g.warnf("warning: %v", err)
+			g.stats.Errors++
+			continue
+		}
+		name := filepath.Join(p.Dir, emit.MockFileName)
+		if external {
+			name = filepath.Join(p.Dir, emit.MockFileNameX)
+		}
+		for _, c := range changed {
+			g.changed[c] = true
+		}
+		for _, t := range p.Targets {
+			r := byResult[t]
+			if t.External != external || r == nil || len(r.Mocks) == 0 || slices.Contains(r.Files, name) {
+				continue
+			}
+			r.Files = append(r.Files, name)
+			sort.Strings(r.Files)
+			if len(changed) > 0 {
+				r.Changed = append(r.Changed, name)
+				sort.Strings(r.Changed)
+			}
+		}
 	}
 }
 

@@ -1314,7 +1314,10 @@ func (e *explorer) checkBounds(ctx context.Context) {
 	}
 	relaxed := slices.Clone(e.leaves)
 	for i, l := range relaxed {
-		if l.IsLen || l.K == rt.KString {
+		// Lengths and strings; not the choices that are leaves like
+		// lengths (a dynamic type, a built value's method), whose range
+		// is the number of alternatives, not a bound.
+		if l.IsLen && len(l.Steps) > 0 && l.Steps[len(l.Steps)-1].Kind == rt.StepLen || l.K == rt.KString {
 			relaxed[i].Max = relaxedMax(l.Max)
 		}
 	}

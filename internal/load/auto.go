@@ -21,8 +21,9 @@ import (
 
 // findAutoTargets returns the automatic targets of v, the package (with
 // its in-package tests, if it has any) whose internal test file will
-// serve and check them.
-func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
+// serve and check them. Their values of interface type are chosen among
+// nil, the package's types and mock types as a PUT's are (docs/mocks.md).
+func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Target {
 	if v.Types == nil || v.Name == "main" {
 		return nil
 	}
@@ -34,6 +35,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 		}
 	}
 	readOnly := readOnlyMethods(v.TypesInfo, files)
+	ifaces := newIfaceFacts(v, fset, !cfg.NoMocks, cfg.MockCalls)
 	writes := packageWrites(v.TypesInfo, v.Types, files)
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -45,7 +47,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 			if !ok {
 				continue
 			}
-			if t := autoTarget(fn, v.Types, readOnly); t != nil {
+			if t := autoTarget(fn, v.Types, readOnly, ifaces); t != nil {
 				t.Pos = fset.Position(fd.Name.Pos())
 				t.Decl = fd
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
@@ -60,7 +62,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet) []*Target {
 
 // autoTarget describes the target for fn, or returns nil for a method of
 // an unexported type (reached through exported functions instead).
-func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool) *Target {
+func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool, ifaces *ifaceFacts) *Target {
 	sig := fn.Type().(*types.Signature)
 	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
 	var params []*types.Var
@@ -103,12 +105,15 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 		t.Err = &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
 		return t
 	}
-	layout, funcs, err := layoutFor(t.Name, params, pkg, true, readOnly)
+	ifaces.scope([]types.Object{fn})
+	b := newLayoutBuilder(pkg, true, readOnly, ifaces)
+	layout, err := b.params(t.Name, params)
 	if err != nil {
 		t.Err = err
 		return t
 	}
-	t.Funcs = funcs
+	t.Funcs = b.funcs
+	b.record(t)
 	for i := 0; i < sig.Results().Len(); i++ {
 		t.Results = append(t.Results, sig.Results().At(i))
 	}

@@ -58,13 +58,39 @@ type ifaceFacts struct {
 	asserted []assertion
 	// concreteAsserts are the assertions to concrete types (v.(*T)).
 	concreteAsserts []assertion
-	kinds           bool       // reflect Kind or Elem is called
-	numField        bool       // reflect NumField is called
-	tags            []tagValue // tags read and compared with constants
+	kinds           bool // reflect Kind or Elem is called
+	values          bool // reflect NumMethod is called
+	// reflected are the arguments of reflect's Implements and
+	// AssignableTo calls; the interfaces they name (reflectIface) are
+	// what reflection on a value's type asks for, like an assertion,
+	// and implementing lists them per target (scope).
+	reflected    []reflectArg
+	implementing []types.Type
+	// inits are the initializers of the package-level variables.
+	inits    map[*types.Var]ast.Expr
+	numField bool       // reflect NumField is called
+	tags     []tagValue // tags read and compared with constants
 	// sentinels are the package-level error variables errors are
 	// compared with (err == io.EOF, errors.Is(err, ErrX)): the errors
 	// mock methods return are chosen among nil, errors.New and these.
 	sentinels []*types.Var
+	// unwrap says the target reaches a call of errors.Is or errors.As,
+	// which look through wrapped errors: errors are then offered
+	// wrappers too (a mock whose Unwrap returns an error of the choice
+	// again). errUses are those calls in the package, graph what its
+	// functions name (reach.go), and baseAsserted and baseConcrete the
+	// numbers of asserted and concreteAsserts that the package's
+	// assertions give (those of errors.As come after them, per target).
+	unwrap  bool
+	errUses []errUse
+	graph   *callGraph
+	// uses are the assertions and comparisons with sentinels the
+	// package makes, each with its function: scope keeps, in asserted,
+	// concreteAsserts and sentinels, those a target reaches.
+	uses []factUse
+	// cur is the function being scanned (nil: a package-level
+	// declaration).
+	cur types.Object
 	// fieldNames are the names looked up by reflection (FieldByName
 	// with a constant), tagKeys the keys of tags read (Get or Lookup
 	// with a constant), and tagSeen the values the package's own struct
@@ -90,7 +116,7 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 	if calls <= 0 {
 		calls = DefaultMockCalls
 	}
-	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}}
+	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}, graph: newCallGraph(), inits: map[*types.Var]ast.Expr{}}
 	generated := map[string]bool{}
 	for _, file := range p.Syntax {
 		name := fset.File(file.Pos()).Name()
@@ -99,6 +125,11 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 			continue
 		}
 		f.scan(file, p.TypesInfo)
+	}
+	for _, r := range f.reflected {
+		if it := f.reflectIface(r.e, r.info, 0); it != nil {
+			f.uses = append(f.uses, factUse{fn: r.fn, implements: it})
+		}
 	}
 	f.taken = func(name string) bool {
 		obj := p.Types.Scope().Lookup(name)
@@ -273,6 +304,34 @@ func IsGenerated(f *ast.File) bool {
 	return len(f.Comments) > 0 && f.Comments[0].Pos() < f.Package && f.Comments[0].List[0].Text == GeneratedHeader
 }
 
+// errorType is the predeclared error.
+var errorType = types.Universe.Lookup("error").Type()
+
+// wrapper is the interface of errors that wrap another (errors.Unwrap's
+// contract): the method set a mock adds to reach what errors.Is and
+// errors.As find in a chain.
+var wrapper = func() types.Type {
+	res := types.NewTuple(types.NewVar(token.NoPos, nil, "", errorType))
+	m := types.NewFunc(token.NoPos, nil, "Unwrap", types.NewSignatureType(nil, nil, nil, nil, res, false))
+	it := types.NewInterfaceType([]*types.Func{m}, nil).Complete()
+	return types.NewNamed(types.NewTypeName(token.NoPos, nil, "Wrapper", nil), it, nil)
+}()
+
+// assertTo records an assertion of values of static type from to type
+// to (an interface or a concrete type).
+func (f *ifaceFacts) assertTo(from, to types.Type) {
+	if b, ok := to.(*types.Basic); ok && b.Kind() == types.UntypedNil {
+		return // case nil
+	}
+	if !types.IsInterface(to) {
+		f.concreteAsserts = append(f.concreteAsserts, assertion{from, to})
+		return
+	}
+	if it, ok := to.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+		f.asserted = append(f.asserted, assertion{from, to})
+	}
+}
+
 func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 	assert := func(x ast.Expr, to ast.Expr) {
 		if to == nil {
@@ -282,18 +341,33 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 		if from == nil || target == nil {
 			return
 		}
-		if b, ok := target.(*types.Basic); ok && b.Kind() == types.UntypedNil {
-			return // case nil
-		}
-		if !types.IsInterface(target) {
-			f.concreteAsserts = append(f.concreteAsserts, assertion{from, target})
-			return
-		}
-		if it, ok := target.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
-			f.asserted = append(f.asserted, assertion{from, target})
-		}
+		f.uses = append(f.uses, factUse{fn: f.cur, assert: &assertion{from, target}})
 	}
-	ast.Inspect(file, func(n ast.Node) bool {
+	for _, d := range file.Decls {
+		f.cur = nil
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			f.cur = info.Defs[fd.Name]
+		}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if v, ok := info.Defs[n].(*types.Var); ok && i < len(vs.Values) && len(vs.Names) == len(vs.Values) {
+						f.inits[v] = vs.Values[i]
+					}
+				}
+			}
+		}
+		f.graph.add(d, f.cur, info, f.pkg)
+		f.scanDecl(d, f.cur, info, assert)
+	}
+	f.cur = nil
+}
+
+// scanDecl scans declaration d, of function cur (nil for a package-level
+// declaration).
+func (f *ifaceFacts) scanDecl(d ast.Decl, cur types.Object, info *types.Info, assert func(x, to ast.Expr)) {
+	ast.Inspect(d, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.TypeAssertExpr:
 			assert(x.X, x.Type)
@@ -319,17 +393,38 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 				f.tagKeys = append(f.tagKeys, key)
 			}
 			sel, ok := x.Fun.(*ast.SelectorExpr)
-			if fn, isFn := info.Uses[selIdent(x.Fun)].(*types.Func); isFn && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(x.Args) == 2 {
-				f.sentinel(x.Args[1], info)
+			if fn, isFn := info.Uses[selIdent(x.Fun)].(*types.Func); isFn && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && len(x.Args) == 2 {
+				switch fn.Name() {
+				case "Is":
+					f.sentinel(x.Args[1], info)
+					f.errUses = append(f.errUses, errUse{fn: cur})
+				case "As":
+					// errors.As(err, &target) asks whether err, or an
+					// error it wraps, is a target: an assertion of
+					// errors to the target's type (scopeErrors).
+					u := errUse{fn: cur}
+					if p, ok := types.Unalias(info.TypeOf(x.Args[1])).(*types.Pointer); ok {
+						u.as = p.Elem()
+					}
+					f.errUses = append(f.errUses, u)
+				}
 			}
 			if !ok || !isReflectType(info.TypeOf(sel.X)) {
 				break
 			}
 			switch sel.Sel.Name {
 			case "Kind", "Elem":
-				f.kinds = true
+				f.uses = append(f.uses, factUse{fn: cur, reflect: reflectKinds})
 			case "NumField":
-				f.numField = true
+				f.uses = append(f.uses, factUse{fn: cur, reflect: reflectNumField})
+			case "NumMethod":
+				// A pointer and a value of a mock type have different
+				// method sets (pointer receivers).
+				f.uses = append(f.uses, factUse{fn: cur, reflect: reflectValues})
+			case "Implements", "AssignableTo":
+				if len(x.Args) == 1 {
+					f.reflected = append(f.reflected, reflectArg{fn: cur, e: x.Args[0], info: info})
+				}
 			case "FieldByName":
 				if len(x.Args) == 1 {
 					if tv, ok := info.Types[x.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && !slices.Contains(f.fieldNames, constant.StringVal(tv.Value)) {
@@ -348,14 +443,66 @@ func (f *ifaceFacts) scan(file *ast.File, info *types.Info) {
 				tv, isConst := info.Types[pair[1]]
 				if ok && isConst && tv.Value != nil && tv.Value.Kind() == constant.String {
 					t := tagValue{key, constant.StringVal(tv.Value)}
-					if !slices.Contains(f.tags, t) {
-						f.tags = append(f.tags, t)
-					}
+					f.uses = append(f.uses, factUse{fn: cur, tag: &t})
 				}
 			}
 		}
 		return true
 	})
+}
+
+// reflectArg is the argument of a reflect Implements or AssignableTo
+// call in function fn.
+type reflectArg struct {
+	fn   types.Object
+	e    ast.Expr
+	info *types.Info
+}
+
+// reflectIface returns the non-empty interface type that e, a
+// reflect.Type, stands for: reflect.TypeOf((*I)(nil)).Elem(),
+// reflect.TypeFor[I](), or a package-level variable initialized with
+// one of them; nil if it is none of these.
+func (f *ifaceFacts) reflectIface(e ast.Expr, info *types.Info, depth int) types.Type {
+	var t types.Type
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if v, ok := info.Uses[x].(*types.Var); ok && depth == 0 {
+			if init, ok := f.inits[v]; ok {
+				return f.reflectIface(init, info, depth+1)
+			}
+		}
+	case *ast.CallExpr:
+		fun := ast.Unparen(x.Fun)
+		if ix, ok := fun.(*ast.IndexExpr); ok {
+			// reflect.TypeFor[I]()
+			if fn, ok := info.Uses[selIdent(ix.X)].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "reflect" && fn.Name() == "TypeFor" {
+				t = info.TypeOf(ix.Index)
+			}
+			break
+		}
+		sel, ok := fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Elem" || len(x.Args) != 0 {
+			break
+		}
+		// reflect.TypeOf((*I)(nil)).Elem()
+		inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+		if !ok || len(inner.Args) != 1 {
+			break
+		}
+		if fn, ok := info.Uses[selIdent(inner.Fun)].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "reflect" && fn.Name() == "TypeOf" {
+			if p, ok := types.Unalias(info.TypeOf(inner.Args[0])).(*types.Pointer); ok {
+				t = p.Elem()
+			}
+		}
+	}
+	if t == nil {
+		return nil
+	}
+	if it, ok := t.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+		return t
+	}
+	return nil
 }
 
 // selIdent is the identifier naming the function of a call: f or p.f.
@@ -372,13 +519,13 @@ func selIdent(e ast.Expr) *ast.Ident {
 // sentinel records e if it names a package-level variable of type error.
 func (f *ifaceFacts) sentinel(e ast.Expr, info *types.Info) {
 	v, ok := info.Uses[selIdent(ast.Unparen(e))].(*types.Var)
-	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isNamed(v.Type(), "", "error") || slices.Contains(f.sentinels, v) {
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isNamed(v.Type(), "", "error") {
 		return
 	}
 	if v.Pkg() != f.pkg && !v.Exported() {
 		return
 	}
-	f.sentinels = append(f.sentinels, v)
+	f.uses = append(f.uses, factUse{fn: f.cur, sentinel: v})
 }
 
 // tagCall reports whether call is tag.Get(key) or tag.Lookup(key) of a
@@ -440,7 +587,7 @@ func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ..
 			break // T, else *T
 		}
 	}
-	if f.mocks && implementable(it, b.pkg) {
+	if f.mocks && implementable(it, b.pkg) && (!isNamed(t, "", "error") || f.errorMocks()) {
 		for _, m := range f.mocksFor(t, it) {
 			if o, ok := b.mockShape(m); ok {
 				outs = append(outs, o)
@@ -560,6 +707,20 @@ func (b *layoutBuilder) anyChoice(t types.Type, it *types.Interface) int {
 			offer(a.to)
 		}
 	}
+	// A pointer to a variable of an interface that reflection asks
+	// about (errors.As's target: reflect.TypeOf(v).Elem() is then that
+	// interface).
+	for _, it := range b.ifaces.implementing {
+		offer(types.NewPointer(it))
+		// and to a variable of a mock type that implements it, which
+		// values of other types are not assignable to.
+		if b.ifaces.mocks && implementable(it.Underlying().(*types.Interface), b.pkg) {
+			if ms := b.ifaces.methodSetMocks(it, nil); len(ms) > 0 {
+				offer(types.NewPointer(ms[0].ValueType()))
+				b.usedMocks[ms[0].Name] = ms[0]
+			}
+		}
+	}
 	if b.ifaces.mocks {
 		for _, m := range b.ifaces.mocksFor(t, it) {
 			if o, ok := b.mockShape(m); ok {
@@ -584,16 +745,17 @@ func localType(t types.Type, pkg *types.Package) bool {
 	return ok
 }
 
-// errorChoice is the shape of an error a mock method returns: nil, an
-// errors.New (with its own choice and message), or one of the sentinel
-// errors the package compares errors with.
-func (b *layoutBuilder) errorChoice(t types.Type) int {
-	if b.errChoice > 0 {
-		return b.errChoice
-	}
-	i := b.add(rt.Shape{Kind: rt.ShapeIface, Type: "error"})
-	b.errChoice = i
-	e, _, _ := b.shape(t)
+// errorShape builds the shape of an error the package does more with
+// than print it (ifaceFacts.errorChoice): nil, errors.New (with its own
+// choice and message), the package-level error variables it compares
+// errors with (shape var: the harness serves the variable's value, rows
+// name it, io.EOF), the package's types implementing error, and mock
+// types (those of the interfaces errors are asserted to, and wrappers).
+func (b *layoutBuilder) errorShape(t types.Type) int {
+	b.ifaces.plainError++
+	e, _, _ := b.shape(t) // errors.New alone
+	b.ifaces.plainError--
+	b.index.Delete(t)
 	outs := []int{e}
 	b.dyn["error"] = t
 	for _, v := range b.ifaces.sentinels {
@@ -605,8 +767,7 @@ func (b *layoutBuilder) errorChoice(t types.Type) int {
 		b.vars[name] = v
 		b.dyn[name] = v.Type()
 	}
-	b.l.Shapes[i].Outs = outs
-	return i
+	return b.ifaceShape(t, t.Underlying().(*types.Interface), outs...)
 }
 
 // mockShape returns the shape of the values of mock m.
@@ -623,17 +784,12 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
-			md := rt.MockMethod{Name: fn.Name(), Field: m.Fields[k], Multi: m.Results[k] != nil}
+			md := rt.MockMethod{Name: fn.Name(), Field: m.Fields[k], Multi: m.Results[k] != nil, Once: mock.Unwraps(fn.Name(), sig)}
 			for r := 0; r < sig.Results().Len(); r++ {
 				rt := sig.Results().At(r).Type()
-				var o int
-				if isNamed(rt, "", "error") && len(b.ifaces.sentinels) > 0 {
-					o = b.errorChoice(rt)
-				} else {
-					var ok bool
-					if o, _, ok = b.shape(rt); !ok {
-						return 0, false
-					}
+				o, _, ok := b.shape(rt)
+				if !ok {
+					return 0, false
 				}
 				md.Outs = append(md.Outs, o)
 			}
@@ -657,7 +813,27 @@ func (b *layoutBuilder) mockShape(m *mock.Type) (int, bool) {
 
 // mocksFor returns the mock types offered for values of interface type t.
 func (f *ifaceFacts) mocksFor(t types.Type, it *types.Interface) []*mock.Type {
-	return f.methodSetMocks(t, f.assertedFrom(t))
+	others := f.assertedFrom(t)
+	if f.unwrap && isNamed(t, "", "error") {
+		others = append(others, wrapper)
+	}
+	return f.methodSetMocks(t, others)
+}
+
+// errorChoice reports whether error values are a choice of dynamic type
+// rather than errors.New(message): the package asserts errors to other
+// types (err.(causer), errors.As), compares them with package-level
+// error variables (err == io.EOF, errors.Is) or looks through wrapped
+// ones (errors.Is).
+func (f *ifaceFacts) errorChoice() bool {
+	return f.dispatches(errorType) || len(f.sentinels) > 0 || f.unwrap
+}
+
+// errorMocks reports whether the choice of an error offers mock types:
+// the package asserts errors to other types or unwraps them (comparing
+// with sentinels alone is met by the sentinels).
+func (f *ifaceFacts) errorMocks() bool {
+	return f.dispatches(errorType) || f.unwrap
 }
 
 // dispatches reports whether the package asserts values of interface
@@ -743,12 +919,18 @@ func (f *ifaceFacts) variants(impl []types.Type, methods []*types.Func) []*mock.
 		n := "Mock"
 		if named, ok := types.Unalias(t).(*types.Named); ok {
 			n = named.Obj().Name()
+		} else if it, ok := t.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+			// interface{ Unwrap() error }: named after its methods.
+			n = ""
+			for i := 0; i < it.NumMethods(); i++ {
+				n += upperFirst(it.Method(i).Name())
+			}
 		}
 		names = append(names, n)
 		base.WriteString(upperFirst(n))
 	}
 	ptrs := []bool{true}
-	if f.kinds {
+	if f.kinds || f.values {
 		ptrs = append(ptrs, false)
 	}
 	type variant struct {
@@ -830,16 +1012,17 @@ func unionMethods(ifaces []types.Type) ([]*types.Func, bool) {
 // implemented are the interfaces among ifaces that methods implement,
 // leaving out those another one of the list implies.
 func implemented(ifaces []types.Type, methods []*types.Func) []types.Type {
-	has := map[string]bool{}
+	has := map[string]*types.Func{}
 	for _, m := range methods {
-		has[m.Name()] = true
+		has[m.Name()] = m
 	}
 	var in []types.Type
 	for _, t := range ifaces {
 		it := t.Underlying().(*types.Interface)
 		all := true
 		for i := 0; i < it.NumMethods(); i++ {
-			all = all && has[it.Method(i).Name()]
+			m := has[it.Method(i).Name()]
+			all = all && m != nil && types.Identical(m.Type(), it.Method(i).Type())
 		}
 		if all && !slices.ContainsFunc(in, func(o types.Type) bool { return types.Identical(o, t) }) {
 			in = append(in, t)

@@ -46,10 +46,8 @@ type layoutBuilder struct {
 	mockIndex map[string]int
 	usedMocks map[string]*mock.Type
 	// vars are the package-level variables offered as values (ShapeVar),
-	// by their shapes' Type; errChoice is the shape of errors mock
-	// methods return (0 until made).
-	vars      map[string]*types.Var
-	errChoice int
+	// by their shapes' Type.
+	vars map[string]*types.Var
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
@@ -157,12 +155,8 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		// errors.New(message); if the package asserts errors to other
 		// interfaces (err.(causer)), one of the dynamic types of a
 		// choice (docs/mocks.md).
-		if b.ifaces != nil && b.ifaces.dispatches(t) && b.ifaces.plainError == 0 {
-			b.ifaces.plainError++
-			defer func() { b.ifaces.plainError-- }()
-			e, _, _ := b.shape(t) // errors.New alone
-			b.index.Delete(t)
-			return b.ifaceShape(t, t.Underlying().(*types.Interface), e), "", true
+		if b.ifaces != nil && b.ifaces.errorChoice() && b.ifaces.plainError == 0 {
+			return b.errorShape(t), "", true
 		}
 		return b.done(t, rt.Shape{Kind: rt.ShapeError, Type: name}), "", true
 	case isNamed(t, "context", "Context"):

@@ -292,7 +292,7 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 				v = p.Plain
 			}
 			if v != nil {
-				p.Targets = append(p.Targets, findAutoTargets(v, fset)...)
+				p.Targets = append(p.Targets, findAutoTargets(v, fset, cfg)...)
 			}
 		}
 		pkgs = append(pkgs, p)

@@ -40,6 +40,7 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Co
 			switch {
 			case hasPrefix(fd.Name.Name, "Put") && firstParamIs(sig, "T"):
 				t = &Target{Name: fd.Name.Name, Kind: KindPUT}
+				ifaces.scope([]types.Object{fn})
 				t.Params, t.Layout, t.Err = inputsWith(t, sig, p.Types, ifaces)
 			case hasPrefix(fd.Name.Name, "Fuzz") && firstParamIs(sig, "F") && sig.Params().Len() == 1:
 				t = &Target{Name: fd.Name.Name, Kind: KindFuzz}
@@ -127,11 +128,17 @@ func inputsWith(t *Target, sig *types.Signature, pkg *types.Package, ifaces *ifa
 	if err != nil {
 		return params, nil, err
 	}
+	b.record(t)
+	return params, l, nil
+}
+
+// record sets on t the dynamic types, variables and mock types the
+// layout b built offers interface inputs.
+func (b *layoutBuilder) record(t *Target) {
 	t.Dyn, t.Vars = b.dyn, b.vars
 	for _, n := range slices.Sorted(maps.Keys(b.usedMocks)) {
 		t.Mocks = append(t.Mocks, b.usedMocks[n])
 	}
-	return params, l, nil
 }
 
 // typeString writes t as source in pkg would: other packages by name.

@@ -76,6 +76,14 @@ func FillsArg(name string, sig *types.Signature) bool {
 	return ok && n.Kind() == types.Int && types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
 }
 
+// Unwraps reports whether a method of signature sig is Unwrap() error,
+// the contract of an error wrapping another: it has one scripted
+// result, returned by every call, as errors.Is and errors.As may walk a
+// chain several times.
+func Unwraps(name string, sig *types.Signature) bool {
+	return name == "Unwrap" && sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
+}
+
 // Scripted reports whether the mock's methods return scripted results.
 func (m *Type) Scripted() bool { return m.Form == Struct }
 

@@ -1,0 +1,3 @@
+module example.com/automocks
+
+go 1.22
