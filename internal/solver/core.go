@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -338,9 +339,11 @@ const divisionWork = 50_000
 func (s *Z3) check(ctx context.Context, z *z3.Context, sv *z3.Solver, prefs []preference, timeout time.Duration, readModel func() (Result, error)) (Result, error) {
 	// Bound the whole query, all preference rounds included.
 	var expired atomic.Bool
-	timer := time.AfterFunc(timeout, func() { expired.Store(true); z.Interrupt() })
+	interrupt, done := interrupter(z)
+	defer done()
+	timer := time.AfterFunc(timeout, func() { expired.Store(true); interrupt() })
 	defer timer.Stop()
-	stop := context.AfterFunc(ctx, z.Interrupt)
+	stop := context.AfterFunc(ctx, interrupt)
 	defer stop()
 
 	lits := make([]z3.AST, len(prefs))
@@ -576,7 +579,9 @@ func (s *Z3) narrowSolve(ctx context.Context, z *z3.Context, q Query, timeout ti
 	if z.Err() != nil {
 		return Result{}, false
 	}
-	stop := context.AfterFunc(ctx, z.Interrupt)
+	interrupt, done := interrupter(z)
+	defer done()
+	stop := context.AfterFunc(ctx, interrupt)
 	defer stop()
 	if r, err := sv.Check(); err != nil || r != z3.Sat || ctx.Err() != nil {
 		return Result{}, false
@@ -599,4 +604,28 @@ func (s *Z3) narrowSolve(ctx context.Context, z *z3.Context, q Query, timeout ti
 	}
 	s.opts.Metrics.add(func(st *Stats) { st.Narrow++ })
 	return res, true
+}
+
+// interrupter returns a function that interrupts z while the query that
+// asked for it runs, and done, which the query calls when it ends: from
+// then on the function does nothing. A timer or context callback that
+// fires as its query ends (time.Timer.Stop and context.AfterFunc's stop
+// do not wait for a callback already running) would otherwise interrupt
+// the next query on the same context, which then ends "canceled".
+func interrupter(z *z3.Context) (interrupt, done func()) {
+	var mu sync.Mutex
+	ended := false
+	interrupt = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !ended {
+			z.Interrupt()
+		}
+	}
+	done = func() {
+		mu.Lock()
+		ended = true
+		mu.Unlock()
+	}
+	return interrupt, done
 }

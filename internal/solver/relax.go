@@ -252,7 +252,9 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 	if z.Err() != nil {
 		return Result{}, false
 	}
-	stop := context.AfterFunc(ctx, z.Interrupt)
+	interrupt, done := interrupter(z)
+	defer done()
+	stop := context.AfterFunc(ctx, interrupt)
 	defer stop()
 
 	// exclude removes the pinned values from the relaxation.
