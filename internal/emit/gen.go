@@ -189,18 +189,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		fmt.Fprintf(&b, "%s\n\n", buildLine)
 	}
 	fmt.Fprintf(&b, "package %s\n\n", f.Pkg.Name())
-	std, other := imports.specs()
-	b.WriteString("import (\n")
-	for _, s := range std {
-		b.WriteString("\t" + s + "\n")
-	}
-	if len(std) > 0 && len(other) > 0 {
-		b.WriteString("\n")
-	}
-	for _, s := range other {
-		b.WriteString("\t" + s + "\n")
-	}
-	b.WriteString(")\n")
+	writeImports(&b, imports)
 	b.Write(body.Bytes())
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -932,4 +921,24 @@ func (w *writer) sandboxOn(p *plan) string {
 	}
 	l := strings.Join(lhs, ", ")
 	return "\t" + strings.Join(lhs[:len(set)], ", ") + " = " + strings.Join(set, ", ") + "\n\tt.Cleanup(func() {\n\t\t" + l + " = " + strings.Join(reset, ", ") + "\n\t})\n"
+}
+
+// writeImports writes the import block of imports, standard library
+// first, or nothing if there are none.
+func writeImports(b *bytes.Buffer, imports *importSet) {
+	std, other := imports.specs()
+	if len(std)+len(other) == 0 {
+		return
+	}
+	b.WriteString("import (\n")
+	for _, s := range std {
+		b.WriteString("\t" + s + "\n")
+	}
+	if len(std) > 0 && len(other) > 0 {
+		b.WriteString("\n")
+	}
+	for _, s := range other {
+		b.WriteString("\t" + s + "\n")
+	}
+	b.WriteString(")\n")
 }

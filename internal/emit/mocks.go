@@ -86,20 +86,7 @@ func WriteMocks(f MockFile) (changed []string, err error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n\n", Header)
 	fmt.Fprintf(&b, "package %s\n\n", f.Pkg.Name())
-	std, other := imports.specs()
-	if len(std)+len(other) > 0 {
-		b.WriteString("import (\n")
-		for _, s := range std {
-			b.WriteString("\t" + s + "\n")
-		}
-		if len(std) > 0 && len(other) > 0 {
-			b.WriteString("\n")
-		}
-		for _, s := range other {
-			b.WriteString("\t" + s + "\n")
-		}
-		b.WriteString(")\n")
-	}
+	writeImports(&b, imports)
 	b.Write(body.Bytes())
 	src, err := format.Source(b.Bytes())
 	if err != nil {

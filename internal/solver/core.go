@@ -571,12 +571,7 @@ func (s *Z3) narrowSolve(ctx context.Context, z *z3.Context, q Query, timeout ti
 		return Result{}, false
 	}
 	defer sv.Close()
-	for _, fs := range [][]z3.AST{formulas, en.domain, en.lemmas} {
-		for _, f := range fs {
-			sv.Assert(f)
-		}
-	}
-	if z.Err() != nil {
+	if !assertAll(z, sv, formulas, en.domain, en.lemmas) {
 		return Result{}, false
 	}
 	interrupt, done := interrupter(z)
@@ -628,4 +623,15 @@ func interrupter(z *z3.Context) (interrupt, done func()) {
 		mu.Unlock()
 	}
 	return interrupt, done
+}
+
+// assertAll asserts every formula of groups in sv and reports whether Z3
+// accepted them.
+func assertAll(z *z3.Context, sv *z3.Solver, groups ...[]z3.AST) bool {
+	for _, fs := range groups {
+		for _, f := range fs {
+			sv.Assert(f)
+		}
+	}
+	return z.Err() == nil
 }

@@ -244,12 +244,7 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 	}
 	sv.Push()
 	defer sv.Pop(1)
-	for _, fs := range [][]z3.AST{formulas, en.domain} {
-		for _, f := range fs {
-			sv.Assert(f)
-		}
-	}
-	if z.Err() != nil {
+	if !assertAll(z, sv, formulas, en.domain) {
 		return Result{}, false
 	}
 	interrupt, done := interrupter(z)
