@@ -496,16 +496,16 @@ const maxFuzzedLen = 1024
 // hybridFuzzer is Go's fuzzer for one fuzz target, built in the
 // background while the concolic search runs (gofuzz).
 type hybridFuzzer struct {
-	t     *load.Target
-	built chan struct{}
-	fz    *gofuzz.Fuzzer
-	err   error
-	logf  func(format string, args ...any)
-	work  int // processes of the fuzzer
+	t       *load.Target
+	built   chan struct{}
+	fz      *gofuzz.Fuzzer
+	err     error
+	logf    func(format string, args ...any)
+	workers int // processes of the fuzzer (0: its default, GOMAXPROCS)
 }
 
 func (g *runner) startFuzzer(ctx context.Context, p *load.Package, t *load.Target) *hybridFuzzer {
-	h := &hybridFuzzer{t: t, built: make(chan struct{}), logf: g.logf, work: max(1, g.cfg.Workers)}
+	h := &hybridFuzzer{t: t, built: make(chan struct{}), logf: g.logf, workers: g.cfg.Workers}
 	go func() {
 		defer close(h.built)
 		h.fz, h.err = gofuzz.Build(ctx, p.Dir, t.Name, nil)
@@ -539,7 +539,7 @@ func (h *hybridFuzzer) fuzz(ctx context.Context, leaves []rt.Leaf, passing [][]r
 		}
 	}
 	h.logf("%s: go test -fuzz for %v from %d inputs", h.t.Name, d.Round(time.Millisecond), len(seeds))
-	res, err := h.fz.Run(ctx, seeds, d, h.work)
+	res, err := h.fz.Run(ctx, seeds, d, h.workers)
 	if res == nil {
 		return nil, err
 	}

@@ -131,11 +131,10 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		plenty := c.MaxTime <= 0 || rep.Elapsed < c.MaxTime/4
 		next := raisedBound(rep, maxLen, r.Cap, plenty)
 		if fuzz == nil && hybrid && next == 0 && !rep.Exhaustive && rep.StopReason != ReasonMaxRuns && rep.StopReason != ReasonCanceled && ctx.Err() == nil {
-			// The hybrid phase: Go's fuzzer gets most of the time left,
-			// the last search the rest.
-			// The last search first runs the rows found so far again:
-			// it gets a fifth of the time left, or twice what those
-			// runs took on average, if more.
+			// The hybrid phase: Go's fuzzer gets most of the time left.
+			// The last search, which first runs the rows found so far
+			// again, gets a fifth of it, or twice what those runs took
+			// on average, if more.
 			left := cfg.MaxTime - time.Since(start)
 			rerun := time.Duration(0)
 			if total.Runs > 0 {
@@ -171,6 +170,8 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 			rep.SolverTime, rep.TargetTime, rep.Elapsed = total.SolverTime, total.TargetTime, time.Since(start)
 			if fuzz != nil {
 				fuzz.Paths = rep.FuzzedPaths
+			}
+			if target.Fuzzed != nil {
 				// The searches before the fuzzer's found paths the last
 				// one only ran again (its rows).
 				rep.Paths += earlier - rep.RerunPaths
