@@ -1,12 +1,12 @@
 // Command solverbench measures the solver on query corpora recorded from
 // real explorations. It runs dowse gen with DOWSE_RECORD_QUERIES set on
 // copies of the benchmark module's triangle and hash table, this
-// repository's bank example and magic-value suite, then replays every
+// repository's bank example, magic-value suite and lexer, then replays every
 // recorded query, side by side in one run:
 //
 //   - through a fresh default chain per corpus file, in the recorded
 //     order (the caches see what they saw), reporting the share of the
-//     independent groups each layer answered;
+//     independent groups each layer answered and the time per query;
 //   - through the Z3 core alone, with and without the linear layer and
 //     the divisors' search, reporting the median, 90th percentile and
 //     largest time per query.
@@ -50,6 +50,7 @@ var sources = []source{
 	{"hashtable", "bench", []string{"-max-len", "2", "-max-time", "20s", "-mutate=false", "-run", "PutSetImpliesContainsAndGet|PutRemoveRemoves", "./put/hashtable"}},
 	{"bank", "examples/bank", []string{"-max-time", "20s", "-mutate=false", "."}},
 	{"magic", "testdata/magic", []string{"-max-time", "20s", "-mutate=false", "./..."}},
+	{"lexer", "testdata/lexer", []string{"-max-len", "6", "-max-time", "20s", "-mutate=false", "./..."}},
 }
 
 func main() {
@@ -86,8 +87,8 @@ func main() {
 		}
 	}
 
-	fmt.Println("| corpus | queries | groups: exact cache / model / order / linear / divisors / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | answers changed |")
-	fmt.Println("|---|---:|---|---|---|---:|")
+	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / linear / divisors / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max | answers changed |")
+	fmt.Println("|---|---:|---|---|---|---|---:|")
 	for _, s := range sources {
 		files, _ := filepath.Glob(filepath.Join(dir, s.name, "*.gob"))
 		sort.Strings(files)
@@ -95,15 +96,23 @@ func main() {
 		var all []solver.Query
 		var recorded []solver.Status
 		var st solver.Stats
+		var chainTimes []time.Duration
+		chainChanged := 0
 		for _, f := range files {
 			qs, sts := read(f, c)
 			all, recorded = append(all, qs...), append(recorded, sts...)
 			// Through a fresh chain, in order: the caches see what the
 			// recording chain saw.
 			chain := solver.New(solver.Config{})
-			for _, q := range qs {
-				if _, err := chain.Solve(context.Background(), q); err != nil {
+			for i, q := range qs {
+				t0 := time.Now()
+				r, err := chain.Solve(context.Background(), q)
+				chainTimes = append(chainTimes, time.Since(t0))
+				if err != nil {
 					log.Fatalf("%s: %v", f, err)
+				}
+				if r.Status != solver.Unknown && sts[i] != solver.Unknown && r.Status != sts[i] {
+					chainChanged++
 				}
 			}
 			st = add(st, chain.Stats())
@@ -115,11 +124,12 @@ func main() {
 		}
 		bv, _ := coreTimes(all, recorded, solver.Options{NoLinear: true, NoRelax: true})
 		lin, changed := coreTimes(all, recorded, solver.Options{})
+		changed += chainChanged
 		share := func(n int64) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(st.Groups, 1))) }
 		divisors := st.Relaxed + st.Pinned
-		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s (%s) | %s | %s | %d |\n", s.name, len(all),
-			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow),
-			bv, lin, changed)
+		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s (%s) | %s | %s | %s | %d |\n", s.name, len(all),
+			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow),
+			bv, lin, percentiles(chainTimes), changed)
 	}
 }
 
@@ -141,6 +151,7 @@ func add(a, b solver.Stats) solver.Stats {
 	a.CacheHits += b.CacheHits
 	a.ModelHits += b.ModelHits
 	a.OrderHits += b.OrderHits
+	a.DomainHits += b.DomainHits
 	a.CoreQueries += b.CoreQueries
 	a.Linear += b.Linear
 	a.Narrow += b.Narrow
@@ -169,9 +180,14 @@ func coreTimes(qs []solver.Query, recorded []solver.Status, opts solver.Options)
 			changed++
 		}
 	}
+	return percentiles(times), changed
+}
+
+// percentiles formats the median, 90th percentile and largest of times.
+func percentiles(times []time.Duration) string {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	pct := func(p float64) time.Duration { return times[int(p*float64(len(times)-1))] }
-	return fmt.Sprintf("%s / %s / %s", round(pct(0.5)), round(pct(0.9)), round(times[len(times)-1])), changed
+	return fmt.Sprintf("%s / %s / %s", round(pct(0.5)), round(pct(0.9)), round(times[len(times)-1]))
 }
 
 func round(d time.Duration) string {

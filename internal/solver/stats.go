@@ -7,9 +7,9 @@ import (
 
 // Stats are the counters of a solver chain. The independence layer turns
 // each query into groups; every group it sends down is answered by exactly
-// one of the exact cache, the counterexample cache and the core, so
-// Groups == CacheHits + ModelHits + CoreQueries when all layers share one
-// Metrics.
+// one of the exact cache, the counterexample cache, the order layer, the
+// small-domain layer and the core, so Groups == CacheHits + ModelHits +
+// OrderHits + DomainHits + CoreQueries when all layers share one Metrics.
 type Stats struct {
 	Queries     int64         // queries the chain was asked
 	Sat         int64         // answered Sat
@@ -22,6 +22,7 @@ type Stats struct {
 	CacheHits   int64         // groups answered from the exact cache
 	ModelHits   int64         // groups answered by the seed or a recent model
 	OrderHits   int64         // groups decided by the order layer, without Z3
+	DomainHits  int64         // groups decided by the small-domain layer, without Z3 (see domains.go)
 	CoreQueries int64         // groups that reached the core solver
 	CoreTime    time.Duration // time spent in the core, encoding included
 	Timeouts    int64         // core queries that hit their time bound

@@ -1,0 +1,360 @@
+package solver
+
+import (
+	"context"
+	"math/bits"
+	"strings"
+	"sync"
+
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Domains is a decorator that decides, without Z3, the queries whose every
+// constraint is about one small-domain part of the input: a byte of a
+// string at a constant position, a string's length, a slice length, or a
+// bool or 8-bit input. That is most of what lexers and parsers ask — "s[3]
+// is a digit", "len(s) > 4", "r is not a space" — and Z3 spent about 10 ms
+// on each such query, bit-blasting the whole bounded string.
+//
+// Each part is a variable of its own in the core's encoding (a string's
+// bytes exist up to its bound whatever its length, docs/solver.md), so a
+// conjunction of one-part constraints is satisfiable exactly when every
+// part has a value that all its constraints accept. The layer computes, per
+// constraint, the set of values of its part that satisfy it, by evaluation
+// with Go's semantics over the part's whole domain (at most 256 values for
+// bytes and 8-bit inputs, 0..Max for lengths); sets are remembered per
+// interned term, so a constraint that recurs across the queries of an
+// exploration is evaluated once. An empty intersection proves the query
+// unsatisfiable; otherwise each part takes its seed value if allowed, else
+// the nearest allowed value (for bytes: the smallest printable ASCII byte
+// allowed, else the smallest allowed), and the model is checked by
+// evaluation before it is returned. Every other query goes to the next
+// solver, so the layer never changes an answer.
+type Domains struct {
+	next Solver
+	m    *Metrics
+
+	mu    sync.Mutex
+	facts map[domainKey]domainFact
+}
+
+// NewDomains returns the layer in front of next.
+func NewDomains(next Solver, m *Metrics) *Domains {
+	return &Domains{next: next, m: m, facts: map[domainKey]domainFact{}}
+}
+
+// maxDomain bounds the domain of a part the layer enumerates.
+const maxDomain = 4096
+
+// maxDomainFacts bounds the remembered sets; the memory is dropped when
+// full.
+const maxDomainFacts = 1 << 15
+
+// A part is one small-domain variable of the encoding: byte pos of string
+// input in, or (pos == -1) the whole input in, or its length if a string.
+type part struct {
+	in, pos int
+}
+
+// domainKey identifies a remembered set: the term, and the bound of the
+// part's domain (a length's Max).
+type domainKey struct {
+	id  uint64
+	max int
+}
+
+// domainFact is what the layer knows of one constraint: its part, and the
+// values of the part's domain that satisfy it (a bit set). ok is false
+// for constraints outside the fragment.
+type domainFact struct {
+	ok      bool
+	p       part
+	allowed []uint64
+}
+
+// Solve implements Solver.
+func (d *Domains) Solve(ctx context.Context, q Query) (Result, error) {
+	if r, ok := d.decide(q); ok {
+		d.m.add(func(st *Stats) { st.DomainHits++ })
+		return r, nil
+	}
+	return d.next.Solve(ctx, q)
+}
+
+// domainSize is the number of values of p's domain, or 0 if p is not a
+// small-domain part.
+func domainSize(leaves []rt.Leaf, p part) int {
+	l := leaves[p.in]
+	switch {
+	case p.pos >= 0:
+		return 256
+	case l.K == rt.KString || l.IsLen:
+		if l.Max < 0 || l.Max >= maxDomain {
+			return 0
+		}
+		return l.Max + 1
+	case l.K == rt.KBool:
+		return 2
+	case l.K == rt.KInt8 || l.K == rt.KUint8:
+		return 256
+	}
+	return 0
+}
+
+func (d *Domains) decide(q Query) (Result, bool) {
+	if len(q.Constraints) == 0 || len(q.Seed) != len(q.Leaves) {
+		return Result{}, false
+	}
+	sets := map[part][]uint64{}
+	var order []part
+	for _, c := range q.Constraints {
+		f := d.fact(c, q.Leaves)
+		if !f.ok {
+			return Result{}, false
+		}
+		s, seen := sets[f.p]
+		if !seen {
+			s = append([]uint64(nil), f.allowed...)
+			order = append(order, f.p)
+		} else {
+			for i := range s {
+				s[i] &= f.allowed[i]
+			}
+		}
+		sets[f.p] = s
+	}
+	for _, p := range order {
+		if empty(sets[p]) {
+			return Result{Status: Unsat}, true
+		}
+	}
+	model := clone(q.Seed)
+	// Lengths first: the bytes a string keeps depend on it.
+	length := map[int]int{}
+	for _, p := range order {
+		l := q.Leaves[p.in]
+		if p.pos >= 0 {
+			continue
+		}
+		seed := int(q.Seed[p.in].Bits)
+		if l.K == rt.KString {
+			seed = len(q.Seed[p.in].Str)
+		}
+		v := nearest(sets[p], domainSize(q.Leaves, p), seed, l)
+		if l.K == rt.KString {
+			length[p.in] = v
+		} else {
+			model[p.in] = rt.Value{Bits: uint64(v)}
+		}
+	}
+	strs := map[int][]byte{}
+	for _, p := range order {
+		if p.pos < 0 && q.Leaves[p.in].K != rt.KString {
+			continue
+		}
+		if _, ok := strs[p.in]; ok {
+			continue
+		}
+		n, ok := length[p.in]
+		if !ok {
+			n = len(q.Seed[p.in].Str)
+		}
+		b := make([]byte, n)
+		copy(b, q.Seed[p.in].Str)
+		strs[p.in] = b
+	}
+	for _, p := range order {
+		if p.pos < 0 {
+			continue
+		}
+		b := strs[p.in]
+		if p.pos >= len(b) {
+			continue // beyond the length: the byte is not part of the string
+		}
+		seed := -1
+		if p.pos < len(q.Seed[p.in].Str) {
+			seed = int(q.Seed[p.in].Str[p.pos])
+		}
+		b[p.pos] = byte(nearestByte(sets[p], seed))
+	}
+	for in, b := range strs {
+		model[in] = rt.Value{Str: string(b)}
+	}
+	// The check by evaluation: every constraint whose part the model
+	// holds must be true on it.
+	ev := sym.NewEvaluator(model)
+	for _, c := range q.Constraints {
+		f := d.fact(c, q.Leaves)
+		if f.p.pos >= 0 && f.p.pos >= len(model[f.p.in].Str) {
+			continue
+		}
+		if ok, err := ev.Holds(c); err != nil || !ok {
+			return Result{}, false
+		}
+	}
+	if inDomain(q.Leaves, model) != nil {
+		return Result{}, false
+	}
+	return Result{Status: Sat, Model: model}, true
+}
+
+// fact returns what the layer knows of constraint c, computing and
+// remembering it on first use.
+func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf) domainFact {
+	p, ok := partOf(c, leaves)
+	if !ok {
+		return domainFact{}
+	}
+	n := domainSize(leaves, p)
+	if n == 0 {
+		return domainFact{}
+	}
+	key := domainKey{id: c.ID(), max: n}
+	d.mu.Lock()
+	f, seen := d.facts[key]
+	d.mu.Unlock()
+	if seen {
+		return f
+	}
+	f = domainFact{ok: true, p: p, allowed: make([]uint64, (n+63)/64)}
+	vals := make([]rt.Value, len(leaves))
+	for v := range n {
+		switch l := leaves[p.in]; {
+		case p.pos >= 0:
+			b := make([]byte, p.pos+1)
+			b[p.pos] = byte(v)
+			vals[p.in] = rt.Value{Str: string(b)}
+		case l.K == rt.KString:
+			vals[p.in] = rt.Value{Str: strings.Repeat("\x00", v)}
+		default:
+			vals[p.in] = rt.Value{Bits: uint64(v)}
+		}
+		holds, err := sym.Holds(c, vals)
+		if err != nil {
+			return domainFact{}
+		}
+		if holds {
+			f.allowed[v/64] |= 1 << (v % 64)
+		}
+	}
+	d.mu.Lock()
+	if len(d.facts) >= maxDomainFacts {
+		d.facts = map[domainKey]domainFact{}
+	}
+	d.facts[key] = f
+	d.mu.Unlock()
+	return f
+}
+
+// partOf finds the one part constraint c is about: every input it reads
+// is read as a whole small-domain value, as a string's length, or as a
+// string's byte at a constant position within the string's bound, and all
+// those reads are of the same part.
+func partOf(c *sym.Expr, leaves []rt.Leaf) (part, bool) {
+	found := part{in: -1}
+	var walk func(e *sym.Expr) bool
+	use := func(p part) bool {
+		if found.in >= 0 && found != p {
+			return false
+		}
+		found = p
+		return true
+	}
+	walk = func(e *sym.Expr) bool {
+		switch e.Op() {
+		case rt.OpConst, rt.OpStr:
+			return true
+		case rt.OpInput:
+			if e.Input() >= len(leaves) || leaves[e.Input()].K == rt.KString {
+				return false
+			}
+			return use(part{in: e.Input(), pos: -1})
+		case rt.OpLen:
+			if a := e.Arg(0); a.Op() == rt.OpInput && a.Input() < len(leaves) {
+				return use(part{in: a.Input(), pos: -1})
+			}
+		case rt.OpIndex:
+			a, i := e.Arg(0), e.Arg(1)
+			if a.Op() == rt.OpInput && a.Input() < len(leaves) && i.IsConst() {
+				k := ordered(i.Kind(), i.Bits())
+				if k < 0 || k >= int64(max(leaves[a.Input()].Max, 0)) {
+					return false
+				}
+				return use(part{in: a.Input(), pos: int(k)})
+			}
+		}
+		for i := range e.NumArgs() {
+			if !walk(e.Arg(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(c) || found.in < 0 {
+		return part{}, false
+	}
+	return found, true
+}
+
+func empty(s []uint64) bool {
+	for _, w := range s {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func member(s []uint64, v int) bool { return v >= 0 && v/64 < len(s) && s[v/64]>>(v%64)&1 == 1 }
+
+// nearest is the allowed value of a whole part (a length, a bool, an
+// 8-bit input) closest to seed in the kind's order, the smaller one on a
+// tie.
+func nearest(s []uint64, n, seed int, l rt.Leaf) int {
+	key := func(v int) int64 {
+		if l.K.Signed() && !l.IsLen && l.K != rt.KString {
+			return ordered(l.K, uint64(v))
+		}
+		return int64(v)
+	}
+	if seed >= 0 && seed < n && member(s, seed) {
+		return seed
+	}
+	best, bestDist, bestKey := -1, int64(-1), int64(0)
+	sk := key(min(max(seed, 0), n-1))
+	for v := range n {
+		if !member(s, v) {
+			continue
+		}
+		k := key(v)
+		dist := k - sk
+		if dist < 0 {
+			dist = -dist
+		}
+		if best < 0 || dist < bestDist || dist == bestDist && k < bestKey {
+			best, bestDist, bestKey = v, dist, k
+		}
+	}
+	return best
+}
+
+// nearestByte is the byte a string keeps: the seed's if allowed (seed < 0:
+// a new byte), else the smallest printable ASCII byte allowed, else the
+// smallest allowed.
+func nearestByte(s []uint64, seed int) int {
+	if member(s, seed) {
+		return seed
+	}
+	for v := ' '; v <= '~'; v++ {
+		if member(s, int(v)) {
+			return int(v)
+		}
+	}
+	for i, w := range s {
+		if w != 0 {
+			return i*64 + bits.TrailingZeros64(w)
+		}
+	}
+	panic("solver: nearestByte of an empty set")
+}

@@ -1,0 +1,3 @@
+module example.com/lexer
+
+go 1.26
