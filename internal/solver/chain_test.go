@@ -92,6 +92,48 @@ func TestIndependenceSlicesToTheNegatedBranch(t *testing.T) {
 	}
 }
 
+// TestIndependenceSlicesStringsByParts: a string's length and its bytes at
+// constant positions are sliced apart, so the core sees only the negated
+// branch's bytes; a comparison of the whole string ties every part.
+func TestIndependenceSlicesStringsByParts(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 6}, {Path: "n", K: rt.KInt64}}
+	s, n := c.Input(0, rt.KString), c.Input(1, rt.KInt64)
+	at := func(k int) *sym.Expr { return c.Conv(rt.KInt64, c.Index(s, c.Const(rt.KInt, uint64(k)))) }
+	k64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	prefix := []*sym.Expr{
+		c.Compare(rt.OpGt, c.Len(s), c.Const(rt.KInt, 3)),           // len(s) > 3
+		c.Compare(rt.OpEq, at(0), k64('x')),                         // s[0] == 'x'
+		c.Compare(rt.OpLt, c.Binary(rt.OpMul, at(1), n), k64(1000)), // s[1]*n < 1000: joins s[1] and n
+	}
+	// The negated branch: s[2] + s[3] == 200 (the seed's are 'c' + 'd').
+	flip := c.Compare(rt.OpEq, c.Binary(rt.OpAdd, at(2), at(3)), k64(200))
+	core := NewZ3(Options{})
+	defer core.Close()
+	rec := &recorder{next: core}
+	ind := NewIndependence(rec, &Metrics{})
+	seed := []rt.Value{{Str: "xbcd"}, {Bits: 3}}
+	q := Query{Constraints: append(prefix, flip), Leaves: leaves, Seed: seed}
+	r := mustSolve(t, ind, q)
+	checkModel(t, q, r)
+	if len(rec.queries) != 1 || len(rec.queries[0].Constraints) != 1 || rec.queries[0].Constraints[0] != flip {
+		t.Fatalf("the core got %d queries (first: %v), want the negated branch alone", len(rec.queries), rec.queries)
+	}
+	if m := r.Model[0].Str; len(m) != 4 || m[:2] != "xb" || r.Model[1] != seed[1] {
+		t.Errorf("model %q, %v: want the parts outside the negated branch kept", m, r.Model[1])
+	}
+
+	// A whole-string comparison ties the length and every byte.
+	rec.queries = nil
+	whole := c.Compare(rt.OpNe, s, c.Str("xbcd"))
+	q.Constraints = append(append([]*sym.Expr(nil), prefix...), whole, flip)
+	r = mustSolve(t, ind, q)
+	checkModel(t, q, r)
+	if len(rec.queries) != 1 || len(rec.queries[0].Constraints) != 5 {
+		t.Fatalf("the core got %d queries, want one of the 5 constraints on s", len(rec.queries))
+	}
+}
+
 func TestCachingHits(t *testing.T) {
 	f := newPathFixture()
 	c, a, b := f.c, f.in[0], f.in[1]

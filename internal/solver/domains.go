@@ -53,8 +53,71 @@ const maxDomainFacts = 1 << 15
 
 // A part is one small-domain variable of the encoding: byte pos of string
 // input in, or (pos == -1) the whole input in, or its length if a string.
+// For slicing, pos == wholeString stands for a string read as a whole.
 type part struct {
 	in, pos int
+}
+
+// wholeString is the pos of a part that is a whole string input.
+const wholeString = -2
+
+// partsOf lists the parts constraint c reads, in order of first reading:
+// a string input read other than by its length or a byte at a constant
+// position below its bound is read as a whole (wholeString); other inputs
+// are read whole (pos -1), whatever their domain.
+func partsOf(c *sym.Expr, leaves []rt.Leaf) []part {
+	var out []part
+	seen := map[part]bool{}
+	add := func(p part) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	var walk func(e *sym.Expr)
+	walk = func(e *sym.Expr) {
+		if len(e.Vars()) == 0 {
+			return
+		}
+		switch e.Op() {
+		case rt.OpInput:
+			if e.Input() < len(leaves) && leaves[e.Input()].K == rt.KString {
+				add(part{in: e.Input(), pos: wholeString})
+			} else {
+				add(part{in: e.Input(), pos: -1})
+			}
+			return
+		case rt.OpLen:
+			if a := e.Arg(0); a.Op() == rt.OpInput {
+				add(part{in: a.Input(), pos: -1})
+				return
+			}
+		case rt.OpIndex:
+			if p, ok := bytePart(e, leaves); ok {
+				add(p)
+				return
+			}
+		}
+		for i := range e.NumArgs() {
+			walk(e.Arg(i))
+		}
+	}
+	walk(c)
+	return out
+}
+
+// bytePart is the part of s[k], a string input's byte at a constant
+// position below its bound.
+func bytePart(e *sym.Expr, leaves []rt.Leaf) (part, bool) {
+	a, i := e.Arg(0), e.Arg(1)
+	if a.Op() != rt.OpInput || a.Input() >= len(leaves) || !i.IsConst() {
+		return part{}, false
+	}
+	k := ordered(i.Kind(), i.Bits())
+	if k < 0 || k >= int64(max(leaves[a.Input()].Max, 0)) {
+		return part{}, false
+	}
+	return part{in: a.Input(), pos: int(k)}, true
 }
 
 // domainKey identifies a remembered set: the term, and the bound of the
@@ -275,13 +338,9 @@ func partOf(c *sym.Expr, leaves []rt.Leaf) (part, bool) {
 				return use(part{in: a.Input(), pos: -1})
 			}
 		case rt.OpIndex:
-			a, i := e.Arg(0), e.Arg(1)
-			if a.Op() == rt.OpInput && a.Input() < len(leaves) && i.IsConst() {
-				k := ordered(i.Kind(), i.Bits())
-				if k < 0 || k >= int64(max(leaves[a.Input()].Max, 0)) {
-					return false
-				}
-				return use(part{in: a.Input(), pos: int(k)})
+			if a := e.Arg(0); a.Op() == rt.OpInput && e.Arg(1).IsConst() {
+				p, ok := bytePart(e, leaves)
+				return ok && use(p)
 			}
 		}
 		for i := range e.NumArgs() {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
 )
 
 // Independence slices a query into groups of constraints that share no
@@ -13,6 +14,15 @@ import (
 // group is sent to the next solver on its own; inputs outside the solved
 // groups keep their seed values. It is safe for concurrent use if the next
 // solver is.
+//
+// A string input is sliced finer, by parts (domains.go): its length and
+// its bytes at constant positions are variables of their own in the core's
+// encoding, so constraints that read only "len(s)" and "s[3]" do not tie
+// the constraints that read "s[5]"; a constraint that reads the string
+// otherwise (a comparison, a slice, a symbolic index) ties all its parts.
+// The model then takes from each group's answer only that group's parts,
+// and is checked by evaluation: where a constraint is false on it, the
+// query is sliced again by whole inputs.
 type Independence struct {
 	next    Solver
 	metrics *Metrics
@@ -39,11 +49,29 @@ func (s *Independence) Solve(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 
+	if groups, byParts := partitionParts(live, q.Leaves); byParts {
+		r, ok, err := s.solveGroups(ctx, q, groups, true)
+		if err != nil || ok {
+			return r, err
+		}
+	}
+	r, _, err := s.solveGroups(ctx, q, partition(live), false)
+	return r, err
+}
+
+// solveGroups solves the groups the seed does not satisfy and merges their
+// models: by parts of string inputs if byParts (ok is false when the
+// merged model fails a constraint), else by whole inputs.
+func (s *Independence) solveGroups(ctx context.Context, q Query, groups [][]*sym.Expr, byParts bool) (r Result, ok bool, err error) {
 	seedEval := sym.NewEvaluator(q.Seed)
 	model := clone(q.Seed)
 	cached := true
 	solved := 0
-	for _, group := range partition(live) {
+	var m *partMerge
+	if byParts {
+		m = newPartMerge(q.Seed)
+	}
+	for _, group := range groups {
 		if holdsAll(seedEval, group) {
 			continue
 		}
@@ -53,17 +81,32 @@ func (s *Independence) Solve(ctx context.Context, q Query) (Result, error) {
 		sub.Constraints = group
 		r, err := s.next.Solve(ctx, sub)
 		if err != nil || r.Status != Sat {
-			return r, err
+			return r, true, err
 		}
 		cached = cached && r.Cached
 		for _, v := range varsOf(group) {
+			if m != nil && q.Leaves[v].K == rt.KString {
+				m.take(group, q.Leaves, v, r.Model[v].Str)
+				continue
+			}
 			model[v] = r.Model[v]
+		}
+	}
+	if m != nil {
+		m.apply(model)
+		ev := sym.NewEvaluator(model)
+		for _, group := range groups {
+			for _, c := range group {
+				if holds, err := ev.Holds(c); err == nil && !holds {
+					return Result{}, false, nil
+				}
+			}
 		}
 	}
 	if solved == 0 {
 		s.metrics.add(func(st *Stats) { st.SeedHits++ })
 	}
-	return Result{Status: Sat, Model: model, Cached: cached}, nil
+	return Result{Status: Sat, Model: model, Cached: cached}, true, nil
 }
 
 // holdsAll reports whether every constraint evaluates to true; evaluation
@@ -136,4 +179,148 @@ func varsOf(cs []*sym.Expr) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// partitionParts splits cs into groups connected by shared parts (domains.go)
+// of string inputs and shared other inputs. It reports false when that
+// slicing is no finer than partition's (no string input is read by parts
+// in more than one group).
+func partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sym.Expr, bool) {
+	finer := false
+	for _, c := range cs {
+		for _, v := range c.Vars() {
+			if v < len(leaves) && leaves[v].K == rt.KString {
+				finer = true
+			}
+		}
+	}
+	if !finer {
+		return nil, false
+	}
+	parent := map[part]part{}
+	var find func(p part) part
+	find = func(p part) part {
+		q, ok := parent[p]
+		if !ok || q == p {
+			parent[p] = p
+			return p
+		}
+		r := find(q)
+		parent[p] = r
+		return r
+	}
+	less := func(a, b part) bool { return a.in < b.in || a.in == b.in && a.pos < b.pos }
+	union := func(a, b part) {
+		ra, rb := find(a), find(b)
+		if ra == rb {
+			return
+		}
+		if less(rb, ra) {
+			ra, rb = rb, ra
+		}
+		parent[rb] = ra
+	}
+	partsOfC := make([][]part, len(cs))
+	whole := map[int]bool{} // string inputs read as a whole somewhere
+	for i, c := range cs {
+		partsOfC[i] = partsOf(c, leaves)
+		for _, p := range partsOfC[i] {
+			if p.pos == wholeString {
+				whole[p.in] = true
+			}
+		}
+	}
+	for _, ps := range partsOfC {
+		for _, p := range ps {
+			if whole[p.in] && leaves[p.in].K == rt.KString {
+				union(p, part{in: p.in, pos: wholeString})
+			}
+			union(ps[0], p)
+		}
+	}
+	index := map[part]int{}
+	var groups [][]*sym.Expr
+	for i, c := range cs {
+		if len(partsOfC[i]) == 0 {
+			groups = append(groups, []*sym.Expr{c})
+			continue
+		}
+		root := find(partsOfC[i][0])
+		g, ok := index[root]
+		if !ok {
+			g = len(groups)
+			index[root] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], c)
+	}
+	if len(groups) == len(partition(cs)) {
+		return nil, false
+	}
+	return groups, true
+}
+
+// partMerge builds the string inputs of a model from the parts each group
+// decided.
+type partMerge struct {
+	seed   []rt.Value
+	length map[int]int          // input → length a group decided
+	bytes  map[int]map[int]byte // input → position → byte a group decided
+	whole  map[int]string       // input → value a group decided as a whole
+}
+
+func newPartMerge(seed []rt.Value) *partMerge {
+	return &partMerge{seed: seed, length: map[int]int{}, bytes: map[int]map[int]byte{}, whole: map[int]string{}}
+}
+
+// take records the parts of string input v that group reads, from the
+// group's answer val.
+func (m *partMerge) take(group []*sym.Expr, leaves []rt.Leaf, v int, val string) {
+	for _, c := range group {
+		for _, p := range partsOf(c, leaves) {
+			switch {
+			case p.in != v:
+			case p.pos == wholeString:
+				m.whole[v] = val
+			case p.pos < 0:
+				m.length[v] = len(val)
+			case p.pos < len(val):
+				if m.bytes[v] == nil {
+					m.bytes[v] = map[int]byte{}
+				}
+				m.bytes[v][p.pos] = val[p.pos]
+			}
+		}
+	}
+}
+
+// apply writes the merged string inputs into model.
+func (m *partMerge) apply(model []rt.Value) {
+	for v, s := range m.whole {
+		model[v] = rt.Value{Str: s}
+	}
+	touched := map[int]bool{}
+	for v := range m.length {
+		touched[v] = true
+	}
+	for v := range m.bytes {
+		touched[v] = true
+	}
+	for v := range touched {
+		if _, ok := m.whole[v]; ok {
+			continue
+		}
+		n, ok := m.length[v]
+		if !ok {
+			n = len(m.seed[v].Str)
+		}
+		b := make([]byte, n)
+		copy(b, m.seed[v].Str)
+		for pos, c := range m.bytes[v] {
+			if pos < n {
+				b[pos] = c
+			}
+		}
+		model[v] = rt.Value{Str: string(b)}
+	}
 }
