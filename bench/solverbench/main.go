@@ -16,7 +16,7 @@
 //
 // Usage (from the repository root, with ../shared/bench beside it):
 //
-//	go run ./bench/solverbench [-bench ../shared/bench] [-corpus dir]
+//	go run ./bench/solverbench [-bench ../shared/bench] [-corpus dir] [-sources bank,lexer]
 //
 // With -corpus naming a directory that does not exist, the corpora are
 // recorded there and kept, so that later runs replay the same queries.
@@ -30,7 +30,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dowse-go/dowse/bench/internal/modcopy"
@@ -56,7 +58,19 @@ var sources = []source{
 func main() {
 	benchDir := flag.String("bench", "../shared/bench", "benchmark module")
 	corpus := flag.String("corpus", "", "directory of the corpora (one subdirectory per source): recorded there if it does not exist, else replayed (default: recorded in a temporary directory)")
+	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer)")
 	flag.Parse()
+	if *only != "" {
+		var kept []source
+		for _, name := range strings.Split(*only, ",") {
+			i := slices.IndexFunc(sources, func(s source) bool { return s.name == name })
+			if i < 0 {
+				log.Fatalf("no source %q", name)
+			}
+			kept = append(kept, sources[i])
+		}
+		sources = kept
+	}
 	log.SetFlags(0)
 
 	dir := *corpus
