@@ -74,11 +74,13 @@ func partsOf(c *sym.Expr, leaves []rt.Leaf) []part {
 			out = append(out, p)
 		}
 	}
+	visited := map[*sym.Expr]bool{} // terms are DAGs: each node once
 	var walk func(e *sym.Expr)
 	walk = func(e *sym.Expr) {
-		if len(e.Vars()) == 0 {
+		if len(e.Vars()) == 0 || visited[e] {
 			return
 		}
+		visited[e] = true
 		switch e.Op() {
 		case rt.OpInput:
 			if e.Input() < len(leaves) && leaves[e.Input()].K == rt.KString {

@@ -2,7 +2,10 @@ package solver
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/fnv"
 	"slices"
+	"sync"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -26,11 +29,24 @@ import (
 type Independence struct {
 	next    Solver
 	metrics *Metrics
+
+	mu    sync.Mutex
+	parts map[partsKey][]part // the parts each constraint reads, per layout
 }
+
+// partsKey identifies the parts of a constraint: its term and a hash of
+// the layout (which inputs are strings, and their bounds).
+type partsKey struct {
+	id, layout uint64
+}
+
+// maxPartsEntries bounds the remembered parts; the memory is dropped when
+// full.
+const maxPartsEntries = 1 << 16
 
 // NewIndependence returns the independence layer over next; m may be nil.
 func NewIndependence(next Solver, m *Metrics) *Independence {
-	return &Independence{next: next, metrics: m}
+	return &Independence{next: next, metrics: m, parts: map[partsKey][]part{}}
 }
 
 // Solve implements Solver.
@@ -49,27 +65,28 @@ func (s *Independence) Solve(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 
-	if groups, byParts := partitionParts(live, q.Leaves); byParts {
-		r, ok, err := s.solveGroups(ctx, q, groups, true)
+	if groups, parts, byParts := s.partitionParts(live, q.Leaves); byParts {
+		r, ok, err := s.solveGroups(ctx, q, groups, parts)
 		if err != nil || ok {
 			return r, err
 		}
 	}
-	r, _, err := s.solveGroups(ctx, q, partition(live), false)
+	r, _, err := s.solveGroups(ctx, q, partition(live), nil)
 	return r, err
 }
 
 // solveGroups solves the groups the seed does not satisfy and merges their
-// models: by parts of string inputs if byParts (ok is false when the
-// merged model fails a constraint), else by whole inputs.
-func (s *Independence) solveGroups(ctx context.Context, q Query, groups [][]*sym.Expr, byParts bool) (r Result, ok bool, err error) {
+// models: by parts of string inputs if parts (each constraint's) is not
+// nil (ok is false when the merged model fails a constraint), else by
+// whole inputs.
+func (s *Independence) solveGroups(ctx context.Context, q Query, groups [][]*sym.Expr, parts map[*sym.Expr][]part) (r Result, ok bool, err error) {
 	seedEval := sym.NewEvaluator(q.Seed)
 	model := clone(q.Seed)
 	cached := true
 	solved := 0
 	var m *partMerge
-	if byParts {
-		m = newPartMerge(q.Seed)
+	if parts != nil {
+		m = newPartMerge(q.Seed, parts)
 	}
 	for _, group := range groups {
 		if holdsAll(seedEval, group) {
@@ -86,7 +103,7 @@ func (s *Independence) solveGroups(ctx context.Context, q Query, groups [][]*sym
 		cached = cached && r.Cached
 		for _, v := range varsOf(group) {
 			if m != nil && q.Leaves[v].K == rt.KString {
-				m.take(group, q.Leaves, v, r.Model[v].Str)
+				m.take(group, v, r.Model[v].Str)
 				continue
 			}
 			model[v] = r.Model[v]
@@ -181,11 +198,47 @@ func varsOf(cs []*sym.Expr) []int {
 	return out
 }
 
+// partsOf returns the parts c reads (domains.go), remembered per term and
+// layout.
+func (s *Independence) partsOf(c *sym.Expr, leaves []rt.Leaf, layout uint64) []part {
+	key := partsKey{id: c.ID(), layout: layout}
+	s.mu.Lock()
+	ps, ok := s.parts[key]
+	s.mu.Unlock()
+	if ok {
+		return ps
+	}
+	ps = partsOf(c, leaves)
+	s.mu.Lock()
+	if len(s.parts) >= maxPartsEntries {
+		s.parts = map[partsKey][]part{}
+	}
+	s.parts[key] = ps
+	s.mu.Unlock()
+	return ps
+}
+
+// layoutHash hashes what partsOf reads of a layout: which leaves are
+// strings, and their bounds.
+func layoutHash(leaves []rt.Leaf) uint64 {
+	h := fnv.New64a()
+	var buf [9]byte
+	for _, l := range leaves {
+		buf[0] = 0
+		if l.K == rt.KString {
+			buf[0] = 1
+		}
+		binary.LittleEndian.PutUint64(buf[1:], uint64(l.Max))
+		h.Write(buf[:])
+	}
+	return h.Sum64()
+}
+
 // partitionParts splits cs into groups connected by shared parts (domains.go)
-// of string inputs and shared other inputs. It reports false when that
-// slicing is no finer than partition's (no string input is read by parts
-// in more than one group).
-func partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sym.Expr, bool) {
+// of string inputs and shared other inputs, and returns each constraint's
+// parts. It reports false when that slicing is no finer than partition's
+// (no string input is read by parts in more than one group).
+func (s *Independence) partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sym.Expr, map[*sym.Expr][]part, bool) {
 	finer := false
 	for _, c := range cs {
 		for _, v := range c.Vars() {
@@ -195,8 +248,9 @@ func partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sym.Expr, bool) {
 		}
 	}
 	if !finer {
-		return nil, false
+		return nil, nil, false
 	}
+	layout := layoutHash(leaves)
 	parent := map[part]part{}
 	var find func(p part) part
 	find = func(p part) part {
@@ -221,9 +275,11 @@ func partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sym.Expr, bool) {
 		parent[rb] = ra
 	}
 	partsOfC := make([][]part, len(cs))
+	byTerm := make(map[*sym.Expr][]part, len(cs))
 	whole := map[int]bool{} // string inputs read as a whole somewhere
 	for i, c := range cs {
-		partsOfC[i] = partsOf(c, leaves)
+		partsOfC[i] = s.partsOf(c, leaves, layout)
+		byTerm[c] = partsOfC[i]
 		for _, p := range partsOfC[i] {
 			if p.pos == wholeString {
 				whole[p.in] = true
@@ -255,29 +311,30 @@ func partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sym.Expr, bool) {
 		groups[g] = append(groups[g], c)
 	}
 	if len(groups) == len(partition(cs)) {
-		return nil, false
+		return nil, nil, false
 	}
-	return groups, true
+	return groups, byTerm, true
 }
 
 // partMerge builds the string inputs of a model from the parts each group
 // decided.
 type partMerge struct {
 	seed   []rt.Value
+	parts  map[*sym.Expr][]part // the parts each constraint reads
 	length map[int]int          // input → length a group decided
 	bytes  map[int]map[int]byte // input → position → byte a group decided
 	whole  map[int]string       // input → value a group decided as a whole
 }
 
-func newPartMerge(seed []rt.Value) *partMerge {
-	return &partMerge{seed: seed, length: map[int]int{}, bytes: map[int]map[int]byte{}, whole: map[int]string{}}
+func newPartMerge(seed []rt.Value, parts map[*sym.Expr][]part) *partMerge {
+	return &partMerge{seed: seed, parts: parts, length: map[int]int{}, bytes: map[int]map[int]byte{}, whole: map[int]string{}}
 }
 
 // take records the parts of string input v that group reads, from the
 // group's answer val.
-func (m *partMerge) take(group []*sym.Expr, leaves []rt.Leaf, v int, val string) {
+func (m *partMerge) take(group []*sym.Expr, v int, val string) {
 	for _, c := range group {
-		for _, p := range partsOf(c, leaves) {
+		for _, p := range m.parts[c] {
 			switch {
 			case p.in != v:
 			case p.pos == wholeString:
