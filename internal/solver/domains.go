@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/bits"
 	"strings"
-	"sync"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -35,13 +34,12 @@ type Domains struct {
 	next Solver
 	m    *Metrics
 
-	mu    sync.Mutex
-	facts map[domainKey]domainFact
+	facts *memo[domainKey, domainFact]
 }
 
 // NewDomains returns the layer in front of next.
 func NewDomains(next Solver, m *Metrics) *Domains {
-	return &Domains{next: next, m: m, facts: map[domainKey]domainFact{}}
+	return &Domains{next: next, m: m, facts: newMemo[domainKey, domainFact](maxDomainFacts)}
 }
 
 // maxDomain bounds the domain of a part the layer enumerates.
@@ -276,13 +274,10 @@ func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf) domainFact {
 		return domainFact{}
 	}
 	key := domainKey{id: c.ID(), max: n}
-	d.mu.Lock()
-	f, seen := d.facts[key]
-	d.mu.Unlock()
-	if seen {
+	if f, seen := d.facts.get(key); seen {
 		return f
 	}
-	f = domainFact{ok: true, p: p, allowed: make([]uint64, (n+63)/64)}
+	f := domainFact{ok: true, p: p, allowed: make([]uint64, (n+63)/64)}
 	vals := make([]rt.Value, len(leaves))
 	for v := range n {
 		switch l := leaves[p.in]; {
@@ -303,12 +298,7 @@ func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf) domainFact {
 			f.allowed[v/64] |= 1 << (v % 64)
 		}
 	}
-	d.mu.Lock()
-	if len(d.facts) >= maxDomainFacts {
-		d.facts = map[domainKey]domainFact{}
-	}
-	d.facts[key] = f
-	d.mu.Unlock()
+	d.facts.put(key, f)
 	return f
 }
 

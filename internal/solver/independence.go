@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"slices"
-	"sync"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -30,8 +29,7 @@ type Independence struct {
 	next    Solver
 	metrics *Metrics
 
-	mu    sync.Mutex
-	parts map[partsKey][]part // the parts each constraint reads, per layout
+	parts *memo[partsKey, []part] // the parts each constraint reads, per layout
 }
 
 // partsKey identifies the parts of a constraint: its term and a hash of
@@ -46,7 +44,7 @@ const maxPartsEntries = 1 << 16
 
 // NewIndependence returns the independence layer over next; m may be nil.
 func NewIndependence(next Solver, m *Metrics) *Independence {
-	return &Independence{next: next, metrics: m, parts: map[partsKey][]part{}}
+	return &Independence{next: next, metrics: m, parts: newMemo[partsKey, []part](maxPartsEntries)}
 }
 
 // Solve implements Solver.
@@ -141,36 +139,45 @@ func holdsAll(ev *sym.Evaluator, cs []*sym.Expr) bool {
 // constraints' order inside each group and ordering groups by their first
 // constraint. Constraints without inputs form groups of their own.
 func partition(cs []*sym.Expr) [][]*sym.Expr {
-	parent := map[int]int{}
-	var find func(v int) int
-	find = func(v int) int {
-		p, ok := parent[v]
-		if !ok || p == v {
-			parent[v] = v
-			return v
+	keys := make([][]int, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Vars()
+	}
+	return groupBy(cs, keys)
+}
+
+// groupBy splits cs into groups connected by shared keys (union-find),
+// keys[i] being those of cs[i], keeping the constraints' order inside each
+// group and ordering groups by their first constraint. Constraints without
+// keys form groups of their own.
+func groupBy[K comparable](cs []*sym.Expr, keys [][]K) [][]*sym.Expr {
+	parent := map[K]K{}
+	var find func(k K) K
+	find = func(k K) K {
+		p, ok := parent[k]
+		if !ok || p == k {
+			parent[k] = k
+			return k
 		}
 		r := find(p)
-		parent[v] = r
+		parent[k] = r
 		return r
 	}
-	for _, c := range cs {
-		vs := c.Vars()
-		for _, v := range vs[min(1, len(vs)):] {
-			a, b := find(vs[0]), find(v)
-			if a != b {
-				parent[max(a, b)] = min(a, b)
+	for _, ks := range keys {
+		for _, k := range ks[min(1, len(ks)):] {
+			if a, b := find(ks[0]), find(k); a != b {
+				parent[b] = a
 			}
 		}
 	}
-	index := map[int]int{} // root variable → group
+	index := map[K]int{} // root → group
 	var groups [][]*sym.Expr
-	for _, c := range cs {
-		vs := c.Vars()
-		if len(vs) == 0 {
+	for i, c := range cs {
+		if len(keys[i]) == 0 {
 			groups = append(groups, []*sym.Expr{c})
 			continue
 		}
-		root := find(vs[0])
+		root := find(keys[i][0])
 		g, ok := index[root]
 		if !ok {
 			g = len(groups)
@@ -202,19 +209,11 @@ func varsOf(cs []*sym.Expr) []int {
 // layout.
 func (s *Independence) partsOf(c *sym.Expr, leaves []rt.Leaf, layout uint64) []part {
 	key := partsKey{id: c.ID(), layout: layout}
-	s.mu.Lock()
-	ps, ok := s.parts[key]
-	s.mu.Unlock()
-	if ok {
+	if ps, ok := s.parts.get(key); ok {
 		return ps
 	}
-	ps = partsOf(c, leaves)
-	s.mu.Lock()
-	if len(s.parts) >= maxPartsEntries {
-		s.parts = map[partsKey][]part{}
-	}
-	s.parts[key] = ps
-	s.mu.Unlock()
+	ps := partsOf(c, leaves)
+	s.parts.put(key, ps)
 	return ps
 }
 
@@ -251,29 +250,6 @@ func (s *Independence) partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sy
 		return nil, nil, false
 	}
 	layout := layoutHash(leaves)
-	parent := map[part]part{}
-	var find func(p part) part
-	find = func(p part) part {
-		q, ok := parent[p]
-		if !ok || q == p {
-			parent[p] = p
-			return p
-		}
-		r := find(q)
-		parent[p] = r
-		return r
-	}
-	less := func(a, b part) bool { return a.in < b.in || a.in == b.in && a.pos < b.pos }
-	union := func(a, b part) {
-		ra, rb := find(a), find(b)
-		if ra == rb {
-			return
-		}
-		if less(rb, ra) {
-			ra, rb = rb, ra
-		}
-		parent[rb] = ra
-	}
 	partsOfC := make([][]part, len(cs))
 	byTerm := make(map[*sym.Expr][]part, len(cs))
 	whole := map[int]bool{} // string inputs read as a whole somewhere
@@ -286,30 +262,18 @@ func (s *Independence) partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sy
 			}
 		}
 	}
-	for _, ps := range partsOfC {
+	// A string read as a whole anywhere ties all its parts: they all
+	// stand for it.
+	keys := make([][]part, len(cs))
+	for i, ps := range partsOfC {
 		for _, p := range ps {
 			if whole[p.in] && leaves[p.in].K == rt.KString {
-				union(p, part{in: p.in, pos: wholeString})
+				p = part{in: p.in, pos: wholeString}
 			}
-			union(ps[0], p)
+			keys[i] = append(keys[i], p)
 		}
 	}
-	index := map[part]int{}
-	var groups [][]*sym.Expr
-	for i, c := range cs {
-		if len(partsOfC[i]) == 0 {
-			groups = append(groups, []*sym.Expr{c})
-			continue
-		}
-		root := find(partsOfC[i][0])
-		g, ok := index[root]
-		if !ok {
-			g = len(groups)
-			index[root] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], c)
-	}
+	groups := groupBy(cs, keys)
 	if len(groups) == len(partition(cs)) {
 		return nil, nil, false
 	}
