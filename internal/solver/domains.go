@@ -120,11 +120,10 @@ func bytePart(e *sym.Expr, leaves []rt.Leaf) (part, bool) {
 	return part{in: a.Input(), pos: int(k)}, true
 }
 
-// domainKey identifies a remembered set: the term, and the bound of the
-// part's domain (a length's Max).
+// domainKey identifies a remembered fact: the term, and a hash of the
+// layout, which fixes the parts' domains.
 type domainKey struct {
-	id  uint64
-	max int
+	id, layout uint64
 }
 
 // domainFact is what the layer knows of one constraint: its part, and the
@@ -169,13 +168,16 @@ func (d *Domains) decide(q Query) (Result, bool) {
 	if len(q.Constraints) == 0 || len(q.Seed) != len(q.Leaves) {
 		return Result{}, false
 	}
+	layout := layoutHash(q.Leaves)
+	facts := make([]domainFact, len(q.Constraints))
 	sets := map[part][]uint64{}
 	var order []part
-	for _, c := range q.Constraints {
-		f := d.fact(c, q.Leaves)
+	for i, c := range q.Constraints {
+		f := d.fact(c, q.Leaves, layout)
 		if !f.ok {
 			return Result{}, false
 		}
+		facts[i] = f
 		s, seen := sets[f.p]
 		if !seen {
 			s = append([]uint64(nil), f.allowed...)
@@ -247,9 +249,8 @@ func (d *Domains) decide(q Query) (Result, bool) {
 	// The check by evaluation: every constraint whose part the model
 	// holds must be true on it.
 	ev := sym.NewEvaluator(model)
-	for _, c := range q.Constraints {
-		f := d.fact(c, q.Leaves)
-		if f.p.pos >= 0 && f.p.pos >= len(model[f.p.in].Str) {
+	for i, c := range q.Constraints {
+		if f := facts[i]; f.p.pos >= 0 && f.p.pos >= len(model[f.p.in].Str) {
 			continue
 		}
 		if ok, err := ev.Holds(c); err != nil || !ok {
@@ -263,8 +264,19 @@ func (d *Domains) decide(q Query) (Result, bool) {
 }
 
 // fact returns what the layer knows of constraint c, computing and
-// remembering it on first use.
-func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf) domainFact {
+// remembering it (per term and layout, see layoutHash) on first use.
+func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf, layout uint64) domainFact {
+	key := domainKey{id: c.ID(), layout: layout}
+	if f, seen := d.facts.get(key); seen {
+		return f
+	}
+	f := d.compute(c, leaves)
+	d.facts.put(key, f)
+	return f
+}
+
+// compute finds what the layer knows of constraint c.
+func (d *Domains) compute(c *sym.Expr, leaves []rt.Leaf) domainFact {
 	p, ok := partOf(c, leaves)
 	if !ok {
 		return domainFact{}
@@ -272,10 +284,6 @@ func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf) domainFact {
 	n := domainSize(leaves, p)
 	if n == 0 {
 		return domainFact{}
-	}
-	key := domainKey{id: c.ID(), max: n}
-	if f, seen := d.facts.get(key); seen {
-		return f
 	}
 	f := domainFact{ok: true, p: p, allowed: make([]uint64, (n+63)/64)}
 	vals := make([]rt.Value, len(leaves))
@@ -298,7 +306,6 @@ func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf) domainFact {
 			f.allowed[v/64] |= 1 << (v % 64)
 		}
 	}
-	d.facts.put(key, f)
 	return f
 }
 
@@ -307,45 +314,11 @@ func (d *Domains) fact(c *sym.Expr, leaves []rt.Leaf) domainFact {
 // string's byte at a constant position within the string's bound, and all
 // those reads are of the same part.
 func partOf(c *sym.Expr, leaves []rt.Leaf) (part, bool) {
-	found := part{in: -1}
-	var walk func(e *sym.Expr) bool
-	use := func(p part) bool {
-		if found.in >= 0 && found != p {
-			return false
-		}
-		found = p
-		return true
-	}
-	walk = func(e *sym.Expr) bool {
-		switch e.Op() {
-		case rt.OpConst, rt.OpStr:
-			return true
-		case rt.OpInput:
-			if e.Input() >= len(leaves) || leaves[e.Input()].K == rt.KString {
-				return false
-			}
-			return use(part{in: e.Input(), pos: -1})
-		case rt.OpLen:
-			if a := e.Arg(0); a.Op() == rt.OpInput && a.Input() < len(leaves) {
-				return use(part{in: a.Input(), pos: -1})
-			}
-		case rt.OpIndex:
-			if a := e.Arg(0); a.Op() == rt.OpInput && e.Arg(1).IsConst() {
-				p, ok := bytePart(e, leaves)
-				return ok && use(p)
-			}
-		}
-		for i := range e.NumArgs() {
-			if !walk(e.Arg(i)) {
-				return false
-			}
-		}
-		return true
-	}
-	if !walk(c) || found.in < 0 {
+	ps := partsOf(c, leaves)
+	if len(ps) != 1 || ps[0].pos == wholeString {
 		return part{}, false
 	}
-	return found, true
+	return ps[0], true
 }
 
 func empty(s []uint64) bool {

@@ -217,17 +217,18 @@ func (s *Independence) partsOf(c *sym.Expr, leaves []rt.Leaf, layout uint64) []p
 	return ps
 }
 
-// layoutHash hashes what partsOf reads of a layout: which leaves are
-// strings, and their bounds.
+// layoutHash hashes what the parts of constraints and their domains
+// depend on in a layout: each leaf's kind, whether it is a length, and its
+// bound.
 func layoutHash(leaves []rt.Leaf) uint64 {
 	h := fnv.New64a()
-	var buf [9]byte
+	var buf [10]byte
 	for _, l := range leaves {
-		buf[0] = 0
-		if l.K == rt.KString {
-			buf[0] = 1
+		buf[0], buf[1] = byte(l.K), 0
+		if l.IsLen {
+			buf[1] = 1
 		}
-		binary.LittleEndian.PutUint64(buf[1:], uint64(l.Max))
+		binary.LittleEndian.PutUint64(buf[2:], uint64(l.Max))
 		h.Write(buf[:])
 	}
 	return h.Sum64()
