@@ -79,12 +79,20 @@ func (p *miniProgram) path(c *sym.Context, in []rt.Value) []*sym.Expr {
 // returns the number of queries.
 func explore(tb testing.TB, s Solver, c *sym.Context, p *miniProgram, runs int) int {
 	seed := make([]rt.Value, len(p.leaves))
-	queue := [][]rt.Value{seed}
+	// Inputs whose path takes a branch direction no earlier model took
+	// run first, as in the explorer's coverage-guided search.
+	var fresh, queue [][]rt.Value
+	fresh = append(fresh, seed)
+	taken := map[*sym.Expr]bool{}
 	seen := map[string]bool{}
 	queries := 0
-	for r := 0; r < runs && len(queue) > 0; r++ {
-		in := queue[0]
-		queue = queue[1:]
+	for r := 0; r < runs && len(fresh)+len(queue) > 0; r++ {
+		var in []rt.Value
+		if len(fresh) > 0 {
+			in, fresh = fresh[0], fresh[1:]
+		} else {
+			in, queue = queue[0], queue[1:]
+		}
 		path := p.path(c, in)
 		key := fmt.Sprint(path)
 		if seen[key] {
@@ -98,7 +106,18 @@ func explore(tb testing.TB, s Solver, c *sym.Context, p *miniProgram, runs int) 
 				tb.Fatal(err)
 			}
 			queries++
-			if res.Status == Sat {
+			if res.Status != Sat {
+				continue
+			}
+			isNew := false
+			for _, e := range p.path(c, res.Model) {
+				if !taken[e] {
+					taken[e], isNew = true, true
+				}
+			}
+			if isNew {
+				fresh = append(fresh, res.Model)
+			} else {
 				queue = append(queue, res.Model)
 			}
 		}

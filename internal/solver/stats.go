@@ -8,28 +8,32 @@ import (
 // Stats are the counters of a solver chain. The independence layer turns
 // each query into groups; every group it sends down is answered by exactly
 // one of the exact cache, the counterexample cache, the order layer, the
-// small-domain layer and the core, so Groups == CacheHits + ModelHits +
-// OrderHits + DomainHits + CoreQueries when all layers share one Metrics.
+// small-domain layer, the refutation layer, the neighbours' search and
+// the core, so Groups ==
+// CacheHits + ModelHits + OrderHits + DomainHits + Refuted + NeighborHits +
+// CoreQueries when all layers share one Metrics.
 type Stats struct {
-	Queries     int64         // queries the chain was asked
-	Sat         int64         // answered Sat
-	Unsat       int64         // answered Unsat
-	Unknown     int64         // answered Unknown
-	Constraints int64         // constraints the independence layer received
-	SeedHits    int64         // queries whose constraints the seed already satisfies
-	Groups      int64         // independent groups sent below the independence layer
-	Sliced      int64         // constraints in those groups
-	CacheHits   int64         // groups answered from the exact cache
-	ModelHits   int64         // groups answered by the seed or a recent model
-	OrderHits   int64         // groups decided by the order layer, without Z3
-	DomainHits  int64         // groups decided by the small-domain layer, without Z3 (see domains.go)
-	CoreQueries int64         // groups that reached the core solver
-	CoreTime    time.Duration // time spent in the core, encoding included
-	Timeouts    int64         // core queries that hit their time bound
-	Narrow      int64         // core queries answered Sat from a narrow encoding (see Z3.narrowSolve)
-	Linear      int64         // core queries decided over the integers (see linear.go)
-	Relaxed     int64         // core queries refuted by their relaxation (see relax.go)
-	Pinned      int64         // core queries decided with their divisors' inputs fixed (see relax.go)
+	Queries      int64         // queries the chain was asked
+	Sat          int64         // answered Sat
+	Unsat        int64         // answered Unsat
+	Unknown      int64         // answered Unknown
+	Constraints  int64         // constraints the independence layer received
+	SeedHits     int64         // queries whose constraints the seed already satisfies
+	Groups       int64         // independent groups sent below the independence layer
+	Sliced       int64         // constraints in those groups
+	CacheHits    int64         // groups answered from the exact cache
+	ModelHits    int64         // groups answered by the seed or a recent model
+	OrderHits    int64         // groups decided by the order layer, without Z3
+	DomainHits   int64         // groups decided by the small-domain layer, without Z3 (see domains.go)
+	Refuted      int64         // groups refuted by the refutation layer, without Z3 (see refute.go)
+	NeighborHits int64         // groups answered by a model next to the seed, without Z3 (see neighbors.go)
+	CoreQueries  int64         // groups that reached the core solver
+	CoreTime     time.Duration // time spent in the core, encoding included
+	Timeouts     int64         // core queries that hit their time bound
+	Narrow       int64         // core queries answered Sat from a narrow encoding (see Z3.narrowSolve)
+	Linear       int64         // core queries decided over the integers (see linear.go)
+	Relaxed      int64         // core queries refuted by their relaxation (see relax.go)
+	Pinned       int64         // core queries decided with their divisors' inputs fixed (see relax.go)
 }
 
 // Hits is the number of groups answered without the core solver.

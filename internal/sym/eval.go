@@ -31,6 +31,14 @@ func NewEvaluator(in []rt.Value) *Evaluator {
 	return &Evaluator{in: in, memo: make(map[*Expr]rt.Value)}
 }
 
+// Assume makes the compound term e evaluate to v from now on, whatever
+// the inputs under it: the terms above e are then evaluated as functions
+// of e's value (a solver layer enumerates the values of a subterm that
+// way). It has no effect on a constant or an input.
+func (ev *Evaluator) Assume(e *Expr, v rt.Value) {
+	ev.memo[e] = v
+}
+
 // Holds evaluates the bool term e.
 func (ev *Evaluator) Holds(e *Expr) (bool, error) {
 	if e.k != rt.KBool {

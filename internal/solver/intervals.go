@@ -1,0 +1,515 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// This file is the interval part of the refutation layer (refute.go): a
+// sound over-approximation of the values every integer term of a query
+// can take, from the comparisons of terms with constants that the query
+// states and from interval arithmetic on the terms' operators. A
+// constraint whose truth interval is "false" proves the query
+// unsatisfiable.
+
+// ival is an interval of a kind's values in the kind's order (see
+// ordered): the values lo..hi, empty when lo > hi. Bools are 0..1.
+type ival struct{ lo, hi int64 }
+
+func (a ival) empty() bool { return a.lo > a.hi }
+
+func (a ival) meet(b ival) ival { return ival{max(a.lo, b.lo), min(a.hi, b.hi)} }
+
+func (a ival) point() (int64, bool) { return a.lo, a.lo == a.hi }
+
+// top is the interval of every value of kind k.
+func top(k rt.Kind) ival {
+	if k == rt.KBool {
+		return ival{0, 1}
+	}
+	lo, hi := bounds(k)
+	return ival{lo, hi}
+}
+
+// actual returns a's values as int64 values of kind k (not its order),
+// when they all fit an int64: for uint64, values below 2^63.
+func actual(k rt.Kind, a ival) (int64, int64, bool) {
+	if k != rt.KUint64 {
+		return a.lo, a.hi, true
+	}
+	if a.hi >= 0 {
+		return 0, 0, false
+	}
+	return int64(uint64(a.lo) ^ 1<<63), int64(uint64(a.hi) ^ 1<<63), true
+}
+
+// fromActual is the interval of kind k holding the int64 values lo..hi,
+// or top if some of them are not values of k (the operation may wrap).
+func fromActual(k rt.Kind, lo, hi int64, ok bool) ival {
+	if !ok || lo > hi || !fits(k, lo, hi) {
+		return top(k)
+	}
+	if k == rt.KUint64 {
+		return ival{ordered(k, uint64(lo)), ordered(k, uint64(hi))}
+	}
+	return ival{lo, hi}
+}
+
+// fits reports whether the int64 values lo..hi are all values of kind k.
+func fits(k rt.Kind, lo, hi int64) bool {
+	if k == rt.KUint64 {
+		return lo >= 0
+	}
+	klo, khi := bounds(k)
+	return lo >= klo && hi <= khi
+}
+
+func addOK(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
+}
+
+func subOK(a, b int64) (int64, bool) {
+	if b == math.MinInt64 {
+		return 0, false
+	}
+	return addOK(a, -b)
+}
+
+func mulOK(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || a == -1 && b == math.MinInt64 || b == -1 && a == math.MinInt64 {
+		return 0, false
+	}
+	return p, true
+}
+
+// intervals computes, for one query, the intervals of its terms.
+type intervals struct {
+	leaves []rt.Leaf
+	stated map[*sym.Expr]ival // what the constraints say of terms, by comparisons with constants
+	ne     []excluded         // the disequalities with constants
+	memo   map[*sym.Expr]ival // intervals computed since the last narrowing
+	// contradiction is set when a term's interval is empty: what the
+	// constraints state of it and of its operands leaves it no value.
+	contradiction bool
+}
+
+// excluded is a statement t != v (v in t's kind's order).
+type excluded struct {
+	t *sym.Expr
+	v int64
+}
+
+func newIntervals(leaves []rt.Leaf) *intervals {
+	return &intervals{leaves: leaves, stated: map[*sym.Expr]ival{}, memo: map[*sym.Expr]ival{}}
+}
+
+// state records what constraint c (taken as true) says of a term compared
+// with a constant, and reports false if that leaves the term no value.
+func (iv *intervals) state(c *sym.Expr) bool {
+	holds := true
+	for c.Op() == rt.OpNot {
+		c, holds = c.Arg(0), !holds
+	}
+	if c.Kind() == rt.KBool && c.Op() != rt.OpConst && len(c.Vars()) > 0 && !isComparison(c.Op()) {
+		// A bool term taken as true or false.
+		b := int64(0)
+		if holds {
+			b = 1
+		}
+		return iv.narrow(c, ival{b, b})
+	}
+	if !isComparison(c.Op()) || !c.K2().Integer() {
+		return true
+	}
+	op, x, y := c.Op(), c.Arg(0), c.Arg(1)
+	if x.IsConst() && !y.IsConst() {
+		op, x, y = swapped(op), y, x
+	}
+	if x.IsConst() || !y.IsConst() {
+		return true
+	}
+	if !holds {
+		op = negated(op)
+	}
+	k := c.K2()
+	v := ordered(k, y.Bits())
+	lo, hi := bounds(k)
+	var r ival
+	switch op {
+	case rt.OpEq:
+		r = ival{v, v}
+	case rt.OpNe:
+		iv.ne = append(iv.ne, excluded{x, v}) // applied by finish, on x's whole interval
+		return true
+	case rt.OpLt:
+		if v == lo {
+			return false
+		}
+		r = ival{lo, v - 1}
+	case rt.OpLe:
+		r = ival{lo, v}
+	case rt.OpGt:
+		if v == hi {
+			return false
+		}
+		r = ival{v + 1, hi}
+	case rt.OpGe:
+		r = ival{v, hi}
+	}
+	return iv.narrow(x, r)
+}
+
+// narrow meets what is stated of e with r.
+func (iv *intervals) narrow(e *sym.Expr, r ival) bool {
+	s, ok := iv.stated[e]
+	if !ok {
+		s = top(e.Kind())
+	}
+	s = s.meet(r)
+	iv.stated[e] = s
+	clear(iv.memo) // the terms above e may narrow too
+	return !s.empty()
+}
+
+// finish applies the disequalities, once every other statement is made:
+// a disequality with an end of a term's interval narrows it. It reports
+// false if a term is left no value.
+func (iv *intervals) finish() bool {
+	for _, x := range iv.ne {
+		r := iv.interval(x.t)
+		switch {
+		case r.empty():
+			return false
+		case r.lo == x.v && r.hi == x.v:
+			return false
+		case r.lo == x.v:
+			r.lo++
+		case r.hi == x.v:
+			r.hi--
+		default:
+			continue
+		}
+		if !iv.narrow(x.t, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// interval is an over-approximation of the values of e under what the
+// constraints stated, remembered until the next narrowing.
+func (iv *intervals) interval(e *sym.Expr) ival {
+	if r, ok := iv.memo[e]; ok {
+		return r
+	}
+	r := iv.forward(e)
+	if s, ok := iv.stated[e]; ok {
+		r = r.meet(s)
+	}
+	if r.empty() {
+		iv.contradiction = true
+		r = top(e.Kind()) // for the terms above: the query is refuted anyway
+	}
+	iv.memo[e] = r
+	return r
+}
+
+// forward computes e's interval from its operands'.
+func (iv *intervals) forward(e *sym.Expr) ival {
+	k := e.Kind()
+	switch e.Op() {
+	case rt.OpConst:
+		if k == rt.KBool {
+			return ival{int64(e.Bits()), int64(e.Bits())}
+		}
+		if !k.Integer() {
+			return ival{}
+		}
+		v := ordered(k, e.Bits())
+		return ival{v, v}
+	case rt.OpInput:
+		if i := e.Input(); i < len(iv.leaves) && iv.leaves[i].IsLen && iv.leaves[i].Max >= 0 {
+			return fromActual(k, 0, int64(iv.leaves[i].Max), true)
+		}
+	case rt.OpLen:
+		if a := e.Arg(0); a.Op() == rt.OpInput && a.Input() < len(iv.leaves) && iv.leaves[a.Input()].Max >= 0 {
+			return fromActual(k, 0, int64(iv.leaves[a.Input()].Max), true)
+		}
+		return fromActual(k, 0, math.MaxInt64, true)
+	case rt.OpAdd, rt.OpSub, rt.OpMul:
+		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
+		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
+		if !ok1 || !ok2 {
+			break
+		}
+		switch e.Op() {
+		case rt.OpAdd:
+			if r, ok := iv.shiftedRemainder(e); ok {
+				return r
+			}
+			lo, o1 := addOK(alo, blo)
+			hi, o2 := addOK(ahi, bhi)
+			return fromActual(k, lo, hi, o1 && o2)
+		case rt.OpSub:
+			lo, o1 := subOK(alo, bhi)
+			hi, o2 := subOK(ahi, blo)
+			return fromActual(k, lo, hi, o1 && o2)
+		default:
+			lo, hi, ok := int64(math.MaxInt64), int64(math.MinInt64), true
+			for _, x := range [2]int64{alo, ahi} {
+				for _, y := range [2]int64{blo, bhi} {
+					p, o := mulOK(x, y)
+					ok = ok && o
+					lo, hi = min(lo, p), max(hi, p)
+				}
+			}
+			return fromActual(k, lo, hi, ok)
+		}
+	case rt.OpRem:
+		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
+		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
+		if !ok1 || !ok2 || blo == math.MinInt64 {
+			break
+		}
+		m := max(abs64(blo), abs64(bhi)) - 1 // |a % b| <= |b| - 1
+		var r ival
+		switch {
+		case alo >= 0:
+			r = fromActual(k, 0, min(ahi, max(m, 0)), true)
+		case ahi <= 0:
+			r = fromActual(k, max(alo, -max(m, 0)), 0, true)
+		default:
+			r = fromActual(k, -max(m, 0), max(m, 0), true)
+		}
+		if blo <= 0 && bhi >= 0 {
+			// The run recorded b != 0, but the encoding gives a % 0 == a:
+			// stay sound for it too.
+			a := fromActual(k, alo, ahi, true)
+			r = ival{min(r.lo, a.lo), max(r.hi, a.hi)}
+		}
+		return r
+	case rt.OpAnd:
+		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
+		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
+		aNonNeg, bNonNeg := ok1 && alo >= 0, ok2 && blo >= 0
+		switch {
+		case aNonNeg && bNonNeg:
+			return fromActual(k, 0, min(ahi, bhi), true)
+		case aNonNeg:
+			return fromActual(k, 0, ahi, true)
+		case bNonNeg:
+			return fromActual(k, 0, bhi, true)
+		}
+	case rt.OpNeg:
+		alo, ahi, ok := actual(k, iv.interval(e.Arg(0)))
+		if ok && alo != math.MinInt64 {
+			return fromActual(k, -ahi, -alo, true)
+		}
+	case rt.OpConv:
+		if k2 := e.K2(); k2.Integer() && k.Integer() {
+			lo, hi, ok := actual(k2, iv.interval(e.Arg(0)))
+			return fromActual(k, lo, hi, ok)
+		}
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		if !e.K2().Integer() {
+			break
+		}
+		a, b := e.Arg(0), e.Arg(1)
+		switch {
+		case iv.belowDivisor(a, b):
+			return compare(e.Op(), ival{0, 0}, ival{1, 1}) // a < b
+		case iv.belowDivisor(b, a):
+			return compare(e.Op(), ival{1, 1}, ival{0, 0})
+		}
+		return compare(e.Op(), iv.interval(a), iv.interval(b))
+	case rt.OpNot:
+		a := iv.interval(e.Arg(0))
+		return ival{1 - a.hi, 1 - a.lo}
+	case rt.OpLAnd:
+		a, b := iv.interval(e.Arg(0)), iv.interval(e.Arg(1))
+		return ival{min(a.lo, b.lo), min(a.hi, b.hi)}
+	case rt.OpLOr:
+		a, b := iv.interval(e.Arg(0)), iv.interval(e.Arg(1))
+		return ival{max(a.lo, b.lo), max(a.hi, b.hi)}
+	case rt.OpIte:
+		c := iv.interval(e.Arg(0))
+		switch {
+		case c.lo == 1:
+			return iv.interval(e.Arg(1))
+		case c.hi == 0:
+			return iv.interval(e.Arg(2))
+		}
+		if k.Integer() || k == rt.KBool {
+			a, b := iv.interval(e.Arg(1)), iv.interval(e.Arg(2))
+			return ival{min(a.lo, b.lo), max(a.hi, b.hi)}
+		}
+	}
+	if k.Integer() || k == rt.KBool {
+		return top(k)
+	}
+	return ival{}
+}
+
+// belowDivisor reports whether x < d follows from what remainders are: x
+// is t % d with t % d >= 0, or t % d + d with t % d < 0, and d > 0 (a
+// remainder is smaller than its divisor in magnitude, and has the sign of
+// the dividend). Both sides may be converted to a kind that holds their
+// values (uint64(key % n) < uint64(n), the bounds check of a bucket
+// index).
+func (iv *intervals) belowDivisor(x, d *sym.Expr) bool {
+	x, d = iv.unconverted(x), iv.unconverted(d)
+	if lo, _, ok := actual(d.Kind(), iv.interval(d)); !ok || lo < 1 {
+		return false
+	}
+	sign := func(r *sym.Expr) (nonNeg, neg bool) {
+		lo, hi, ok := actual(r.Kind(), iv.interval(r))
+		return !r.Kind().Signed() || ok && lo >= 0, ok && hi < 0
+	}
+	switch x.Op() {
+	case rt.OpRem:
+		nonNeg, _ := sign(x)
+		return x.Arg(1) == d && nonNeg
+	case rt.OpAdd:
+		r, e := x.Arg(0), x.Arg(1)
+		if r.Op() != rt.OpRem {
+			r, e = e, r
+		}
+		if e != d || r.Op() != rt.OpRem || r.Arg(1) != d {
+			return false
+		}
+		_, neg := sign(r)
+		return neg
+	}
+	return false
+}
+
+// shiftedRemainder is the interval of t % d + d when t % d < 0 and
+// d > 0, the usual way of making a remainder a non-negative index: it is
+// between 1 and d - 1, whatever d's interval.
+func (iv *intervals) shiftedRemainder(e *sym.Expr) (ival, bool) {
+	r, d := e.Arg(0), e.Arg(1)
+	if r.Op() != rt.OpRem {
+		r, d = d, r
+	}
+	if r.Op() != rt.OpRem || r.Arg(1) != d || !d.Kind().Signed() {
+		return ival{}, false
+	}
+	if iv.interval(r).hi >= 0 {
+		return ival{}, false
+	}
+	dr := iv.interval(d)
+	if dr.lo < 1 {
+		return ival{}, false
+	}
+	return ival{1, dr.hi - 1}, true
+}
+
+// unconverted strips from e the conversions that keep its value: those
+// whose operand's interval holds values of the kind converted to only.
+func (iv *intervals) unconverted(e *sym.Expr) *sym.Expr {
+	for e.Op() == rt.OpConv && e.K2().Integer() && e.Kind().Integer() {
+		lo, hi, ok := actual(e.K2(), iv.interval(e.Arg(0)))
+		if !ok || !fits(e.Kind(), lo, hi) {
+			return e
+		}
+		e = e.Arg(0)
+	}
+	return e
+}
+
+// compare is the truth interval of a op b.
+func compare(op rt.Op, a, b ival) ival {
+	if a.empty() || b.empty() {
+		return ival{0, 1}
+	}
+	yes, no := ival{1, 1}, ival{0, 0}
+	switch op {
+	case rt.OpEq, rt.OpNe:
+		var r ival
+		switch {
+		case a.hi < b.lo || b.hi < a.lo:
+			r = no
+		case a.lo == a.hi && b.lo == b.hi:
+			r = yes
+		default:
+			r = ival{0, 1}
+		}
+		if op == rt.OpNe {
+			r = ival{1 - r.hi, 1 - r.lo}
+		}
+		return r
+	case rt.OpLt:
+		if a.hi < b.lo {
+			return yes
+		}
+		if a.lo >= b.hi {
+			return no
+		}
+	case rt.OpLe:
+		if a.hi <= b.lo {
+			return yes
+		}
+		if a.lo > b.hi {
+			return no
+		}
+	case rt.OpGt:
+		return compare(rt.OpLt, b, a)
+	case rt.OpGe:
+		return compare(rt.OpLe, b, a)
+	}
+	return ival{0, 1}
+}
+
+func isComparison(op rt.Op) bool {
+	switch op {
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		return true
+	}
+	return false
+}
+
+// swapped is op with its operands exchanged: a op b == b swapped(op) a.
+func swapped(op rt.Op) rt.Op {
+	switch op {
+	case rt.OpLt:
+		return rt.OpGt
+	case rt.OpLe:
+		return rt.OpGe
+	case rt.OpGt:
+		return rt.OpLt
+	case rt.OpGe:
+		return rt.OpLe
+	}
+	return op
+}
+
+// negated is the comparison true exactly when op is false.
+func negated(op rt.Op) rt.Op {
+	switch op {
+	case rt.OpEq:
+		return rt.OpNe
+	case rt.OpNe:
+		return rt.OpEq
+	case rt.OpLt:
+		return rt.OpGe
+	case rt.OpLe:
+		return rt.OpGt
+	case rt.OpGt:
+		return rt.OpLe
+	}
+	return rt.OpLt
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,171 @@
+package solver
+
+import (
+	"context"
+
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Refute is a decorator that proves, without Z3, that a query is
+// unsatisfiable when a cheap argument shows it, and passes every other
+// query to the next solver, so it never changes an answer.
+//
+// A generational search asks mostly unsatisfiable queries on code that
+// indexes with computed values: a hash table's exploration negates, run
+// after run, bucket choices the path has already fixed (key % n == 0 after
+// key % n == 3) and bounds checks that cannot fail
+// (uint64(key % n) >= uint64(n) where 0 <= key % n and n <= 4). Nine in ten
+// of its queries are such, and each cost Z3 a millisecond or more. Three
+// arguments, each about a subset of the constraints (a subset that is
+// unsatisfiable makes the query so):
+//
+//   - Intervals (intervals.go): comparisons of terms with constants bound
+//     the terms; interval arithmetic carries the bounds up through +, -, *,
+//     %, &, conversions and comparisons, giving up (the whole range of the
+//     kind) wherever an operation may wrap around. A constraint whose
+//     truth interval is "false", or statements that leave a term no
+//     value, refute the query.
+//   - Relations: comparisons between the same two non-constant terms
+//     that exclude every order of them (x == y and x != y; x < y and
+//     x >= y).
+//   - Remainders (residues.go): constraints that read the inputs only
+//     through remainders of one term by constants, evaluated on every
+//     residue class of the term.
+type Refute struct {
+	next Solver
+	m    *Metrics
+
+	residues *memo[uint64, residueFact]
+}
+
+// NewRefute returns the layer in front of next.
+func NewRefute(next Solver, m *Metrics) *Refute {
+	return &Refute{next: next, m: m, residues: newMemo[uint64, residueFact](maxDomainFacts)}
+}
+
+// Solve implements Solver.
+func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
+	if r.refuted(q) {
+		r.m.add(func(st *Stats) { st.Refuted++ })
+		return Result{Status: Unsat}, nil
+	}
+	return r.next.Solve(ctx, q)
+}
+
+// refuted reports whether one of the layer's arguments proves q
+// unsatisfiable.
+func (r *Refute) refuted(q Query) bool {
+	return byIntervals(q) || byRelations(q) || r.byResidues(q)
+}
+
+// byIntervals states every constraint's comparisons with constants, then
+// looks for a constraint that cannot hold.
+func byIntervals(q Query) bool {
+	iv := newIntervals(q.Leaves)
+	for _, c := range q.Constraints {
+		if !iv.state(c) {
+			return true
+		}
+	}
+	if !iv.finish() {
+		return true
+	}
+	for _, c := range q.Constraints {
+		if iv.interval(c).hi == 0 || iv.contradiction {
+			return true
+		}
+	}
+	return false
+}
+
+// The orders of two values, as a bit set: a relation is the set of
+// orders it admits.
+const (
+	orderLess uint8 = 1 << iota
+	orderEqual
+	orderGreater
+)
+
+// byRelations intersects, per pair of terms, the orders the comparisons
+// between them admit.
+func byRelations(q Query) bool {
+	type pair struct{ a, b *sym.Expr }
+	admitted := map[pair]uint8{}
+	for _, c := range q.Constraints {
+		holds := true
+		for c.Op() == rt.OpNot {
+			c, holds = c.Arg(0), !holds
+		}
+		if !isComparison(c.Op()) || c.Arg(0).IsConst() || c.Arg(1).IsConst() {
+			continue
+		}
+		op, a, b := c.Op(), c.Arg(0), c.Arg(1)
+		if a.ID() > b.ID() {
+			op, a, b = swapped(op), b, a
+		}
+		if !holds {
+			op = negated(op)
+		}
+		rel := orders(op)
+		if a == b {
+			if rel&orderEqual == 0 {
+				return true
+			}
+			continue
+		}
+		p := pair{a, b}
+		if old, ok := admitted[p]; ok {
+			rel &= old
+		}
+		if rel == 0 {
+			return true
+		}
+		admitted[p] = rel
+	}
+	return false
+}
+
+// orders is the set of orders comparison op admits.
+func orders(op rt.Op) uint8 {
+	switch op {
+	case rt.OpEq:
+		return orderEqual
+	case rt.OpNe:
+		return orderLess | orderGreater
+	case rt.OpLt:
+		return orderLess
+	case rt.OpLe:
+		return orderLess | orderEqual
+	case rt.OpGt:
+		return orderGreater
+	}
+	return orderGreater | orderEqual
+}
+
+// byResidues looks for a term whose remainders the constraints leave no
+// residue class.
+func (r *Refute) byResidues(q Query) bool {
+	var terms []*sym.Expr
+	byTerm := map[*sym.Expr][]residueFact{}
+	for _, c := range q.Constraints {
+		f, seen := r.residues.get(c.ID())
+		if !seen {
+			f = residueFactOf(c)
+			r.residues.put(c.ID(), f)
+		}
+		if !f.ok {
+			continue
+		}
+		if _, seen := byTerm[f.t]; !seen {
+			terms = append(terms, f.t)
+		}
+		byTerm[f.t] = append(byTerm[f.t], f)
+	}
+	for _, t := range terms {
+		if !anyRepresentative(t.Kind(), byTerm[t]) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,162 @@
+package solver
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// TestRefute lists queries the layer must refute and satisfiable ones it
+// must pass on.
+func TestRefute(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "key", K: rt.KInt64}, {Path: "n", K: rt.KInt64}, {Path: "k2", K: rt.KInt64}, {Path: "u", K: rt.KUint64}}
+	key, n, k2, u := c.Input(0, rt.KInt64), c.Input(1, rt.KInt64), c.Input(2, rt.KInt64), c.Input(3, rt.KUint64)
+	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	u64 := func(v uint64) *sym.Expr { return c.Const(rt.KUint64, v) }
+	cmp := c.Compare
+	rem := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpRem, a, b) }
+	add := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpAdd, a, b) }
+	mul := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpMul, a, b) }
+	asU := func(a *sym.Expr) *sym.Expr { return c.Conv(rt.KUint64, a) }
+	tests := []struct {
+		name    string
+		cons    []*sym.Expr
+		refuted bool
+	}{
+		{"a bucket choice the path fixed", []*sym.Expr{cmp(rt.OpEq, rem(key, i64(4)), i64(3)), cmp(rt.OpEq, rem(key, i64(4)), i64(0))}, true},
+		{"another bucket", []*sym.Expr{cmp(rt.OpNe, rem(key, i64(4)), i64(3)), cmp(rt.OpEq, rem(key, i64(4)), i64(0))}, false},
+		{"every bucket excluded", []*sym.Expr{cmp(rt.OpGe, rem(key, i64(2)), i64(0)), cmp(rt.OpNe, rem(key, i64(2)), i64(0)), cmp(rt.OpNe, rem(key, i64(2)), i64(1))}, true},
+		{"a bounds check after a constant remainder", []*sym.Expr{cmp(rt.OpGe, rem(key, i64(4)), i64(0)), cmp(rt.OpGe, asU(rem(key, i64(4))), u64(4))}, true},
+		{"a negative remainder shifted into range", []*sym.Expr{cmp(rt.OpLt, rem(key, i64(4)), i64(0)), cmp(rt.OpGe, asU(add(rem(key, i64(4)), i64(4))), u64(4))}, true},
+		{"a bounds check after a remainder by an input", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpGe, rem(key, n), i64(0)), cmp(rt.OpGe, asU(rem(key, n)), asU(n))}, true},
+		{"the bounds check the path took", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpGe, rem(key, n), i64(0)), cmp(rt.OpLt, asU(rem(key, n)), asU(n))}, false},
+		{"a negative remainder by an input shifted into range", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpLt, rem(key, n), i64(0)), cmp(rt.OpGe, asU(add(rem(key, n), n)), asU(n))}, true},
+		{"residues of two moduli", []*sym.Expr{cmp(rt.OpEq, rem(key, i64(2)), i64(1)), cmp(rt.OpEq, rem(key, i64(4)), i64(2))}, true},
+		{"residues of two moduli that agree", []*sym.Expr{cmp(rt.OpEq, rem(key, i64(2)), i64(1)), cmp(rt.OpEq, rem(key, i64(4)), i64(3))}, false},
+		{"a sign and a residue", []*sym.Expr{cmp(rt.OpEq, rem(key, i64(2)), i64(0)), cmp(rt.OpEq, rem(key, i64(4)), i64(-1))}, true},
+		{"a table size grown past its bound", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpLe, n, i64(1)), cmp(rt.OpGt, mul(mul(n, i64(2)), i64(2)), i64(0x10000))}, true},
+		{"a product that may wrap", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpLt, mul(n, i64(4)), i64(0))}, false},
+		{"x + 1 < x wraps", []*sym.Expr{cmp(rt.OpLt, add(key, i64(1)), key)}, false},
+		{"equal and unequal", []*sym.Expr{cmp(rt.OpEq, key, k2), cmp(rt.OpNe, k2, key)}, true},
+		{"less and not less", []*sym.Expr{cmp(rt.OpLt, key, k2), c.Not(cmp(rt.OpLt, key, k2))}, true},
+		{"less and greater", []*sym.Expr{cmp(rt.OpLt, key, k2), cmp(rt.OpGt, key, k2)}, true},
+		{"less or equal and greater or equal", []*sym.Expr{cmp(rt.OpLe, key, k2), cmp(rt.OpGe, key, k2)}, false},
+		{"unsigned order", []*sym.Expr{cmp(rt.OpGt, u, u64(1<<63)), cmp(rt.OpLt, u, u64(10))}, true},
+		{"unsigned order, satisfiable", []*sym.Expr{cmp(rt.OpGt, u, u64(1<<63)), cmp(rt.OpLt, u, u64(1<<63+10))}, false},
+		{"a mask", []*sym.Expr{cmp(rt.OpGt, c.Binary(rt.OpAnd, key, i64(7)), i64(7))}, true},
+	}
+	core := NewZ3(Options{})
+	defer core.Close()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+			called := false
+			m := &Metrics{}
+			r, err := NewRefute(record{&called}, m).Solve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := !called; got != tt.refuted {
+				t.Fatalf("%s: refuted %v, want %v", sym.FormatAll(tt.cons, leaves), got, tt.refuted)
+			}
+			if tt.refuted && (r.Status != Unsat || m.Snapshot().Refuted != 1) {
+				t.Fatalf("refuted with %v (%d counted)", r.Status, m.Snapshot().Refuted)
+			}
+			want, err := core.Solve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.refuted && want.Status != Unsat {
+				t.Fatalf("Z3 says %v", want.Status)
+			}
+		})
+	}
+}
+
+// TestRefuteAgreesWithZ3 builds random queries of remainders, masks,
+// sums, products and conversions compared with constants and with each
+// other: every query the layer refutes, Z3 must find unsatisfiable.
+func TestRefuteAgreesWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "x", K: rt.KInt64}, {Path: "y", K: rt.KInt64}, {Path: "d", K: rt.KInt64}, {Path: "u", K: rt.KUint64}, {Path: "h", K: rt.KInt16}}
+	x, y, d, u, h := c.Input(0, rt.KInt64), c.Input(1, rt.KInt64), c.Input(2, rt.KInt64), c.Input(3, rt.KUint64), c.Input(4, rt.KInt16)
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	small := func() int64 { return int64(rng.IntN(19)) - 9 }
+	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	// term returns an int64 term.
+	var term func(depth int) *sym.Expr
+	term = func(depth int) *sym.Expr {
+		if depth == 0 {
+			switch rng.IntN(4) {
+			case 0:
+				return x
+			case 1:
+				return y
+			case 2:
+				return d
+			}
+			return c.Conv(rt.KInt64, h)
+		}
+		a := term(depth - 1)
+		switch rng.IntN(7) {
+		case 0:
+			return c.Binary(rt.OpRem, a, c.Const(rt.KInt64, uint64(1+rng.IntN(8))))
+		case 1:
+			return c.Binary(rt.OpRem, a, d) // d != 0 is part of every query
+		case 2:
+			return c.Binary(rt.OpAnd, a, c.Const(rt.KInt64, uint64(1<<rng.IntN(4)-1)))
+		case 3:
+			return c.Binary(rt.OpAdd, a, c.Const(rt.KInt64, uint64(small())))
+		case 4:
+			return c.Binary(rt.OpMul, a, c.Const(rt.KInt64, uint64(small())))
+		case 5:
+			return c.Binary(rt.OpAdd, a, term(depth-1))
+		}
+		return c.Conv(rt.KInt64, c.Conv(rt.KInt16, a))
+	}
+	constraint := func() *sym.Expr {
+		op := ops[rng.IntN(len(ops))]
+		switch rng.IntN(4) {
+		case 0:
+			return c.Compare(op, term(rng.IntN(3)), term(rng.IntN(2)))
+		case 1:
+			return c.Compare(op, c.Conv(rt.KUint64, term(rng.IntN(3))), u)
+		case 2:
+			return c.Compare(op, u, c.Const(rt.KUint64, uint64(small())))
+		}
+		return c.Compare(op, term(rng.IntN(3)), c.Const(rt.KInt64, uint64(small())))
+	}
+	refuted := 0
+	for range 600 {
+		cons := []*sym.Expr{c.Compare(rt.OpNe, d, c.Const(rt.KInt64, 0))}
+		for range 1 + rng.IntN(5) {
+			cons = append(cons, constraint())
+		}
+		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+		called := false
+		if _, err := NewRefute(record{&called}, nil).Solve(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+		if called {
+			continue
+		}
+		refuted++
+		want, err := core.Solve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Status != Unsat {
+			t.Fatalf("%s: refuted, Z3 says %v with %v", sym.FormatAll(cons, leaves), want.Status, want.Model)
+		}
+	}
+	if refuted < 60 {
+		t.Errorf("the layer refuted %d of 600 random queries", refuted)
+	}
+	t.Logf("refuted %d of 600", refuted)
+}
