@@ -22,8 +22,6 @@ func (a ival) empty() bool { return a.lo > a.hi }
 
 func (a ival) meet(b ival) ival { return ival{max(a.lo, b.lo), min(a.hi, b.hi)} }
 
-func (a ival) point() (int64, bool) { return a.lo, a.lo == a.hi }
-
 // top is the interval of every value of kind k.
 func top(k rt.Kind) ival {
 	if k == rt.KBool {
