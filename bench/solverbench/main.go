@@ -6,7 +6,8 @@
 //
 //   - through a fresh default chain per corpus file, in the recorded
 //     order (the caches see what they saw), reporting the share of the
-//     independent groups each layer answered and the time per query;
+//     independent groups each layer answered, the time per query, and
+//     the time of the queries that reached Z3;
 //   - through the Z3 core alone, with and without the linear layer and
 //     the divisors' search, reporting the median, 90th percentile and
 //     largest time per query.
@@ -101,8 +102,8 @@ func main() {
 		}
 	}
 
-	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / linear / divisors / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max | answers changed |")
-	fmt.Println("|---|---:|---|---|---|---|---:|")
+	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / refuted / next to the seed / linear / divisors / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max | whole chain, queries that reached Z3: count, median / p90 / max | answers changed |")
+	fmt.Println("|---|---:|---|---|---|---|---|---:|")
 	for _, s := range sources {
 		files, _ := filepath.Glob(filepath.Join(dir, s.name, "*.gob"))
 		sort.Strings(files)
@@ -110,7 +111,7 @@ func main() {
 		var all []solver.Query
 		var recorded []solver.Status
 		var st solver.Stats
-		var chainTimes []time.Duration
+		var chainTimes, z3Times []time.Duration
 		chainChanged := 0
 		for _, f := range files {
 			qs, sts := read(f, c)
@@ -119,9 +120,14 @@ func main() {
 			// recording chain saw.
 			chain := solver.New(solver.Config{})
 			for i, q := range qs {
+				before := chain.Stats().CoreQueries
 				t0 := time.Now()
 				r, err := chain.Solve(context.Background(), q)
-				chainTimes = append(chainTimes, time.Since(t0))
+				d := time.Since(t0)
+				chainTimes = append(chainTimes, d)
+				if chain.Stats().CoreQueries > before {
+					z3Times = append(z3Times, d)
+				}
 				if err != nil {
 					log.Fatalf("%s: %v", f, err)
 				}
@@ -141,9 +147,9 @@ func main() {
 		changed += chainChanged
 		share := func(n int64) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(st.Groups, 1))) }
 		divisors := st.Relaxed + st.Pinned
-		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s (%s) | %s | %s | %s | %d |\n", s.name, len(all),
-			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow),
-			bv, lin, percentiles(chainTimes), changed)
+		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s / %s / %s (%s) | %s | %s | %s | %d, %s | %d |\n", s.name, len(all),
+			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Refuted), share(st.NeighborHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow),
+			bv, lin, percentiles(chainTimes), len(z3Times), percentiles(z3Times), changed)
 	}
 }
 
@@ -166,6 +172,8 @@ func add(a, b solver.Stats) solver.Stats {
 	a.ModelHits += b.ModelHits
 	a.OrderHits += b.OrderHits
 	a.DomainHits += b.DomainHits
+	a.Refuted += b.Refuted
+	a.NeighborHits += b.NeighborHits
 	a.CoreQueries += b.CoreQueries
 	a.Linear += b.Linear
 	a.Narrow += b.Narrow
@@ -199,6 +207,9 @@ func coreTimes(qs []solver.Query, recorded []solver.Status, opts solver.Options)
 
 // percentiles formats the median, 90th percentile and largest of times.
 func percentiles(times []time.Duration) string {
+	if len(times) == 0 {
+		return "-"
+	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	pct := func(p float64) time.Duration { return times[int(p*float64(len(times)-1))] }
 	return fmt.Sprintf("%s / %s / %s", round(pct(0.5)), round(pct(0.9)), round(times[len(times)-1]))
