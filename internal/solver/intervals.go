@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -180,6 +182,11 @@ func (iv *intervals) narrow(e *sym.Expr, r ival) bool {
 // a disequality with an end of a term's interval narrows it. It reports
 // false if a term is left no value.
 func (iv *intervals) finish() bool {
+	for range 2 {
+		if !iv.backward() {
+			return false
+		}
+	}
 	for _, x := range iv.ne {
 		r := iv.interval(x.t)
 		switch {
@@ -199,6 +206,91 @@ func (iv *intervals) finish() bool {
 		}
 	}
 	return true
+}
+
+// backward narrows the operand x of each stated term x + c, x - c or
+// x * c (c a constant) to the values whose image lies in the term's
+// interval, where x's interval rules out wrapping around: so that
+// n * 3 >= 4 and n * 3 < 8 give 2 <= n <= 2. It reports false if an
+// operand is left no value.
+func (iv *intervals) backward() bool {
+	terms := make([]*sym.Expr, 0, len(iv.stated))
+	for t := range iv.stated {
+		terms = append(terms, t)
+	}
+	slices.SortFunc(terms, func(a, b *sym.Expr) int { return cmp.Compare(a.ID(), b.ID()) }) // a fixed order
+	for _, t := range terms {
+		op := t.Op()
+		if op != rt.OpAdd && op != rt.OpSub && op != rt.OpMul || !t.Kind().Integer() {
+			continue
+		}
+		x, c := t.Arg(0), t.Arg(1)
+		if x.IsConst() && op != rt.OpSub {
+			x, c = c, x
+		}
+		if x.IsConst() || !c.IsConst() {
+			continue
+		}
+		k := t.Kind()
+		xr, tr := iv.interval(x), iv.interval(t)
+		if iv.forward(t) == top(k) {
+			continue // the operation may wrap around on x's interval
+		}
+		cv, _, ok1 := actual(k, ival{ordered(k, c.Bits()), ordered(k, c.Bits())})
+		lo, hi, ok2 := actual(k, tr)
+		if !ok1 || !ok2 {
+			continue
+		}
+		var xlo, xhi int64
+		var ok bool
+		switch {
+		case op == rt.OpAdd:
+			xlo, ok = subOK(lo, cv)
+			var o bool
+			xhi, o = subOK(hi, cv)
+			ok = ok && o
+		case op == rt.OpSub:
+			xlo, ok = addOK(lo, cv)
+			var o bool
+			xhi, o = addOK(hi, cv)
+			ok = ok && o
+		case cv > 0:
+			xlo, xhi, ok = ceilDiv(lo, cv), floorDiv(hi, cv), true
+		case cv < 0 && cv != math.MinInt64:
+			xlo, xhi, ok = ceilDiv(hi, cv), floorDiv(lo, cv), true
+		}
+		if !ok {
+			continue
+		}
+		if xlo > xhi {
+			return false
+		}
+		r := fromActual(x.Kind(), xlo, xhi, true)
+		if r == top(x.Kind()) || r.meet(xr) == xr {
+			continue
+		}
+		if !iv.narrow(x, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// floorDiv and ceilDiv divide rounding down and up (b != 0).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) == (b < 0) {
+		q++
+	}
+	return q
 }
 
 // interval is an over-approximation of the values of e under what the

@@ -56,27 +56,28 @@ func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
 // refuted reports whether one of the layer's arguments proves q
 // unsatisfiable.
 func (r *Refute) refuted(q Query) bool {
-	return byIntervals(q) || byRelations(q) || r.byResidues(q)
+	iv, refuted := byIntervals(q)
+	return refuted || byRelations(q) || r.byResidues(q, iv)
 }
 
 // byIntervals states every constraint's comparisons with constants, then
-// looks for a constraint that cannot hold.
-func byIntervals(q Query) bool {
+// looks for a constraint that cannot hold. It returns the intervals too.
+func byIntervals(q Query) (*intervals, bool) {
 	iv := newIntervals(q.Leaves)
 	for _, c := range q.Constraints {
 		if !iv.state(c) {
-			return true
+			return iv, true
 		}
 	}
 	if !iv.finish() {
-		return true
+		return iv, true
 	}
 	for _, c := range q.Constraints {
 		if iv.interval(c).hi == 0 || iv.contradiction {
-			return true
+			return iv, true
 		}
 	}
-	return false
+	return iv, false
 }
 
 // The orders of two values, as a bit set: a relation is the set of
@@ -144,15 +145,26 @@ func orders(op rt.Op) uint8 {
 }
 
 // byResidues looks for a term whose remainders the constraints leave no
-// residue class.
-func (r *Refute) byResidues(q Query) bool {
+// residue class. A constraint outside the fragment is tried again with
+// the terms the intervals fix taken as constants (a table size the path
+// has pinned between two growth thresholds).
+func (r *Refute) byResidues(q Query, iv *intervals) bool {
+	pin := func(e *sym.Expr) (uint64, bool) {
+		if rng := iv.interval(e); rng.lo == rng.hi {
+			return unordered(e.Kind(), rng.lo), true
+		}
+		return 0, false
+	}
 	var terms []*sym.Expr
 	byTerm := map[*sym.Expr][]residueFact{}
 	for _, c := range q.Constraints {
 		f, seen := r.residues.get(c.ID())
 		if !seen {
-			f = residueFactOf(c)
+			f = residueFactOf(c, nil)
 			r.residues.put(c.ID(), f)
+		}
+		if !f.ok && !iv.contradiction {
+			f = residueFactOf(c, pin)
 		}
 		if !f.ok {
 			continue

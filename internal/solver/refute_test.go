@@ -47,6 +47,9 @@ func TestRefute(t *testing.T) {
 		{"less or equal and greater or equal", []*sym.Expr{cmp(rt.OpLe, key, k2), cmp(rt.OpGe, key, k2)}, false},
 		{"unsigned order", []*sym.Expr{cmp(rt.OpGt, u, u64(1<<63)), cmp(rt.OpLt, u, u64(10))}, true},
 		{"unsigned order, satisfiable", []*sym.Expr{cmp(rt.OpGt, u, u64(1<<63)), cmp(rt.OpLt, u, u64(1<<63+10))}, false},
+		{"a table size fixed between two thresholds", []*sym.Expr{cmp(rt.OpGe, n, i64(0)), cmp(rt.OpGe, mul(n, i64(3)), i64(4)), cmp(rt.OpLt, mul(n, i64(3)), i64(8)), cmp(rt.OpLe, n, i64(0x10000)), cmp(rt.OpGt, mul(n, i64(2)), i64(0x10000))}, true},
+		{"residues by a fixed table size", []*sym.Expr{cmp(rt.OpGt, n, i64(1)), cmp(rt.OpLe, n, i64(2)), cmp(rt.OpEq, rem(key, n), i64(1)), cmp(rt.OpEq, rem(key, mul(n, i64(2))), i64(2))}, true},
+		{"residues by a fixed table size that agree", []*sym.Expr{cmp(rt.OpGt, n, i64(1)), cmp(rt.OpLe, n, i64(2)), cmp(rt.OpEq, rem(key, n), i64(1)), cmp(rt.OpEq, rem(key, mul(n, i64(2))), i64(3))}, false},
 		{"a mask", []*sym.Expr{cmp(rt.OpGt, c.Binary(rt.OpAnd, key, i64(7)), i64(7))}, true},
 	}
 	core := NewZ3(Options{})
@@ -135,6 +138,11 @@ func TestRefuteAgreesWithZ3(t *testing.T) {
 	refuted := 0
 	for range 600 {
 		cons := []*sym.Expr{c.Compare(rt.OpNe, d, c.Const(rt.KInt64, 0))}
+		if rng.IntN(2) == 0 {
+			// A divisor the query fixes by two comparisons.
+			v := c.Const(rt.KInt64, uint64(1+rng.IntN(6)))
+			cons = append(cons, c.Compare(rt.OpGe, d, v), c.Compare(rt.OpLe, d, v))
+		}
 		for range 1 + rng.IntN(5) {
 			cons = append(cons, constraint())
 		}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"slices"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -86,14 +87,32 @@ func (f residueFact) index(k rt.Kind, v int64) int {
 }
 
 // residueFactOf finds the term constraint c reads the inputs through, and
-// the set of its representatives that satisfy c.
-func residueFactOf(c *sym.Expr) residueFact {
+// the set of its representatives that satisfy c. pin, if not nil, gives
+// the value of terms the query fixes (their interval is one value): they
+// count as constants, divisors included, so that key % n with n fixed to
+// 4 is a remainder by 4. Such a fact holds for that query only.
+func residueFactOf(c *sym.Expr, pin func(*sym.Expr) (uint64, bool)) residueFact {
 	if c.Kind() != rt.KBool || len(c.Vars()) == 0 {
 		return residueFact{}
 	}
 	var t *sym.Expr
 	m := uint64(1)
 	ok := true
+	type pinned struct {
+		e *sym.Expr
+		v uint64
+	}
+	var pins []pinned
+	fixed := func(e *sym.Expr) (uint64, bool) {
+		if pin == nil || len(e.Vars()) == 0 || !e.Kind().Integer() {
+			return 0, false
+		}
+		v, ok := pin(e)
+		if ok {
+			pins = append(pins, pinned{e, v})
+		}
+		return v, ok
+	}
 	visited := map[*sym.Expr]bool{}
 	var walk func(e *sym.Expr)
 	walk = func(e *sym.Expr) {
@@ -101,7 +120,18 @@ func residueFactOf(c *sym.Expr) residueFact {
 			return
 		}
 		visited[e] = true
-		if a, mod, is := remainder(e); is {
+		a, mod, is := remainder(e)
+		if !is && e.Op() == rt.OpRem && e.Kind().Integer() {
+			// A remainder by a term the query fixes.
+			if v, isFixed := fixed(e.Arg(1)); isFixed {
+				a, mod, is = e.Arg(0), modulus(e.Kind(), v), true
+				if mod == 0 || mod > maxModulus {
+					ok = false
+					return
+				}
+			}
+		}
+		if is {
 			if t != nil && a != t {
 				ok = false
 				return
@@ -111,6 +141,9 @@ func residueFactOf(c *sym.Expr) residueFact {
 				ok = false
 			}
 			return
+		}
+		if _, isFixed := fixed(e); isFixed {
+			return // a constant for this query (remainders are not: their residues are the point)
 		}
 		if e.Op() == rt.OpInput {
 			ok = false // read other than through a remainder
@@ -131,8 +164,21 @@ func residueFactOf(c *sym.Expr) residueFact {
 	}
 	f := residueFact{ok: true, t: t, m: m, allowed: make([]uint64, (int64(m)-1-lo+1+63)/64)}
 	in := make([]rt.Value, inputsOf(c))
+	for _, p := range pins {
+		if p.e == t || slices.Contains(t.Vars(), p.e.Input()) && p.e.Op() == rt.OpInput {
+			return residueFact{} // t is read through a fixed input too
+		}
+		if p.e.Op() == rt.OpInput {
+			in[p.e.Input()] = rt.Value{Bits: p.v}
+		}
+	}
 	for v := lo; v <= int64(m-1); v++ {
 		ev := sym.NewEvaluator(in)
+		for _, p := range pins {
+			if p.e.Op() != rt.OpInput {
+				ev.Assume(p.e, rt.Value{Bits: p.v})
+			}
+		}
 		bits := uint64(v)
 		if w := k.Bits(); w < 64 {
 			bits &= 1<<w - 1
@@ -164,14 +210,7 @@ func remainder(e *sym.Expr) (*sym.Expr, uint64, bool) {
 		if !b.IsConst() {
 			return nil, 0, false
 		}
-		c := b.Bits()
-		if k.Signed() {
-			s := b.Signed()
-			if s < 0 {
-				s = -s // MinInt64 stays negative and is refused below
-			}
-			c = uint64(s)
-		}
+		c := modulus(k, b.Bits())
 		if c == 0 || c > maxModulus {
 			return nil, 0, false
 		}
@@ -193,6 +232,27 @@ func remainder(e *sym.Expr) (*sym.Expr, uint64, bool) {
 		return a, mask + 1, true
 	}
 	return nil, 0, false
+}
+
+// modulus is |v| for the bits v of a divisor of kind k (MinInt64 gives
+// a modulus above maxModulus).
+func modulus(k rt.Kind, v uint64) uint64 {
+	if !k.Signed() {
+		return truncateBits(k, v)
+	}
+	s := ordered(k, v)
+	if s < 0 {
+		return uint64(-s) // MinInt64 stays 1<<63
+	}
+	return uint64(s)
+}
+
+// truncateBits keeps the bits of kind k.
+func truncateBits(k rt.Kind, v uint64) uint64 {
+	if w := k.Bits(); w < 64 {
+		return v & (1<<w - 1)
+	}
+	return v
 }
 
 // maxOf is the largest value of integer kind k.
