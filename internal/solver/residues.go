@@ -1,9 +1,9 @@
 package solver
 
 import (
-	"slices"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
+	"slices"
 )
 
 // This file is the remainders part of the refutation layer (refute.go).
