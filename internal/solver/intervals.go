@@ -130,13 +130,13 @@ func (iv *intervals) state(c *sym.Expr) bool {
 	}
 	op, x, y := c.Op(), c.Arg(0), c.Arg(1)
 	if x.IsConst() && !y.IsConst() {
-		op, x, y = swapped(op), y, x
+		op, x, y = sym.Mirror(op), y, x
 	}
 	if x.IsConst() || !y.IsConst() {
 		return true
 	}
 	if !holds {
-		op = negated(op)
+		op = sym.Negate(op)
 	}
 	k := c.K2()
 	v := ordered(k, y.Bits())
@@ -557,45 +557,7 @@ func compare(op rt.Op, a, b ival) ival {
 	return ival{0, 1}
 }
 
-func isComparison(op rt.Op) bool {
-	switch op {
-	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
-		return true
-	}
-	return false
-}
-
-// swapped is op with its operands exchanged: a op b == b swapped(op) a.
-func swapped(op rt.Op) rt.Op {
-	switch op {
-	case rt.OpLt:
-		return rt.OpGt
-	case rt.OpLe:
-		return rt.OpGe
-	case rt.OpGt:
-		return rt.OpLt
-	case rt.OpGe:
-		return rt.OpLe
-	}
-	return op
-}
-
-// negated is the comparison true exactly when op is false.
-func negated(op rt.Op) rt.Op {
-	switch op {
-	case rt.OpEq:
-		return rt.OpNe
-	case rt.OpNe:
-		return rt.OpEq
-	case rt.OpLt:
-		return rt.OpGe
-	case rt.OpLe:
-		return rt.OpGt
-	case rt.OpGt:
-		return rt.OpLe
-	}
-	return rt.OpLt
-}
+func isComparison(op rt.Op) bool { return sym.Negate(op) != rt.OpInvalid }
 
 func abs64(v int64) int64 {
 	if v < 0 {

@@ -103,10 +103,10 @@ func byRelations(q Query) bool {
 		}
 		op, a, b := c.Op(), c.Arg(0), c.Arg(1)
 		if a.ID() > b.ID() {
-			op, a, b = swapped(op), b, a
+			op, a, b = sym.Mirror(op), b, a
 		}
 		if !holds {
-			op = negated(op)
+			op = sym.Negate(op)
 		}
 		rel := orders(op)
 		if a == b {
