@@ -94,7 +94,11 @@ type intervals struct {
 	leaves []rt.Leaf
 	stated map[*sym.Expr]ival // what the constraints say of terms, by comparisons with constants
 	ne     []excluded         // the disequalities with constants
-	memo   map[*sym.Expr]ival // intervals computed since the last narrowing
+	neOf   map[*sym.Expr][]int64
+	// asserted marks the comparisons backward has stated as facts.
+	asserted map[*sym.Expr]bool
+	changed  bool               // set when a statement narrows a term
+	memo     map[*sym.Expr]ival // intervals computed since the last narrowing
 	// contradiction is set when a term's interval is empty: what the
 	// constraints state of it and of its operands leaves it no value.
 	contradiction bool
@@ -107,7 +111,7 @@ type excluded struct {
 }
 
 func newIntervals(leaves []rt.Leaf) *intervals {
-	return &intervals{leaves: leaves, stated: map[*sym.Expr]ival{}, memo: map[*sym.Expr]ival{}}
+	return &intervals{leaves: leaves, stated: map[*sym.Expr]ival{}, memo: map[*sym.Expr]ival{}, neOf: map[*sym.Expr][]int64{}, asserted: map[*sym.Expr]bool{}}
 }
 
 // state records what constraint c (taken as true) says of a term compared
@@ -117,6 +121,12 @@ func (iv *intervals) state(c *sym.Expr) bool {
 	for c.Op() == rt.OpNot {
 		c, holds = c.Arg(0), !holds
 	}
+	return iv.assert(c, holds)
+}
+
+// assert records what c, a term that is not a negation, being holds says
+// of a term compared with a constant.
+func (iv *intervals) assert(c *sym.Expr, holds bool) bool {
 	if c.Kind() == rt.KBool && c.Op() != rt.OpConst && len(c.Vars()) > 0 && !isComparison(c.Op()) {
 		// A bool term taken as true or false.
 		b := int64(0)
@@ -146,7 +156,12 @@ func (iv *intervals) state(c *sym.Expr) bool {
 	case rt.OpEq:
 		r = ival{v, v}
 	case rt.OpNe:
-		iv.ne = append(iv.ne, excluded{x, v}) // applied by finish, on x's whole interval
+		if !slices.Contains(iv.neOf[x], v) {
+			iv.ne = append(iv.ne, excluded{x, v}) // applied by finish, on x's whole interval
+			iv.neOf[x] = append(iv.neOf[x], v)
+			iv.changed = true
+			clear(iv.memo) // comparisons of x with v are decided now
+		}
 		return true
 	case rt.OpLt:
 		if v == lo {
@@ -172,10 +187,14 @@ func (iv *intervals) narrow(e *sym.Expr, r ival) bool {
 	if !ok {
 		s = top(e.Kind())
 	}
-	s = s.meet(r)
-	iv.stated[e] = s
+	n := s.meet(r)
+	if ok && n == s {
+		return !s.empty()
+	}
+	iv.stated[e] = n
+	iv.changed = true
 	clear(iv.memo) // the terms above e may narrow too
-	return !s.empty()
+	return !n.empty()
 }
 
 // finish applies the disequalities, once every other statement is made:
@@ -208,72 +227,143 @@ func (iv *intervals) finish() bool {
 	return true
 }
 
-// backward narrows the operand x of each stated term x + c, x - c or
-// x * c (c a constant) to the values whose image lies in the term's
-// interval, where x's interval rules out wrapping around: so that
-// n * 3 >= 4 and n * 3 < 8 give 2 <= n <= 2. It reports false if an
-// operand is left no value.
+// maxBackwardRounds bounds the rounds of backward narrowing per query (a
+// chain of n if-then-elses needs n).
+const maxBackwardRounds = 32
+
+// backward narrows, round after round until nothing changes, the operands
+// of stated terms: see backwardArith and backwardLogic. It reports false
+// if a term is left no value.
 func (iv *intervals) backward() bool {
-	terms := make([]*sym.Expr, 0, len(iv.stated))
-	for t := range iv.stated {
-		terms = append(terms, t)
-	}
-	slices.SortFunc(terms, func(a, b *sym.Expr) int { return cmp.Compare(a.ID(), b.ID()) }) // a fixed order
-	for _, t := range terms {
-		op := t.Op()
-		if op != rt.OpAdd && op != rt.OpSub && op != rt.OpMul || !t.Kind().Integer() {
-			continue
+	for range maxBackwardRounds {
+		iv.changed = false
+		terms := make([]*sym.Expr, 0, len(iv.stated))
+		for t := range iv.stated {
+			terms = append(terms, t)
 		}
-		x, c := t.Arg(0), t.Arg(1)
-		if x.IsConst() && op != rt.OpSub {
-			x, c = c, x
+		slices.SortFunc(terms, func(a, b *sym.Expr) int { return cmp.Compare(a.ID(), b.ID()) }) // a fixed order
+		for _, t := range terms {
+			if !iv.backwardArith(t) || !iv.backwardLogic(t) {
+				return false
+			}
 		}
-		if x.IsConst() || !c.IsConst() {
-			continue
-		}
-		k := t.Kind()
-		xr, tr := iv.interval(x), iv.interval(t)
-		if iv.forward(t) == top(k) {
-			continue // the operation may wrap around on x's interval
-		}
-		cv, _, ok1 := actual(k, ival{ordered(k, c.Bits()), ordered(k, c.Bits())})
-		lo, hi, ok2 := actual(k, tr)
-		if !ok1 || !ok2 {
-			continue
-		}
-		var xlo, xhi int64
-		var ok bool
-		switch {
-		case op == rt.OpAdd:
-			xlo, ok = subOK(lo, cv)
-			var o bool
-			xhi, o = subOK(hi, cv)
-			ok = ok && o
-		case op == rt.OpSub:
-			xlo, ok = addOK(lo, cv)
-			var o bool
-			xhi, o = addOK(hi, cv)
-			ok = ok && o
-		case cv > 0:
-			xlo, xhi, ok = ceilDiv(lo, cv), floorDiv(hi, cv), true
-		case cv < 0 && cv != math.MinInt64:
-			xlo, xhi, ok = ceilDiv(hi, cv), floorDiv(lo, cv), true
-		}
-		if !ok {
-			continue
-		}
-		if xlo > xhi {
-			return false
-		}
-		r := fromActual(x.Kind(), xlo, xhi, true)
-		if r == top(x.Kind()) || r.meet(xr) == xr {
-			continue
-		}
-		if !iv.narrow(x, r) {
-			return false
+		if !iv.changed {
+			break
 		}
 	}
 	return true
+}
+
+// backwardLogic narrows the operands of a stated if-then-else, boolean
+// connective or comparison with a constant:
+//
+//   - ite(c, a, b) whose interval a's (b's) does not meet has c false
+//     (true) and equals b (a); with c decided, it equals the branch taken.
+//     So the position found by a search that the path compared with a
+//     constant, ite(s[0] == '.', 0, ite(s[1] == '.', 1, 2)) == 1, states
+//     s[0] != '.' and s[1] == '.'.
+//   - a && b true has both true; a || b false has both false; !a decided
+//     decides a.
+//   - a comparison of a term with a constant, decided, is stated as a
+//     constraint is (assert).
+func (iv *intervals) backwardLogic(t *sym.Expr) bool {
+	k := t.Kind()
+	if !k.Integer() && k != rt.KBool {
+		return true
+	}
+	tr := iv.interval(t)
+	switch t.Op() {
+	case rt.OpIte:
+		c, a, b := t.Arg(0), t.Arg(1), t.Arg(2)
+		switch cr := iv.interval(c); {
+		case cr.lo == 1:
+			return iv.narrow(a, tr)
+		case cr.hi == 0:
+			return iv.narrow(b, tr)
+		}
+		if iv.interval(a).meet(tr).empty() {
+			return iv.narrow(c, ival{0, 0}) && iv.narrow(b, tr)
+		}
+		if iv.interval(b).meet(tr).empty() {
+			return iv.narrow(c, ival{1, 1}) && iv.narrow(a, tr)
+		}
+	case rt.OpLAnd:
+		if tr.lo == 1 {
+			return iv.narrow(t.Arg(0), ival{1, 1}) && iv.narrow(t.Arg(1), ival{1, 1})
+		}
+	case rt.OpLOr:
+		if tr.hi == 0 {
+			return iv.narrow(t.Arg(0), ival{0, 0}) && iv.narrow(t.Arg(1), ival{0, 0})
+		}
+	case rt.OpNot:
+		if tr.lo == tr.hi {
+			return iv.narrow(t.Arg(0), ival{1 - tr.lo, 1 - tr.lo})
+		}
+	default:
+		if isComparison(t.Op()) && tr.lo == tr.hi && !iv.asserted[t] {
+			iv.asserted[t] = true
+			return iv.assert(t, tr.lo == 1)
+		}
+	}
+	return true
+}
+
+// backwardArith narrows the operand x of a stated term x + c, x - c or
+// x * c (c a constant) to the values whose image lies in the term's
+// interval, where x's interval rules out wrapping around: so that
+// n * 3 >= 4 and n * 3 < 8 give 2 <= n <= 2. It reports false if the
+// operand is left no value.
+func (iv *intervals) backwardArith(t *sym.Expr) bool {
+	op := t.Op()
+	if op != rt.OpAdd && op != rt.OpSub && op != rt.OpMul || !t.Kind().Integer() {
+		return true
+	}
+	x, c := t.Arg(0), t.Arg(1)
+	if x.IsConst() && op != rt.OpSub {
+		x, c = c, x
+	}
+	if x.IsConst() || !c.IsConst() {
+		return true
+	}
+	k := t.Kind()
+	xr, tr := iv.interval(x), iv.interval(t)
+	if iv.forward(t) == top(k) {
+		return true // the operation may wrap around on x's interval
+	}
+	cv, _, ok1 := actual(k, ival{ordered(k, c.Bits()), ordered(k, c.Bits())})
+	lo, hi, ok2 := actual(k, tr)
+	if !ok1 || !ok2 {
+		return true
+	}
+	var xlo, xhi int64
+	var ok bool
+	switch {
+	case op == rt.OpAdd:
+		xlo, ok = subOK(lo, cv)
+		var o bool
+		xhi, o = subOK(hi, cv)
+		ok = ok && o
+	case op == rt.OpSub:
+		xlo, ok = addOK(lo, cv)
+		var o bool
+		xhi, o = addOK(hi, cv)
+		ok = ok && o
+	case cv > 0:
+		xlo, xhi, ok = ceilDiv(lo, cv), floorDiv(hi, cv), true
+	case cv < 0 && cv != math.MinInt64:
+		xlo, xhi, ok = ceilDiv(hi, cv), floorDiv(lo, cv), true
+	}
+	if !ok {
+		return true
+	}
+	if xlo > xhi {
+		return false
+	}
+	r := fromActual(x.Kind(), xlo, xhi, true)
+	if r == top(x.Kind()) || r.meet(xr) == xr {
+		return true
+	}
+	return iv.narrow(x, r)
 }
 
 // floorDiv and ceilDiv divide rounding down and up (b != 0).
@@ -412,6 +502,16 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 			break
 		}
 		a, b := e.Arg(0), e.Arg(1)
+		if (e.Op() == rt.OpEq || e.Op() == rt.OpNe) && b.IsConst() && slices.Contains(iv.neOf[a], ordered(b.Kind(), b.Bits())) {
+			// a != b is stated.
+			if e.Op() == rt.OpEq {
+				return ival{0, 0}
+			}
+			return ival{1, 1}
+		}
+		if d, ok := iv.difference(a, b); ok {
+			return compare(e.Op(), ival{0, 0}, ival{d, d}) // b is a + d
+		}
 		switch {
 		case iv.belowDivisor(a, b):
 			return compare(e.Op(), ival{0, 0}, ival{1, 1}) // a < b
@@ -445,6 +545,48 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 		return top(k)
 	}
 	return ival{}
+}
+
+// difference finds d such that b == a + d in values (so that a op b is
+// 0 op d): b is a + d or a is b - d, through conversions that keep the
+// values, where the sum does not wrap around. strings.Split compares a
+// count with the count plus one.
+func (iv *intervals) difference(a, b *sym.Expr) (int64, bool) {
+	a, b = iv.unconverted(a), iv.unconverted(b)
+	if a == b {
+		return 0, true
+	}
+	if d, ok := iv.offset(a, b); ok {
+		return d, true
+	}
+	if d, ok := iv.offset(b, a); ok && d != math.MinInt64 {
+		return -d, true
+	}
+	return 0, false
+}
+
+// offset finds d such that y is x + d (or x - (-d)) with a constant d and
+// no wrapping around on x's interval.
+func (iv *intervals) offset(x, y *sym.Expr) (int64, bool) {
+	if y.Op() != rt.OpAdd && y.Op() != rt.OpSub || iv.unconverted(y.Arg(0)) != x || !y.Arg(1).IsConst() || !y.Kind().Integer() {
+		return 0, false
+	}
+	if iv.forward(y) == top(y.Kind()) {
+		return 0, false // may wrap around
+	}
+	k := y.Kind()
+	c := y.Arg(1)
+	d, _, ok := actual(k, ival{ordered(k, c.Bits()), ordered(k, c.Bits())})
+	if !ok {
+		return 0, false
+	}
+	if y.Op() == rt.OpSub {
+		if d == math.MinInt64 {
+			return 0, false
+		}
+		d = -d
+	}
+	return d, true
 }
 
 // belowDivisor reports whether x < d follows from what remainders are: x

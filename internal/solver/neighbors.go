@@ -13,14 +13,18 @@ import (
 // the seed took with its last branch negated, so the seed satisfies every
 // constraint but the last, and the negated branch is often taken by
 // moving one input a little: key % 4 == 0 where the seed had key = 3,
-// n > 2 where it had n = 2. The layer tries, for each integer input the
-// last constraint reads, values near the seed's and the constants the
-// query compares with, in a fixed order (nearest first), changing that
-// input alone; the first vector on which every constraint holds by
-// evaluation is the answer. Otherwise, and for queries it cannot search
-// (the seed missing or not satisfying the others), the next solver
-// decides. Its models are checked, so it never answers wrongly; it never
-// answers Unsat.
+// n > 2 where it had n = 2, s[2] == '.' where the seed had "1.2.3". The
+// layer tries, for each integer input the last constraint reads, values
+// near the seed's and the constants the query compares with, in a fixed
+// order (nearest first), changing that input alone; for each string input
+// it reads, the seed's string with one byte the last constraint reads
+// replaced by a byte the query compares with, with one such byte
+// appended, and with a string constant of the last constraint written
+// over or inserted at a position (stringMoves). The first vector on which
+// every constraint holds by evaluation is the answer. Otherwise, and for
+// queries it cannot search (the seed missing or not satisfying the
+// others), the next solver decides. Its models are checked, so it never
+// answers wrongly; it never answers Unsat.
 type Neighbors struct {
 	next Solver
 	m    *Metrics
@@ -52,7 +56,7 @@ func neighbor(q Query) ([]rt.Value, bool) {
 		if in >= len(q.Leaves) {
 			return nil, false
 		}
-		if l := q.Leaves[in]; l.K.Integer() && !l.Float {
+		if l := q.Leaves[in]; (l.K.Integer() || l.K == rt.KString) && !l.Float {
 			moved = append(moved, in)
 		}
 	}
@@ -75,17 +79,234 @@ next:
 		}
 		l := q.Leaves[in]
 		model := clone(q.Seed)
-		for _, v := range moves(l, q.Seed[in].Bits, consts) {
-			model[in] = rt.Value{Bits: v}
+		var cands []rt.Value
+		if l.K == rt.KString {
+			cands = stringMoves(l, q.Seed[in].Str, last, in, consts)
+		} else {
+			for _, v := range moves(l, q.Seed[in].Bits, consts) {
+				cands = append(cands, rt.Value{Bits: v})
+			}
+		}
+		for _, v := range cands {
+			model[in] = v
 			if inDomain(q.Leaves, model) != nil {
 				continue
 			}
-			if holdsAll(sym.NewEvaluator(model), reading) {
+			// The last constraint first: it is the one the seed fails,
+			// and most moves fail it too.
+			ev := sym.NewEvaluator(model)
+			if ok, err := ev.Holds(last); err != nil || !ok {
+				continue
+			}
+			if holdsAll(ev, reading) {
 				return model, true
 			}
 		}
 	}
 	return nil, false
+}
+
+// maxStringMoves bounds the strings tried per string input.
+const maxStringMoves = 96
+
+// stringMoves lists the strings a string input of leaf l tries, seed
+// being its value, in a fixed order: each position the last constraint
+// reads (at a constant index, possibly through slices with constant
+// bounds) set to each byte value the query compares with (those of the
+// last constraint first, each with its neighbours, for ranges), then that
+// byte appended where the position is the seed's end; then each string
+// constant of the last constraint written over the seed at each position,
+// then inserted there. At most maxStringMoves, none longer than l.Max.
+func stringMoves(l rt.Leaf, seed string, last *sym.Expr, in int, consts []int64) []rt.Value {
+	positions, strs, lastConsts, eqs := readsOf(last, in)
+	// The bytes the last constraint asks for at consecutive positions
+	// (s[0] == '>' && s[1] == '=', as comparisons with string constants
+	// are simplified) are a string constant written at the first.
+	if run, at, ok := eqRun(eqs); ok {
+		strs = append([]string{run}, strs...)
+		positions = append([]int{at}, positions...)
+	}
+	var bytes []byte
+	seenByte := [256]bool{}
+	addByte := func(v int64) {
+		if v >= 0 && v <= 255 && !seenByte[v] {
+			seenByte[v] = true
+			bytes = append(bytes, byte(v))
+		}
+	}
+	for _, group := range [][]int64{lastConsts, consts} {
+		for _, c := range group {
+			addByte(c)
+		}
+		for _, c := range group {
+			addByte(c + 1)
+			addByte(c - 1)
+		}
+	}
+	for _, str := range strs {
+		for i := range len(str) {
+			addByte(int64(str[i]))
+		}
+	}
+	var out []rt.Value
+	seen := map[string]bool{seed: true}
+	add := func(s string) bool {
+		if len(out) >= maxStringMoves {
+			return false
+		}
+		if len(s) <= max(l.Max, 0) && !seen[s] {
+			seen[s] = true
+			out = append(out, rt.Value{Str: s})
+		}
+		return true
+	}
+	for _, p := range positions {
+		for _, b := range bytes {
+			switch {
+			case p < len(seed):
+				if !add(seed[:p] + string([]byte{b}) + seed[p+1:]) {
+					return out
+				}
+			case p == len(seed):
+				if !add(seed + string([]byte{b})) {
+					return out
+				}
+			}
+		}
+	}
+	for _, str := range strs {
+		for _, p := range positionsFor(positions, len(seed)) {
+			over := seed[:p] + str
+			if p+len(str) < len(seed) {
+				over += seed[p+len(str):]
+			}
+			if !add(over) {
+				return out
+			}
+		}
+	}
+	for _, str := range strs {
+		for _, p := range positionsFor(positions, len(seed)) {
+			if !add(seed[:p] + str + seed[p:]) {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// positionsFor lists where a string constant is tried in a seed of n
+// bytes: the positions the last constraint reads first, then the others.
+func positionsFor(read []int, n int) []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, p := range read {
+		if p <= n && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for p := 0; p <= n; p++ {
+		if !seen[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// A byteEq is a comparison s[pos] == b of the last constraint.
+type byteEq struct {
+	pos int
+	b   byte
+}
+
+// eqRun is the string the byte equalities eqs ask for when they are at
+// least two, at consecutive positions from at, one byte each.
+func eqRun(eqs []byteEq) (run string, at int, ok bool) {
+	if len(eqs) < 2 {
+		return "", 0, false
+	}
+	sorted := slices.Clone(eqs)
+	slices.SortFunc(sorted, func(a, b byteEq) int { return a.pos - b.pos })
+	buf := make([]byte, len(sorted))
+	for i, e := range sorted {
+		if e.pos != sorted[0].pos+i {
+			return "", 0, false
+		}
+		buf[i] = e.b
+	}
+	return string(buf), sorted[0].pos, true
+}
+
+// maxMoveStrings bounds the length of the string constants stringMoves
+// writes into the seed.
+const maxMoveStrings = 16
+
+// readsOf lists, for the string input in, the positions c reads at
+// constant indices (through slices with constant lower bounds too), the
+// non-empty string constants c compares with (at most maxMoveStrings
+// bytes each), c's integer constants and its comparisons of a byte with
+// a constant for equality, each in order of first appearance.
+func readsOf(c *sym.Expr, in int) (positions []int, strs []string, consts []int64, eqs []byteEq) {
+	seenPos := map[int]bool{}
+	seenStr := map[string]bool{}
+	visited := map[*sym.Expr]bool{}
+	var walk func(e *sym.Expr)
+	walk = func(e *sym.Expr) {
+		if visited[e] {
+			return
+		}
+		visited[e] = true
+		switch {
+		case e.Op() == rt.OpStr:
+			if s := e.Str(); s != "" && len(s) <= maxMoveStrings && !seenStr[s] {
+				seenStr[s] = true
+				strs = append(strs, s)
+			}
+			return
+		case e.IsConst():
+			if e.Kind().Integer() {
+				consts = append(consts, e.Signed())
+			}
+			return
+		case e.Op() == rt.OpIndex:
+			if p, ok := positionIn(e.Arg(0), e.Arg(1), in); ok && !seenPos[p] {
+				seenPos[p] = true
+				positions = append(positions, p)
+			}
+		case e.Op() == rt.OpEq && e.Arg(0).Op() == rt.OpIndex && e.Arg(1).IsConst() && len(eqs) < maxMoveStrings:
+			x := e.Arg(0)
+			if p, ok := positionIn(x.Arg(0), x.Arg(1), in); ok {
+				eqs = append(eqs, byteEq{p, byte(e.Arg(1).Bits())})
+			}
+		}
+		for i := range e.NumArgs() {
+			walk(e.Arg(i))
+		}
+	}
+	walk(c)
+	return positions, strs, consts, eqs
+}
+
+// positionIn is the position in input in of s[i], for a constant i and s
+// the input itself or a slice of it with constant lower bounds.
+func positionIn(s, i *sym.Expr, in int) (int, bool) {
+	if !i.IsConst() {
+		return 0, false
+	}
+	p := ordered(i.Kind(), i.Bits())
+	for s.Op() == rt.OpSlice {
+		lo := s.Arg(1)
+		if !lo.IsConst() {
+			return 0, false
+		}
+		p += ordered(lo.Kind(), lo.Bits())
+		s = s.Arg(0)
+	}
+	if s.Op() != rt.OpInput || s.Input() != in || p < 0 || p > 1<<20 {
+		return 0, false
+	}
+	return int(p), true
 }
 
 // constantsOf lists the integer constants the constraints compare or

@@ -58,3 +58,62 @@ func TestNeighbors(t *testing.T) {
 		})
 	}
 }
+
+func TestNeighborsStrings(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 6}}
+	s := c.Input(0, rt.KString)
+	n := func(v int) *sym.Expr { return c.Const(rt.KInt, uint64(v)) }
+	b := func(v byte) *sym.Expr { return c.Const(rt.KUint8, uint64(v)) }
+	at := func(i int) *sym.Expr { return c.Index(s, n(i)) }
+	dot := func(i int) *sym.Expr { return c.Compare(rt.OpEq, at(i), b('.')) }
+	// The position of the first '.' of a 5-byte string, as the model of
+	// strings.IndexByte builds it.
+	first := c.Ite(dot(0), n(0), c.Ite(dot(1), n(1), c.Ite(dot(2), n(2), c.Ite(dot(3), n(3), c.Ite(dot(4), n(4), n(-1))))))
+	tests := []struct {
+		name string
+		cons []*sym.Expr
+		seed string
+		want string // "": passed on
+	}{
+		{"a byte the last constraint compares with", []*sym.Expr{c.Compare(rt.OpEq, c.Len(s), n(5)), c.Compare(rt.OpGe, at(2), b(128))},
+			"1.2.3", "1.\x80.3"},
+		{"the first '.' moved to the front", []*sym.Expr{c.Compare(rt.OpEq, c.Len(s), n(5)), c.Compare(rt.OpEq, first, n(0))},
+			"1.2.3", "..2.3"},
+		{"a byte read through a slice", []*sym.Expr{c.Compare(rt.OpEq, c.Index(c.Slice(s, n(1), c.Len(s)), n(0)), b('='))},
+			"x.2.3", "x=2.3"},
+		{"a byte appended", []*sym.Expr{c.Compare(rt.OpGt, c.Len(s), n(5)), c.Compare(rt.OpEq, at(5), b('!'))},
+			"1.2.3", "1.2.3!"},
+		{"a string constant inserted", []*sym.Expr{c.Compare(rt.OpEq, at(2), b('1')), c.Compare(rt.OpEq, c.Slice(s, n(0), n(2)), c.Str(">="))},
+			"1.2", ">=1.2"},
+		{"bytes asked for at consecutive positions", []*sym.Expr{c.Compare(rt.OpEq, c.Len(s), n(5)), c.Compare(rt.OpEq, c.FromList([]*sym.Expr{at(0), at(1)}), c.Str("!="))},
+			"1.2.3", "!=2.3"},
+		{"two bytes must change", []*sym.Expr{c.Compare(rt.OpEq, c.Len(s), n(5)), c.And(dot(0), c.Compare(rt.OpEq, at(4), b('x')))},
+			"1.2.3", ""},
+		{"beyond the bound", []*sym.Expr{c.Compare(rt.OpGt, c.Len(s), n(6))},
+			"1.2.3", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: tt.seed}}}
+			called := false
+			m := &Metrics{}
+			r, err := NewNeighbors(record{&called}, m).Solve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == "" {
+				if !called {
+					t.Fatalf("answered %v with %q, want it passed on", r.Status, r.Model[0].Str)
+				}
+				return
+			}
+			if called || r.Status != Sat || m.Snapshot().NeighborHits != 1 {
+				t.Fatalf("got %v (passed on %v), want Sat", r.Status, called)
+			}
+			if r.Model[0].Str != tt.want {
+				t.Fatalf("model %q, want %q", r.Model[0].Str, tt.want)
+			}
+		})
+	}
+}

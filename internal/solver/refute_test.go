@@ -168,3 +168,99 @@ func TestRefuteAgreesWithZ3(t *testing.T) {
 	}
 	t.Logf("refuted %d of 600", refuted)
 }
+
+// TestRefuteLogicAgreesWithZ3 asks Z3 about every refutation among random
+// queries over the bytes and length of a string in the shapes string
+// models produce: searches (chains of if-then-else over byte
+// comparisons), counts (sums of ite(..., 1, 0)), conjunctions and
+// disjunctions of byte comparisons, conversions, and a count compared
+// with itself plus one.
+func TestRefuteLogicAgreesWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	const size = 4
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: size}}
+	s := c.Input(0, rt.KString)
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := func(v int) *sym.Expr { return c.Const(rt.KInt, uint64(v)) }
+	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	bytes := []uint64{'.', 'x', '0', '9', 128}
+	at := func(i int) *sym.Expr { return c.Index(s, n(i)) }
+	atom := func() *sym.Expr {
+		i := rng.IntN(size)
+		switch rng.IntN(5) {
+		case 0:
+			return c.Compare(ops[rng.IntN(len(ops))], c.Len(s), n(rng.IntN(size+1)))
+		case 1:
+			return c.And(c.Compare(rt.OpGt, c.Len(s), n(i)), c.Compare(rt.OpEq, at(i), c.Const(rt.KUint8, bytes[rng.IntN(len(bytes))])))
+		case 2:
+			return c.Compare(ops[rng.IntN(len(ops))], c.Conv(rt.KInt32, at(i)), c.Const(rt.KInt32, bytes[rng.IntN(len(bytes))]))
+		}
+		op := rt.OpEq
+		if rng.IntN(3) == 0 {
+			op = rt.OpNe
+		}
+		return c.Compare(op, at(i), c.Const(rt.KUint8, bytes[rng.IntN(len(bytes))]))
+	}
+	search := func() *sym.Expr { // the position of the first match, or size
+		b := c.Const(rt.KUint8, bytes[rng.IntN(2)])
+		r := n(size)
+		for i := size - 1; i >= 0; i-- {
+			r = c.Ite(c.Compare(rt.OpEq, at(i), b), n(i), r)
+		}
+		return r
+	}
+	count := func() *sym.Expr {
+		b := c.Const(rt.KUint8, bytes[rng.IntN(2)])
+		r := n(0)
+		for i := range size {
+			r = c.Binary(rt.OpAdd, r, c.Ite(c.Compare(rt.OpEq, at(i), b), n(1), n(0)))
+		}
+		return r
+	}
+	constraint := func() *sym.Expr {
+		switch rng.IntN(6) {
+		case 0:
+			return c.Compare(ops[rng.IntN(len(ops))], search(), n(rng.IntN(size+1)))
+		case 1:
+			return c.Compare(ops[rng.IntN(len(ops))], count(), n(rng.IntN(3)))
+		case 2:
+			return c.Or(atom(), atom())
+		case 3:
+			return c.And(atom(), atom())
+		case 4:
+			k := count()
+			return c.Compare(ops[rng.IntN(len(ops))], c.Conv(rt.KUint64, k), c.Conv(rt.KUint64, c.Binary(rt.OpAdd, k, n(rng.IntN(3)-1))))
+		}
+		return c.Not(atom())
+	}
+	refuted := 0
+	const queries = 800
+	for range queries {
+		var cons []*sym.Expr
+		for range 1 + rng.IntN(5) {
+			cons = append(cons, constraint())
+		}
+		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+		called := false
+		if _, err := NewRefute(record{&called}, nil).Solve(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+		if called {
+			continue
+		}
+		refuted++
+		want, err := core.Solve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Status != Unsat {
+			t.Fatalf("%s: refuted, Z3 says %v with %v", sym.FormatAll(cons, leaves), want.Status, want.Model)
+		}
+	}
+	if refuted < queries/10 {
+		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
+	}
+	t.Logf("refuted %d of %d", refuted, queries)
+}

@@ -237,6 +237,11 @@ func (c *Context) compare(op rt.Op, a, b *Expr) *Expr {
 	if isLiteral(a) && !isLiteral(b) {
 		a, b, op = b, a, Mirror(op)
 	}
+	if k2 == rt.KString && (op == rt.OpEq || op == rt.OpNe) {
+		if e := c.compareStrings(op, a, b); e != nil {
+			return e
+		}
+	}
 	if b.op == rt.OpConst {
 		if e := c.compareConst(op, a, b); e != nil {
 			return e
@@ -256,6 +261,39 @@ func (c *Context) compare(op rt.Op, a, b *Expr) *Expr {
 		}
 	}
 	return c.intern(op, rt.KBool, k2, []*Expr{a, b}, 0, "")
+}
+
+// maxByteWise bounds the length of the byte lists compareStrings
+// compares byte by byte.
+const maxByteWise = 16
+
+// compareStrings simplifies a == b or a != b for strings whose lengths are
+// known, or returns nil: different lengths decide it, and two byte lists
+// of one length (string constants, the strings of byte lists) are equal
+// exactly when their bytes are, so string([]byte{s[0]}) == ">" is
+// s[0] == '>', a constraint on one byte.
+func (c *Context) compareStrings(op rt.Op, a, b *Expr) *Expr {
+	la, lb := c.length(rt.KInt, a), c.length(rt.KInt, b)
+	if la.op == rt.OpConst && lb.op == rt.OpConst && la.bits != lb.bits {
+		return c.Bool(op == rt.OpNe)
+	}
+	x, okx := c.bytesOf(a)
+	y, oky := c.bytesOf(b)
+	if !okx || !oky || len(x) != len(y) || len(x) > maxByteWise {
+		return nil
+	}
+	if op == rt.OpEq {
+		r := c.tru
+		for i := range x {
+			r = c.and(r, c.compare(rt.OpEq, x[i], y[i]))
+		}
+		return r
+	}
+	r := c.fls
+	for i := range x {
+		r = c.or(r, c.compare(rt.OpNe, x[i], y[i]))
+	}
+	return r
 }
 
 // compareConst simplifies a op b for a non-constant a and an integer or bool
@@ -413,6 +451,12 @@ func (c *Context) index(s, i *Expr) *Expr {
 			if n, ok := index(i.k, i.bits, len(s.args)-1); ok {
 				return s.args[n]
 			}
+		case rt.OpSlice:
+			// s[lo:hi][i] is s[lo+i] (the run recorded both in range):
+			// one byte of the string, whatever slice it was read through.
+			if p, ok := offset(s.args[1], i); ok {
+				return c.index(s.args[0], c.konst(rt.KInt, uint64(p)))
+			}
 		}
 	}
 	return c.intern(rt.OpIndex, rt.KUint8, i.k, []*Expr{s, i}, 0, "")
@@ -435,10 +479,32 @@ func (c *Context) slice(s, lo, hi *Expr) *Expr {
 			}
 		}
 	}
+	if s.op == rt.OpSlice && hi.op == rt.OpConst {
+		// s[a:b][lo:hi] is s[a+lo:a+hi] for constant bounds.
+		if l, ok := offset(s.args[1], lo); ok {
+			if h, ok := offset(s.args[1], hi); ok {
+				return c.slice(s.args[0], c.konst(rt.KInt, uint64(l)), c.konst(rt.KInt, uint64(h)))
+			}
+		}
+	}
 	if isConstBits(lo, 0) && hi.op == rt.OpLen && hi.args[0] == s {
 		return s
 	}
 	return c.intern(rt.OpSlice, rt.KString, 0, []*Expr{s, lo, hi}, 0, "")
+}
+
+// offset is base + i for constant, non-negative base and i whose sum is a
+// plausible string position.
+func offset(base, i *Expr) (int, bool) {
+	if base.op != rt.OpConst || i.op != rt.OpConst {
+		return 0, false
+	}
+	b, okb := index(base.k, base.bits, 1<<40)
+	n, okn := index(i.k, i.bits, 1<<40)
+	if !okb || !okn {
+		return 0, false
+	}
+	return b + n, true
 }
 
 // bytesOf returns the bytes of a string constant or OpFromList as terms.

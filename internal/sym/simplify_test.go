@@ -87,6 +87,16 @@ func TestSimplifications(t *testing.T) {
 		{"concat empty", c.Concat(c.Str(""), s), "in[4]"},
 		{"concat consts", c.Concat(c.Str("do"), c.Str("wse")), `"dowse"`},
 		{"from constant list", c.FromList([]*Expr{u8('h'), u8('i')}), `"hi"`},
+		{"byte list == one-byte string", c.Compare(rt.OpEq, c.FromList([]*Expr{c.Index(s, n(0))}), c.Str(">")), "in[4][0] == '>'"},
+		{"byte list == string", c.Compare(rt.OpEq, c.FromList([]*Expr{c.Index(s, n(0)), u}), c.Str("=>")), "in[4][0] == '=' && in[2] == 62"},
+		{"byte list != string", c.Compare(rt.OpNe, c.Str("=>"), c.FromList([]*Expr{c.Index(s, n(0)), u})), "in[4][0] != '=' || in[2] != 62"},
+		{"index of a slice", c.Index(c.Slice(s, n(1), c.Len(s)), n(2)), "in[4][3]"},
+		{"index of a slice of a slice", c.Index(c.Slice(c.Slice(s, n(1), c.Len(s)), n(2), n(5)), c.Const(rt.KUint8, 1)), "in[4][4]"},
+		{"slice of a slice", c.Slice(c.Slice(s, n(1), c.Len(s)), n(2), n(5)), "in[4][3:6]"},
+		{"slice of a slice, symbolic bound", c.Slice(c.Slice(s, n(1), c.Len(s)), n(2), c.Len(s)), "in[4][1:][2:len(in[4])]"},
+		{"lengths differ", c.Compare(rt.OpEq, c.FromList([]*Expr{c.Index(s, n(0)), u}), c.Str(">")), "false"},
+		{"slice of known length", c.Compare(rt.OpNe, c.Slice(s, n(1), n(3)), c.Str(">")), "true"},
+		{"unknown length stays", c.Compare(rt.OpEq, c.Slice(s, n(1), c.Len(s)), c.Str(">")), `in[4][1:] == ">"`},
 		{"from list index", c.Index(c.FromList([]*Expr{u, u8('i')}), n(0)), "in[2]"},
 	}
 	for _, tt := range tests {
