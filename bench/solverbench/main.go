@@ -1,8 +1,10 @@
 // Command solverbench measures the solver on query corpora recorded from
 // real explorations. It runs dowse gen with DOWSE_RECORD_QUERIES set on
 // copies of the benchmark module's triangle and hash table, this
-// repository's bank example, magic-value suite and lexer, then replays every
-// recorded query, side by side in one run:
+// repository's bank example, magic-value suite and lexer, and two fuzz
+// targets of real modules from the module proxy (blang/semver's parsers,
+// x/net's dnsmessage; see bench/realfuzz), then replays every recorded
+// query, side by side in one run:
 //
 //   - through a fresh default chain per corpus file, in the recorded
 //     order (the caches see what they saw), reporting the share of the
@@ -47,22 +49,35 @@ import (
 // A source is one exploration whose queries make a corpus.
 type source struct {
 	name string
-	dir  string   // module to copy: "bench" (the benchmark module) or a path in this repository
+	// dir is the module to copy: "bench" (the benchmark module), a path in
+	// this repository, or module@version from the module proxy.
+	dir  string
 	args []string // dowse gen arguments
+	// ours names a fuzz target file of bench/realfuzz/testdata that
+	// replaces the tests of a proxy module's package (args name the
+	// package).
+	ours string
 }
 
+// realArgs is what a source of a real module's fuzz target runs: the
+// concolic search alone, as the other sources, for 20 s.
+var realArgs = []string{"-max-time", "20s", "-mutate=false", "-fuzz-share", "0"}
+
 var sources = []source{
-	{"triangle", "bench", []string{"-max-len", "3", "./put/triangle"}},
-	{"hashtable", "bench", []string{"-max-len", "2", "-max-time", "20s", "-mutate=false", "-run", "PutSetImpliesContainsAndGet|PutRemoveRemoves", "./put/hashtable"}},
-	{"bank", "examples/bank", []string{"-max-time", "20s", "-mutate=false", "."}},
-	{"magic", "testdata/magic", []string{"-max-time", "20s", "-mutate=false", "./..."}},
-	{"lexer", "testdata/lexer", []string{"-max-len", "6", "-max-time", "20s", "-mutate=false", "./..."}},
+	{"triangle", "bench", []string{"-max-len", "3", "./put/triangle"}, ""},
+	{"hashtable", "bench", []string{"-max-len", "2", "-max-time", "20s", "-mutate=false", "-run", "PutSetImpliesContainsAndGet|PutRemoveRemoves", "./put/hashtable"}, ""},
+	{"bank", "examples/bank", []string{"-max-time", "20s", "-mutate=false", "."}, ""},
+	{"magic", "testdata/magic", []string{"-max-time", "20s", "-mutate=false", "./..."}, ""},
+	{"lexer", "testdata/lexer", []string{"-max-len", "6", "-max-time", "20s", "-mutate=false", "./..."}, ""},
+	// Fuzz targets of real modules (bench/realfuzz has their versions).
+	{"blang-semver", "github.com/blang/semver/v4@v4.0.0", append(slices.Clone(realArgs), "."), "blangsemver_test.go"},
+	{"dnsmessage", "golang.org/x/net@v0.62.0", append(slices.Clone(realArgs), "./dns/dnsmessage"), ""},
 }
 
 func main() {
 	benchDir := flag.String("bench", "../shared/bench", "benchmark module")
 	corpus := flag.String("corpus", "", "directory of the corpora (one subdirectory per source): recorded there if it does not exist, else replayed (default: recorded in a temporary directory)")
-	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer)")
+	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer, blang-semver, dnsmessage)")
 	core := flag.Bool("core", true, "also replay every query through the Z3 core alone (the two core columns; slow on the hash table and lexer corpora)")
 	flag.Parse()
 	if *only != "" {
@@ -94,7 +109,7 @@ func main() {
 				src = *benchDir
 			}
 			mod := filepath.Join(work, fmt.Sprint(i))
-			if err := modcopy.CopyWritable(src, mod); err != nil {
+			if err := copySource(s, src, mod); err != nil {
 				log.Fatal(err)
 			}
 			cmd := exec.Command(dowse, append([]string{"gen"}, s.args...)...)
@@ -159,6 +174,43 @@ func main() {
 			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Refuted), share(st.NeighborHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow),
 			bv, lin, percentiles(chainTimes), len(z3Times), percentiles(z3Times), changed)
 	}
+}
+
+// copySource copies the module of s (src: its directory, or module@version)
+// into mod, for a target of ours replacing the package's tests by it.
+func copySource(s source, src, mod string) error {
+	if strings.Contains(src, "@") {
+		dl, err := modcopy.Download(src)
+		if err != nil {
+			return err
+		}
+		if err := modcopy.CopyWritable(dl, mod); err != nil {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(mod, "go.mod")); err != nil {
+			path, _, _ := strings.Cut(src, "@")
+			if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module "+path+"\n\ngo 1.20\n"), 0o644); err != nil {
+				return err
+			}
+		}
+	} else if err := modcopy.CopyWritable(src, mod); err != nil {
+		return err
+	}
+	if s.ours == "" {
+		return nil
+	}
+	pkg := filepath.Join(mod, s.args[len(s.args)-1])
+	tests, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
+	for _, t := range tests {
+		if err := os.Remove(t); err != nil {
+			return err
+		}
+	}
+	data, err := os.ReadFile(filepath.Join("bench", "realfuzz", "testdata", s.ours))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(pkg, "realfuzz_"+s.ours), data, 0o644)
 }
 
 func read(file string, c *sym.Context) ([]solver.Query, []solver.Status) {
