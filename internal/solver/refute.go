@@ -161,9 +161,10 @@ func (r *Refute) byResidues(q Query, iv *intervals) bool {
 		f, seen := r.residues.get(c.ID())
 		if !seen {
 			f = residueFactOf(c, nil)
+			f.rem = f.ok || hasRemainder(c)
 			r.residues.put(c.ID(), f)
 		}
-		if !f.ok && !iv.contradiction {
+		if !f.ok && f.rem && !iv.contradiction {
 			f = residueFactOf(c, pin)
 		}
 		if !f.ok {

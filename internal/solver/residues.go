@@ -39,6 +39,10 @@ type residueFact struct {
 	t       *sym.Expr
 	m       uint64
 	allowed []uint64
+	// rem is set when the constraint has a remainder or a mask at all:
+	// only such a constraint can be a fact once fixed terms are
+	// constants.
+	rem bool
 }
 
 // anyRepresentative reports whether some value of a term of kind k
@@ -284,3 +288,26 @@ func gcd(a, b uint64) uint64 {
 }
 
 func lcm(a, b uint64) uint64 { return a / gcd(a, b) * b }
+
+// hasRemainder reports whether e has a remainder or a mask among its
+// terms.
+func hasRemainder(e *sym.Expr) bool {
+	visited := map[*sym.Expr]bool{}
+	var walk func(e *sym.Expr) bool
+	walk = func(e *sym.Expr) bool {
+		if len(e.Vars()) == 0 || visited[e] {
+			return false
+		}
+		visited[e] = true
+		if e.Op() == rt.OpRem || e.Op() == rt.OpAnd {
+			return true
+		}
+		for i := range e.NumArgs() {
+			if walk(e.Arg(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(e)
+}
