@@ -146,21 +146,8 @@ func TestRefuteAgreesWithZ3(t *testing.T) {
 		for range 1 + rng.IntN(5) {
 			cons = append(cons, constraint())
 		}
-		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
-		called := false
-		if _, err := NewRefute(record{&called}, nil).Solve(context.Background(), q); err != nil {
-			t.Fatal(err)
-		}
-		if called {
-			continue
-		}
-		refuted++
-		want, err := core.Solve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want.Status != Unsat {
-			t.Fatalf("%s: refuted, Z3 says %v with %v", sym.FormatAll(cons, leaves), want.Status, want.Model)
+		if refutedAsZ3Agrees(t, core, Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}) {
+			refuted++
 		}
 	}
 	if refuted < 60 {
@@ -242,25 +229,33 @@ func TestRefuteLogicAgreesWithZ3(t *testing.T) {
 		for range 1 + rng.IntN(5) {
 			cons = append(cons, constraint())
 		}
-		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
-		called := false
-		if _, err := NewRefute(record{&called}, nil).Solve(context.Background(), q); err != nil {
-			t.Fatal(err)
-		}
-		if called {
-			continue
-		}
-		refuted++
-		want, err := core.Solve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want.Status != Unsat {
-			t.Fatalf("%s: refuted, Z3 says %v with %v", sym.FormatAll(cons, leaves), want.Status, want.Model)
+		if refutedAsZ3Agrees(t, core, Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}) {
+			refuted++
 		}
 	}
 	if refuted < queries/10 {
 		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
 	}
 	t.Logf("refuted %d of %d", refuted, queries)
+}
+
+// refutedAsZ3Agrees reports whether the refutation layer refutes q, and
+// fails the test if it does and Z3 finds q satisfiable.
+func refutedAsZ3Agrees(t *testing.T, core *Z3, q Query) bool {
+	t.Helper()
+	called := false
+	if _, err := NewRefute(record{&called}, nil).Solve(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if called {
+		return false
+	}
+	want, err := core.Solve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Status != Unsat {
+		t.Fatalf("%s: refuted, Z3 says %v with %v", sym.FormatAll(q.Constraints, q.Leaves), want.Status, want.Model)
+	}
+	return true
 }
