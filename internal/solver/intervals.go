@@ -12,9 +12,9 @@ import (
 // This file is the interval part of the refutation layer (refute.go): a
 // sound over-approximation of the values every integer term of a query
 // can take, from the comparisons of terms with constants that the query
-// states and from interval arithmetic on the terms' operators. A
-// constraint whose truth interval is "false" proves the query
-// unsatisfiable.
+// states, from interval arithmetic on the terms' operators, and from
+// those statements run backwards to operands (backward). A constraint
+// whose truth interval is "false" proves the query unsatisfiable.
 
 // ival is an interval of a kind's values in the kind's order (see
 // ordered): the values lo..hi, empty when lo > hi. Bools are 0..1.
@@ -92,9 +92,9 @@ func mulOK(a, b int64) (int64, bool) {
 // intervals computes, for one query, the intervals of its terms.
 type intervals struct {
 	leaves []rt.Leaf
-	stated map[*sym.Expr]ival // what the constraints say of terms, by comparisons with constants
-	ne     []excluded         // the disequalities with constants
-	neOf   map[*sym.Expr][]int64
+	stated map[*sym.Expr]ival    // what the constraints say of terms, by comparisons with constants
+	ne     []excluded            // the disequalities with constants, in the order stated
+	neOf   map[*sym.Expr][]int64 // ne by term, for lookups
 	// asserted marks the comparisons backward has stated as facts.
 	asserted map[*sym.Expr]bool
 	changed  bool               // set when a statement narrows a term

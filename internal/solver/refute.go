@@ -23,9 +23,11 @@ import (
 //   - Intervals (intervals.go): comparisons of terms with constants bound
 //     the terms; interval arithmetic carries the bounds up through +, -, *,
 //     %, &, conversions and comparisons, giving up (the whole range of the
-//     kind) wherever an operation may wrap around. A constraint whose
-//     truth interval is "false", or statements that leave a term no
-//     value, refute the query.
+//     kind) wherever an operation may wrap around; statements also run
+//     backwards, through if-then-else, connectives, decided comparisons
+//     and sums or products with constants. A constraint whose truth
+//     interval is "false", or statements that leave a term no value,
+//     refute the query.
 //   - Relations: comparisons between the same two non-constant terms
 //     that exclude every order of them (x == y and x != y; x < y and
 //     x >= y).
