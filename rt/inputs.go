@@ -317,8 +317,13 @@ type builder struct {
 	// tell paths apart only where the code branches on them.
 	implicit bool
 	// deferTo, while a mock script's element is built, collects its
-	// choices instead of recording them (see run.deferred).
+	// choices instead of recording them (see run.deferred), and held the
+	// mock values the element holds (counted when a call returns it).
 	deferTo *[]Event
+	held    *[]heldChoice
+	// param is the parameter being built: the node bound counts the
+	// mock values of each parameter.
+	param int
 }
 
 // rec records e as a branch of the run, or defers it with the mock
@@ -338,6 +343,7 @@ func newBuilder(l *Layout, choices []bool, funcs map[string]reflect.Value, vals 
 // arg builds parameter i, of type t, and returns it with the Arg that
 // carries its shadow into the target's prologue.
 func (b *builder) arg(i int, t reflect.Type) (reflect.Value, Arg) {
+	b.param = i
 	return b.argOf(t, b.l.Params[i].Shape)
 }
 
@@ -369,14 +375,19 @@ func (b *builder) pick(n int) int { return b.pickAs(n, false) }
 // takes the same branches take the same path).
 func (b *builder) pickAs(n int, implicit bool) int {
 	x, s := b.take()
-	pick := int(x.Bits)
-	if pick < 0 || pick > n {
-		pick = 0
-	}
+	pick := pickOf(x, n)
 	for j := 0; j <= pick; j++ {
 		b.rec(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: implicit || b.quiet > 0 || b.implicit})
 	}
 	return pick
+}
+
+// pickOf is the alternative a choice leaf of n alternatives picks.
+func pickOf(x Value, n int) int {
+	if pick := int(x.Bits); pick >= 0 && pick <= n {
+		return pick
+	}
+	return 0
 }
 
 // choose takes a choice leaf and records it as a branch of the run.

@@ -3,6 +3,7 @@ package rt
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -54,7 +55,50 @@ func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
 		return // nil, no leaves
 	}
 	defer b.u.Leave(i)
-	pick := b.pickAs(len(sh.Outs), true)
+	ch := ifaceChoice{leaf: b.next, n: len(sh.Outs)}
+	for j, o := range sh.Outs {
+		if b.l.Shapes[o].Kind == ShapeMock {
+			ch.mocks = append(ch.mocks, j+1)
+		}
+	}
+	var pick int
+	switch {
+	case len(ch.mocks) == 0:
+		pick = b.pickAs(ch.n, true)
+	case b.deferTo == nil:
+		// Built with the parameter: the node bound applies now.
+		var x Value
+		x, ch.s = b.take()
+		ch.pick = pickOf(x, ch.n)
+		if !ch.isMock(ch.pick) && !boundReached(b.param) || ch.isMock(ch.pick) && countMock(b.param) {
+			pick = ch.pick
+			for _, ev := range ch.chain() {
+				b.rec(ev)
+			}
+			break
+		}
+		pick = ch.bounded()
+		if pick != ch.pick {
+			nilled(ch.leaf)
+		}
+		for _, ev := range ch.boundedChain() {
+			b.rec(ev)
+		}
+	default:
+		// In a mock script's element: the node bound applies when a
+		// call returns the element (deferredElem.returned).
+		start := len(*b.deferTo)
+		var x Value
+		x, ch.s = b.take()
+		ch.pick = pickOf(x, ch.n)
+		pick = ch.pick
+		for _, ev := range ch.chain() {
+			b.rec(ev)
+		}
+		k := len(*b.held)
+		*b.held = append(*b.held, heldChoice{ifaceChoice: ch, at: v, start: start, chainEnd: len(*b.deferTo)})
+		defer func() { (*b.held)[k].end = len(*b.deferTo) }()
+	}
 	b.quiet++
 	defer func() { b.quiet-- }()
 	for j, o := range sh.Outs {
@@ -113,9 +157,9 @@ func (b *builder) fillMock(v reflect.Value, sh *Shape) {
 			// element no call reaches adds no branch the search would
 			// flip to no effect.
 			e := f.Index(c)
-			var evs []Event
-			saved := b.deferTo
-			b.deferTo = &evs
+			var d deferredElem
+			savedTo, savedHeld := b.deferTo, b.held
+			b.deferTo, b.held = &d.evs, &d.held
 			if !md.Multi {
 				b.fillAt(e, md.Outs[0])
 			} else {
@@ -123,15 +167,161 @@ func (b *builder) fillMock(v reflect.Value, sh *Shape) {
 					b.fillAt(settable(e.Field(k)), o)
 				}
 			}
-			b.deferTo = saved
-			if len(evs) > 0 && lock() {
+			b.deferTo, b.held = savedTo, savedHeld
+			d.param = b.param
+			if (len(d.evs) > 0 || len(d.held) > 0) && lock() {
 				if cur.deferred == nil {
-					cur.deferred = map[uintptr][]Event{}
+					cur.deferred = map[uintptr]deferredElem{}
 				}
-				cur.deferred[e.UnsafeAddr()] = evs
+				cur.deferred[e.UnsafeAddr()] = d
 				unlock()
 			}
 		}
+	}
+}
+
+// deferredElem is what building a mock script's element left for the
+// call that returns it: the choices made (evs), the mock values the
+// element holds, and the parameter it belongs to.
+type deferredElem struct {
+	evs   []Event
+	held  []heldChoice
+	param int
+}
+
+// ifaceChoice is the choice of an interface value's dynamic type among
+// n alternatives (0 is nil) of which mocks (1-based) are generated mock
+// types: the choice leaf, its shadow and the alternative it picks.
+type ifaceChoice struct {
+	leaf  int
+	s     S
+	pick  int
+	n     int
+	mocks []int
+}
+
+func (c *ifaceChoice) isMock(j int) bool { return slices.Contains(c.mocks, j) }
+
+// chain is the choice recorded as a switch would record it (pickAs).
+func (c *ifaceChoice) chain() []Event {
+	evs := make([]Event, 0, c.pick+1)
+	for j := 0; j <= c.pick; j++ {
+		evs = append(evs, Event{Site: InputSite, Taken: j == c.pick, Cond: c.is(j), Implicit: true})
+	}
+	return evs
+}
+
+// bounded is the alternative picked once the parameter has all the mock
+// values the node bound allows: nil instead of a mock type.
+func (c *ifaceChoice) bounded() int {
+	if c.isMock(c.pick) {
+		return 0
+	}
+	return c.pick
+}
+
+// boundedChain is the choice recorded once the node bound is reached:
+// among nil and the alternatives that are no mock types, where nil stands
+// for the mock types too ("the leaf is 0 or a mock type's"), so that the
+// search never asks for a mock the bound would make nil.
+func (c *ifaceChoice) boundedChain() []Event {
+	if lock() {
+		cur.nodeBounded = true
+		unlock()
+	}
+	pick := c.bounded()
+	nilOrMock := c.is(0)
+	for _, m := range c.mocks {
+		nilOrMock = mk(Node{Op: OpLOr, K: KBool, A: nilOrMock, B: c.is(m)})
+	}
+	evs := []Event{{Site: InputSite, Taken: pick == 0, Cond: nilOrMock, Implicit: true}}
+	for j := 1; j <= pick; j++ {
+		if !c.isMock(j) {
+			evs = append(evs, Event{Site: InputSite, Taken: j == pick, Cond: c.is(j), Implicit: true})
+		}
+	}
+	return evs
+}
+
+// is is the shadow of "the leaf picks alternative j".
+func (c *ifaceChoice) is(j int) S {
+	return Cmp(OpEq, KInt, c.s, uint64(c.pick), 0, uint64(j))
+}
+
+// heldChoice is an interface value in a mock script's element (not
+// inside another mock, whose scripts are elements of their own) whose
+// alternatives include mock types: the value at, its choice, and where
+// its events are in the element's: the choice evs[start:chainEnd], the
+// dynamic value's evs[chainEnd:end].
+type heldChoice struct {
+	ifaceChoice
+	at                   reflect.Value
+	start, chainEnd, end int
+}
+
+// returned counts the mock values d holds against the node bound, in
+// the order they were built, makes nil those beyond it, and returns the
+// choices to record: d's, with the choices made past the bound recorded
+// as boundedChain records them, and without the events of the values
+// made nil.
+func (d *deferredElem) returned() []Event {
+	if len(d.held) == 0 {
+		return d.evs
+	}
+	evs, from := make([]Event, 0, len(d.evs)), 0
+	for _, h := range d.held {
+		if h.isMock(h.pick) && countMock(d.param) {
+			continue
+		}
+		if !h.isMock(h.pick) && !boundReached(d.param) {
+			continue
+		}
+		evs = append(append(evs, d.evs[from:h.start]...), h.boundedChain()...)
+		from = h.chainEnd
+		if h.isMock(h.pick) {
+			h.at.SetZero()
+			nilled(h.leaf)
+			from = h.end
+		}
+	}
+	return append(evs, d.evs[from:]...)
+}
+
+// boundReached reports whether parameter p has all the mock values the
+// node bound allows.
+func boundReached(p int) bool {
+	if !lock() {
+		return false
+	}
+	defer unlock()
+	return cur.mocks[p] >= cur.mockBound
+}
+
+// countMock counts one more mock value of parameter p, if the node
+// bound allows it: a parameter holds at most Layout.MaxLen generated mock
+// values (at least 1), whether built with it or returned by its mocks'
+// methods (docs/mocks.md, "The node bound").
+func countMock(p int) bool {
+	if !lock() {
+		return true
+	}
+	defer unlock()
+	if cur.mocks[p] >= cur.mockBound {
+		return false
+	}
+	if cur.mocks == nil {
+		cur.mocks = map[int]int{}
+	}
+	cur.mocks[p]++
+	return true
+}
+
+// nilled notes that the node bound made the mock value of choice leaf
+// leaf nil.
+func nilled(leaf int) {
+	if lock() {
+		cur.nilled = append(cur.nilled, leaf)
+		unlock()
 	}
 }
 
@@ -223,11 +413,11 @@ func MockResult[T any](script []T, n *int, multi bool) (r T) {
 	i = min(i, len(script)-1)
 	e := reflect.ValueOf(&script[i]).Elem()
 	if on.Load() && lock() {
-		evs, ok := cur.deferred[e.UnsafeAddr()]
+		d, ok := cur.deferred[e.UnsafeAddr()]
 		delete(cur.deferred, e.UnsafeAddr())
 		unlock()
 		if ok {
-			for _, ev := range evs {
+			for _, ev := range d.returned() {
 				record(ev)
 			}
 		}

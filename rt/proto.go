@@ -154,4 +154,13 @@ type Result struct {
 	// Isolated counts the isolated calls the run made (sandbox.go): a row
 	// with any replays sandbox values, so it goes into the isolated file.
 	Isolated int
+	// Nilled are the choice leaves (indexes into the input vector) of
+	// generated mock values that the node bound made nil in this run
+	// (docs/mocks.md, "The node bound"): the run did not read those
+	// leaves, and the input that reproduces it holds 0 (nil) there.
+	Nilled []int
+	// NodeBounded is set when the node bound restricted a choice of
+	// dynamic type in this run: a mock value was made nil, or a choice
+	// was recorded without its mock types (boundedChain).
+	NodeBounded bool
 }

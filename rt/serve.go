@@ -291,6 +291,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: l.K, Val: uint64(i)}))
 		}
 		b := newBuilder(tg.layout, tg.choices, w.funcs, req.Inputs)
+		cur.mockBound = max(1, tg.layout.MaxLen)
 		if tg.builds {
 			w.mark(req.Seq, StatusBuilding)
 		}
@@ -372,6 +373,8 @@ func (w *worker) fill(res *Result) {
 	res.Concretized = append([]Concretization(nil), cur.conc...)
 	res.Messages = append(append([]string(nil), cur.messages...), res.Messages...)
 	res.Truncated = cur.truncated
+	res.Nilled = append([]int(nil), cur.nilled...)
+	res.NodeBounded = cur.nodeBounded
 	res.AllocBound = cur.allocBound
 	res.Goroutines = cur.goroutine || concurrent.Load()
 	if res.PanicAt == "" && cur.recoveredAt != "" {

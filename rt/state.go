@@ -71,18 +71,27 @@ type run struct {
 	// scripts, by the element's address: recorded when a call returns
 	// the element (MockResult), not when it is built, so that the
 	// choices of results no call returns are not branches of the run.
-	deferred   map[uintptr][]Event
-	conc       []Concretization
-	mem        map[uintptr]cell
-	pending    frame
-	entered    frame // the frame taken by the last Enter, read by In
-	ret        frame
-	maxEvents  int
-	truncated  bool
-	allocBound bool // the run stopped before a make beyond MaxAlloc
-	goroutine  bool
-	messages   []string
-	inputs     []S
+	deferred map[uintptr]deferredElem
+	// mocks counts, per parameter, the generated mock values the run
+	// has built or been returned (the node bound, see mockBound), and
+	// mockBound is that bound: Layout.MaxLen, at least 1.
+	mocks     map[int]int
+	mockBound int
+	// nilled are the choice leaves of the mock values the node bound
+	// made nil (Result.Nilled).
+	nilled      []int
+	nodeBounded bool
+	conc        []Concretization
+	mem         map[uintptr]cell
+	pending     frame
+	entered     frame // the frame taken by the last Enter, read by In
+	ret         frame
+	maxEvents   int
+	truncated   bool
+	allocBound  bool // the run stopped before a make beyond MaxAlloc
+	goroutine   bool
+	messages    []string
+	inputs      []S
 	// slices are the input slices of integer elements, by the address of
 	// their first element: the leaves of all their possible elements
 	// (see LdSym).
@@ -133,6 +142,10 @@ func resetRun(maxEvents int) {
 	}
 	cur.events = cur.events[:0]
 	clear(cur.deferred)
+	clear(cur.mocks)
+	cur.mockBound = 1
+	cur.nilled = cur.nilled[:0]
+	cur.nodeBounded = false
 	cur.conc = cur.conc[:0]
 	if cur.mem == nil {
 		cur.mem = make(map[uintptr]cell)

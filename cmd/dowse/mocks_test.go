@@ -227,3 +227,35 @@ func coverOf(t *testing.T, dir string) string {
 	}
 	return string(m[1])
 }
+
+// TestMockNodeBound explores testdata/mocktree, a binary tree reached
+// only through an interface, whose nodes are mocks returned by other
+// mocks' methods. With -max-len 3 a parameter holds at most three mock
+// values: the nine trees of at most three nodes (the empty one included)
+// are the nine paths, the root with two leaves fails, no tree of four
+// nodes or more (which the nesting depth alone would allow) is run, and
+// the verdict names the bound.
+func TestMockNodeBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := readTree(t, filepath.Join("..", "..", "testdata", "mocktree"))
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-len", "3", "-cache=false", "./...")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (failures found)\n%s\n%s", code, stdout, stderr)
+	}
+	s, ok := summaries(t, stdout)["PutShape"]
+	if !ok {
+		t.Fatalf("no summary of PutShape\n%s", stdout)
+	}
+	if s.Paths != 9 || !s.Exhaustive {
+		t.Errorf("%d paths, exhaustive %v; want the 9 trees of at most 3 nodes, exhaustively", s.Paths, s.Exhaustive)
+	}
+	if len(s.Failures) != 1 || !strings.Contains(string(s.Failures[0]), "a root with two leaves") {
+		t.Errorf("failures %s, want one: the root with two leaves", s.Failures)
+	}
+	if !strings.Contains(stdout, `"max_mock_values":3`) {
+		t.Errorf("the verdict does not name the node bound\n%s", stdout)
+	}
+	generatedTestsPass(t, dir)
+}

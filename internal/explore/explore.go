@@ -152,6 +152,11 @@ type Report struct {
 	// longer than rt.MaxAlloc: those runs stopped before allocating, and
 	// the verdict holds for the inputs within that bound.
 	AllocBounded bool
+	// NodeBounded is set when the node bound restricted some run's
+	// choice of dynamic type (rt.Result.NodeBounded): inputs with more
+	// mock values per parameter than the length bound are outside the
+	// explored domain.
+	NodeBounded bool
 	// Unstable counts the rows of a regression target whose results
 	// differed when run again; their results are not asserted.
 	Unstable        int
@@ -636,7 +641,10 @@ func (e *explorer) record(c child, o RunOutcome) {
 		return
 	}
 
-	n := &node{run: e.runs, inputs: c.inputs, res: res}
+	n := &node{run: e.runs, inputs: reproducing(c.inputs, res.Nilled), res: res}
+	if res.NodeBounded {
+		e.rep.NodeBounded = true
+	}
 	decoded := e.decode(n)
 	n.prefix = make([]prefix, len(res.Events)+1)
 	n.prefix[0] = prefix0
@@ -732,7 +740,7 @@ func (e *explorer) record(c child, o RunOutcome) {
 		e.mut.lastCover = e.runs
 	}
 	if n.score > 0 || newPath {
-		e.mut.keep(c.inputs)
+		e.mut.keep(n.inputs)
 		if c.mutant {
 			e.mut.lastNew = e.mut.runs
 		}
@@ -743,6 +751,22 @@ func (e *explorer) record(c child, o RunOutcome) {
 	if decoded && n.bound < len(res.Events) {
 		e.front.push(n)
 	}
+}
+
+// reproducing is the input that reproduces a run of in whose mock values
+// of choice leaves nilled the node bound made nil: in with those leaves 0
+// (nil), which generated tests, where no bound applies, see.
+func reproducing(in []rt.Value, nilled []int) []rt.Value {
+	if len(nilled) == 0 {
+		return in
+	}
+	out := slices.Clone(in)
+	for _, l := range nilled {
+		if l >= 0 && l < len(out) {
+			out[l] = rt.Value{}
+		}
+	}
+	return out
 }
 
 // skippedPath is a path that ended in t.Skip.

@@ -32,6 +32,9 @@ func FormatAll(conds []*Expr, leaves []rt.Leaf) string {
 	parts := make([]string, len(conds))
 	for i, c := range conds {
 		parts[i] = Format(c, leaves)
+		if c.Op() == rt.OpLOr {
+			parts[i] = "(" + parts[i] + ")" // a conjunct
+		}
 	}
 	return strings.Join(parts, " && ")
 }

@@ -182,6 +182,11 @@ type Bounds struct {
 	// MaxAlloc is set if some input asked the code to make a slice longer
 	// than this: those inputs are outside the explored domain.
 	MaxAlloc *int `json:"max_alloc,omitempty"`
+	// MockValues is set if the node bound restricted a choice of
+	// dynamic type: each parameter holds at most this many generated
+	// mock values (the length bound), those returned by mocks' methods
+	// included.
+	MockValues *int `json:"max_mock_values,omitempty"`
 }
 
 // Options for NewTarget.
@@ -376,6 +381,13 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	if rep.AllocBounded {
 		m := rt.MaxAlloc
 		out.Bounds.MaxAlloc = &m
+	}
+	if rep.NodeBounded {
+		m := max(1, opts.MaxLen)
+		if rep.MaxLen > 0 {
+			m = rep.MaxLen
+		}
+		out.Bounds.MockValues = &m
 	}
 	out.ElapsedSeconds = seconds(rep.Elapsed)
 	out.SolverSeconds = seconds(rep.SolverTime)

@@ -81,6 +81,9 @@ func (h *TextHandler) Target(t *Target) error {
 				bounds[len(bounds)-1] += fmt.Sprintf(", raised from -max-len %d", *t.Bounds.RaisedFrom)
 			}
 		}
+		if t.Bounds.MockValues != nil {
+			bounds = append(bounds, fmt.Sprintf("at most %d generated mock values per parameter", *t.Bounds.MockValues))
+		}
 		if t.Bounds.MaxAlloc != nil {
 			bounds = append(bounds, fmt.Sprintf("make lengths of at most %d", *t.Bounds.MaxAlloc))
 		}

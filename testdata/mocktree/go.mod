@@ -1,0 +1,3 @@
+module example.com/mocktree
+
+go 1.24
