@@ -325,6 +325,43 @@ func nilled(leaf int) {
 	}
 }
 
+// mockCalls are the calls the generated mocks the parameters args hold
+// recorded (Result.MockCalls): a parameter of interface shape whose
+// dynamic type is one of its alternatives' pointer mock types with
+// scripts, which record their calls in their field got.
+func mockCalls(l *Layout, funcs map[string]reflect.Value, args []reflect.Value) [][]string {
+	var out [][]string
+	for i, a := range args {
+		if i >= len(l.Params) || a.Kind() != reflect.Interface || a.IsNil() {
+			continue
+		}
+		sh := &l.Shapes[l.Params[i].Shape]
+		if sh.Kind != ShapeIface {
+			continue
+		}
+		d := a.Elem()
+		for _, o := range sh.Outs {
+			m := l.Shapes[o].Mock
+			if l.Shapes[o].Kind != ShapeMock || !m.Ptr || !m.Scripts || dynType(l, funcs, o) != d.Type() || d.IsNil() {
+				continue
+			}
+			got := d.Elem().FieldByName("got")
+			if !got.IsValid() || got.Kind() != reflect.Slice || got.Type().Elem().Kind() != reflect.String {
+				break
+			}
+			if out == nil {
+				out = make([][]string, len(args))
+			}
+			out[i] = make([]string, got.Len())
+			for k := range out[i] {
+				out[i][k] = got.Index(k).String()
+			}
+			break
+		}
+	}
+	return out
+}
+
 // fitsMock checks that mock shape sh describes type t.
 func (c *checker) fitsMock(sh *Shape, t reflect.Type) error {
 	m := sh.Mock

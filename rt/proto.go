@@ -163,4 +163,9 @@ type Result struct {
 	// dynamic type in this run: a mock value was made nil, or a choice
 	// was recorded without its mock types (boundedChain).
 	NodeBounded bool
+	// MockCalls are, for an automatic target that returned, per
+	// parameter, the calls its generated mock recorded (its field got:
+	// "Method(arg, ...)", as the generated tests' mocks record them),
+	// nil for a parameter that holds no such mock; nil if none does.
+	MockCalls [][]string
 }

@@ -341,6 +341,7 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		if tg.auto {
 			on.Store(false) // reading the results must not record anything
 			res.Outputs = outputs(tg.layout, results, args)
+			res.MockCalls = mockCalls(tg.layout, w.funcs, args)
 		}
 	})
 	on.Store(false)

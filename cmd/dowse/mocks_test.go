@@ -129,7 +129,9 @@ func TestMocks(t *testing.T) {
 // errors.As asks for, and a wrapper whose Unwrap returns the sentinel
 // reach every statement. Describe asks reflect whether its any
 // argument's type implements Store: a mock of Store, and a pointer to a
-// variable of type Store, answer yes.
+// variable of type Store, answer yes. The rows assert the calls Save
+// made to its store (the mocks record them), so a Save that puts
+// another value fails them.
 func TestAutoMocks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
@@ -151,7 +153,11 @@ func TestAutoMocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"size: []int{101", `want:    "big"`, `want:    "unflushed"`, `wantErr: "no store"`} {
+	// Fields are compared with their alignment spaces squeezed. The rows
+	// also assert the calls Save made to its store.
+	spaces := regexp.MustCompile(` +`)
+	store = spaces.ReplaceAll(store, []byte(" "))
+	for _, want := range []string{"size: []int{101", `want: "big"`, `want: "unflushed"`, `wantErr: "no store"`, "wantSCalls: []string{`Put(", `"Flush()", "Size()"}`, "!slices.Equal(got, tt.wantSCalls)"} {
 		if !bytes.Contains(store, []byte(want)) {
 			t.Errorf("store_dowse_auto_test.go has no %s\n%s", want, store)
 		}
@@ -163,6 +169,7 @@ func TestAutoMocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	errs = spaces.ReplaceAll(errs, []byte(" "))
 	for _, want := range []string{`&LimitError{Limit: 101}, want: "big limit"`, "temporary: []bool{true", "unwrap: []error{ErrMissing}}", `want: "wrapped missing"`, "(*LimitError)(nil)"} {
 		if !bytes.Contains(errs, []byte(want)) {
 			t.Errorf("errs_dowse_auto_test.go has no %s\n%s", want, errs)
@@ -174,6 +181,7 @@ func TestAutoMocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	desc = spaces.ReplaceAll(desc, []byte(" "))
 	for _, want := range []string{`want: "store"}`, `want: "pointer to a store"`, "func() *Store {"} {
 		if !bytes.Contains(desc, []byte(want)) {
 			t.Errorf("describe_dowse_auto_test.go has no %s\n%s", want, desc)
@@ -197,6 +205,25 @@ func TestAutoMocks(t *testing.T) {
 	}
 	if cov := coverOf(t, dir); cov != "100.0%" {
 		t.Errorf("coverage of the generated tests %s, want 100.0%%", cov)
+	}
+	// A Save that puts another value than it was given returns the
+	// same results; the recorded calls tell it.
+	src := filepath.Join(dir, "store.go")
+	code0, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutant := bytes.Replace(code0, []byte("s.Put(key, v)"), []byte("s.Put(key, v+1)"), 1)
+	if bytes.Equal(mutant, code0) {
+		t.Fatal("store.go has no s.Put(key, v) to change")
+	}
+	if err := os.WriteFile(src, mutant, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestDowseSave$", ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err == nil || !bytes.Contains(out, []byte("the calls of s are")) {
+		t.Errorf("the generated tests do not tell Save putting v+1: %v\n%s", err, out)
 	}
 
 	code, stdout, stderr, dir = runGenIn(t, files, "-max-len", "3", "-cache=false", "-mocks=false", "./...")

@@ -166,8 +166,13 @@ func harnessSource(v *packages.Package, test string, puts, exprs []string, mocks
 		return n
 	}
 	var decls bytes.Buffer
+	records := false
 	for _, m := range mocks {
 		decls.WriteString("\n" + m.Source(qualifier, rtName))
+		records = records || m.Records()
+	}
+	if records {
+		decls.WriteString(mock.RecorderSource(qualifier, nil))
 	}
 	// The variables offered as values are served as "@=name".
 	puts, exprs = slices.Clone(puts), slices.Clone(exprs)

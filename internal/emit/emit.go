@@ -103,6 +103,13 @@ type Row struct {
 	// Outputs are an automatic target's results on this row, flattened
 	// after Layout.Results; nil if they were not reported.
 	Outputs []rt.Value
+	// MockCalls are, per parameter, the calls its generated mock
+	// recorded on this row (rt.Result.MockCalls); nil if they were not
+	// reported. Like Outputs, they are compared only on rows that pass.
+	MockCalls [][]string
+	// Unchecked says that the row's results and calls differed under
+	// plain go test (engine: confirming rows): the row only calls.
+	Unchecked bool
 }
 
 // Options tune the output. The zero value is ready to use.

@@ -49,6 +49,9 @@ type rowPlan struct {
 	row   *Row
 	vals  []*value
 	outs  []*value // automatic targets: the results to assert, nil if not compared
+	// calls are, for an automatic target's row, per parameter, the
+	// calls its generated mock recorded, to assert (Row.MockCalls).
+	calls [][]string
 }
 
 // failing reports whether a row's status is a found bug.
@@ -280,10 +283,20 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 				return nil, nil, fmt.Errorf("row %d: results: %w", i, err)
 			}
 		}
+		if t.Auto && row.Status == rt.StatusPass && !row.Unchecked {
+			rp.calls = row.MockCalls
+		}
 		if failing(row.Status) {
 			p.fail = append(p.fail, rp)
 		} else {
 			p.pass = append(p.pass, rp)
+		}
+	}
+	for _, rp := range p.pass {
+		for _, c := range rp.calls {
+			if len(c) > 0 {
+				pkgs["slices"] = types.NewPackage("slices", "slices")
+			}
 		}
 	}
 	if p.compared() {
@@ -715,16 +728,38 @@ func (w *writer) autoTable(p *plan) {
 		afterWants[k] = fresh("want" + strings.ToUpper(f[:1]) + f[1:])
 		extra = append(extra, afterWants[k]+" "+w.r.typeString(p.t.Params[i].Type())+" // after the call")
 	}
+	// The calls the parameters' mocks recorded are compared for the
+	// parameters that hold a recording mock on some row.
+	var callParams []int
+	for i := range p.fields {
+		for _, rp := range p.pass {
+			if i < len(rp.calls) && len(rp.calls[i]) > 0 {
+				callParams = append(callParams, i)
+				break
+			}
+		}
+	}
+	callWants := make([]string, len(callParams))
+	for k, i := range callParams {
+		f := p.fields[i]
+		callWants[k] = fresh("want" + strings.ToUpper(f[:1]) + f[1:] + "Calls")
+		extra = append(extra, callWants[k]+" []string // the calls "+f+" recorded")
+	}
+	// A row is unchecked when its results were not reported, or its
+	// results and calls differed under go test.
+	uncheckedRow := func(rp rowPlan) bool {
+		return rp.outs == nil && len(results)+len(after) > 0 || len(callParams) > 0 && rp.row.Unchecked
+	}
 	unchecked := false
 	for _, rp := range p.pass {
-		if rp.outs == nil && len(results)+len(after) > 0 {
+		if uncheckedRow(rp) {
 			unchecked = true
 		}
 	}
 	uncheckedField, afterUncheckedField := "unchecked", "afterUnchecked"
 	if unchecked {
 		uncheckedField = fresh(uncheckedField)
-		extra = append(extra, uncheckedField+" bool // results not compared")
+		extra = append(extra, uncheckedField+" bool // results and calls not compared")
 	}
 	afterUnchecked := withAfter && withoutAfter
 	if afterUnchecked {
@@ -747,6 +782,8 @@ func (w *writer) autoTable(p *plan) {
 			parts = append(parts, p.fields[i]+": "+w.fieldLit(p, i, rp.vals[i]))
 		}
 		switch {
+		case uncheckedRow(rp):
+			parts = append(parts, uncheckedField+": true")
 		case rp.outs != nil && len(results)+len(after) > 0:
 			for i, o := range rp.outs {
 				switch {
@@ -760,8 +797,13 @@ func (w *writer) autoTable(p *plan) {
 					parts = append(parts, wants[i]+": "+w.r.lit(o, false))
 				}
 			}
-		case unchecked:
-			parts = append(parts, uncheckedField+": true")
+		}
+		if !uncheckedRow(rp) {
+			for k, i := range callParams {
+				if i < len(rp.calls) && len(rp.calls[i]) > 0 {
+					parts = append(parts, callWants[k]+": "+stringsLit(rp.calls[i]))
+				}
+			}
 		}
 		if afterUnchecked && rp.outs != nil && len(rp.outs) == len(results) {
 			parts = append(parts, afterUncheckedField+": true")
@@ -785,7 +827,7 @@ func (w *writer) autoTable(p *plan) {
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
 	w.pf("%s", w.sandbox(p))
 	call := w.call(p)
-	if len(results)+len(after) == 0 {
+	if len(results)+len(after)+len(callParams) == 0 {
 		w.pf("\t\t\t%s\n\t\t})\n\t}\n}\n", call)
 		return
 	}
@@ -808,6 +850,11 @@ func (w *writer) autoTable(p *plan) {
 		w.pf("%sif !%s.DeepEqual(%s, tt.%s) {\n", indent, w.imports.names["reflect"], gots[i], wants[i])
 		w.pf("%s\tt.Errorf(\"%s = %%#v, want %%#v\", %s, tt.%s)\n%s}\n", indent, escape(shown), gots[i], wants[i], indent)
 	}
+	for k, i := range callParams {
+		f := p.fields[i]
+		w.pf("%sif got := %s(tt.%s); !%s.Equal(got, tt.%s) {\n", indent, mock.CallsOf, f, w.imports.names["slices"], callWants[k])
+		w.pf("%s\tt.Errorf(\"%s: the calls of %s are %%q, want %%q\", got, tt.%s)\n%s}\n", indent, escape(shown), f, callWants[k], indent)
+	}
 	if afterUnchecked && len(after) > 0 {
 		w.pf("%sif tt.%s {\n%s\treturn\n%s}\n", indent, afterUncheckedField, indent, indent)
 	}
@@ -817,6 +864,15 @@ func (w *writer) autoTable(p *plan) {
 		w.pf("%s\tt.Errorf(\"after %s: %s = %%#v, want %%#v\", tt.%s, tt.%s)\n%s}\n", indent, escape(shown), f, f, afterWants[k], indent)
 	}
 	w.pf("\t\t})\n\t}\n}\n")
+}
+
+// stringsLit writes ss as a []string literal.
+func stringsLit(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = quoteString(s)
+	}
+	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
 // escape makes s safe inside a Go string literal that is a format.

@@ -80,8 +80,15 @@ func WriteMocks(f MockFile) (changed []string, err error) {
 	}
 	imports := newImportSet(f.Pkg.Path(), f.Pkg.Scope().Names())
 	var body bytes.Buffer
+	var records []*mock.Type
 	for _, n := range slices.Sorted(maps.Keys(byName)) {
 		body.WriteString("\n" + byName[n].Source(imports.qualifier, ""))
+		if byName[n].Records() {
+			records = append(records, byName[n])
+		}
+	}
+	if len(records) > 0 {
+		body.WriteString(mock.RecorderSource(imports.qualifier, records))
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n\n", Header)

@@ -39,7 +39,7 @@ func emitRows(rep *explore.Report, root string, own int) []emit.Row {
 		if r.Isolated > 0 {
 			continue // replays only with the sandbox: the isolated file's
 		}
-		rows = append(rows, emit.Row{Inputs: trim(r.Inputs), Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition, Outputs: r.Outputs})
+		rows = append(rows, emit.Row{Inputs: trim(r.Inputs), Status: r.Status, Messages: r.Messages, PanicAt: slashRel(root, r.PanicAt), PathCondition: r.PathCondition, Outputs: r.Outputs, MockCalls: r.MockCalls})
 	}
 	for _, f := range rep.Failures {
 		if f.Row < 0 && f.Isolated == 0 {
@@ -292,8 +292,8 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 					continue
 				}
 				r := byName[c.Target]
-				if row := &r.Rows[c.Row]; round == 0 && row.Outputs != nil {
-					row.Outputs = nil
+				if row := &r.Rows[c.Row]; round == 0 && (row.Outputs != nil || row.MockCalls != nil) {
+					row.Outputs, row.MockCalls, row.Unchecked = nil, nil, true
 				} else {
 					if drop[r] == nil {
 						drop[r] = map[int]bool{}

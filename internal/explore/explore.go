@@ -233,6 +233,7 @@ type Row struct {
 	Outcomes      []Branch   // the branch outcomes the run reached, in order, repeated ones included
 	Outputs       []rt.Value // an automatic target's results (rt.Result.Outputs)
 	Isolated      int        // isolated calls the run made (rt.Result.Isolated)
+	MockCalls     [][]string // the calls its parameters' mocks recorded (rt.Result.MockCalls)
 }
 
 // Failure is a run that did not pass: t.Error/t.Fatal, a panic, os.Exit,
@@ -812,7 +813,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 		e.rep.Rows = append(e.rep.Rows, Row{
 			Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages,
 			PanicAt: res.PanicAt, PathCondition: cond, Outcomes: outcomes(res), Outputs: res.Outputs,
-			Isolated: res.Isolated,
+			Isolated: res.Isolated, MockCalls: res.MockCalls,
 		})
 	}
 	switch res.Status {

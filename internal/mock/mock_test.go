@@ -69,18 +69,24 @@ func TestSource(t *testing.T) {
 	}
 	for _, version := range []struct{ name, rt string }{{"test", ""}, {"worker", "dowsert"}} {
 		t.Run(version.name, func(t *testing.T) {
-			out := "package p\n\n"
+			out := "package p\n\nimport (\n\t\"reflect\"\n\t\"strconv\"\n\t\"strings\"\n)\n\n"
 			if version.rt != "" {
 				out += "import dowsert \"github.com/dowse-go/dowse/rt\"\n\n"
 			}
-			for _, m := range mocks {
-				out += m.Source(func(p *types.Package) string {
-					if p == pkg {
-						return ""
-					}
-					return p.Name()
-				}, version.rt) + "\n"
+			q := func(p *types.Package) string {
+				if p == pkg {
+					return ""
+				}
+				return p.Name()
 			}
+			var records []*Type
+			for _, m := range mocks {
+				out += m.Source(q, version.rt) + "\n"
+				if m.Records() && version.rt == "" {
+					records = append(records, m)
+				}
+			}
+			out += RecorderSource(q, records)
 			got, err := format.Source([]byte(out))
 			if err != nil {
 				t.Fatalf("the source does not parse: %v\n%s", err, out)
