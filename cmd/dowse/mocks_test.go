@@ -127,7 +127,8 @@ func TestMocks(t *testing.T) {
 // errors.As and errors.Is: the package's *LimitError (and its typed nil,
 // on which Classify panics), a mock of the Temporary interface
 // errors.As asks for, and a wrapper whose Unwrap returns the sentinel
-// reach every statement. Describe asks reflect whether its any
+// reach every statement; Where asks errors.As for a *fs.PathError, a
+// type of another package, which is offered too. Describe asks reflect whether its any
 // argument's type implements Store: a mock of Store, and a pointer to a
 // variable of type Store, answer yes. The rows assert the calls Save
 // made to its store (the mocks record them), so a Save that puts
@@ -173,6 +174,18 @@ func TestAutoMocks(t *testing.T) {
 	for _, want := range []string{`&LimitError{Limit: 101}, want: "big limit"`, "temporary: []bool{true", "unwrap: []error{ErrMissing}}", `want: "wrapped missing"`, "(*LimitError)(nil)"} {
 		if !bytes.Contains(errs, []byte(want)) {
 			t.Errorf("errs_dowse_auto_test.go has no %s\n%s", want, errs)
+		}
+	}
+	// errors.As with a type of another package: Where gets
+	// *fs.PathErrors, the typed nil among them, on which it panics.
+	paths, err := os.ReadFile(filepath.Join(dir, "paths_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths = spaces.ReplaceAll(paths, []byte(" "))
+	for _, want := range []string{"Err: fs.ErrNotExist}", `want: "no file `, "(*fs.PathError)(nil)"} {
+		if !bytes.Contains(paths, []byte(want)) {
+			t.Errorf("paths_dowse_auto_test.go has no %s\n%s", want, paths)
 		}
 	}
 	// reflect's Implements: a mock of the Store the package names in

@@ -39,7 +39,7 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 	for _, external := range []bool{false, true} {
 		var puts, exprs []string
 		funcs := map[string]bool{}
-		dyn := map[string]bool{}
+		dyn := map[string]types.Type{}
 		mocks := map[string]*mock.Type{}
 		vars := map[string]*types.Var{}
 		for _, t := range targets {
@@ -53,9 +53,7 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 				for f := range t.Funcs {
 					funcs[f] = true
 				}
-				for d := range t.Dyn {
-					dyn[d] = true
-				}
+				maps.Copy(dyn, t.Dyn)
 				for _, m := range t.Mocks {
 					mocks[m.Name] = m
 				}
@@ -66,15 +64,12 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 		for _, f := range slices.Sorted(maps.Keys(funcs)) {
 			puts, exprs = append(puts, "@"+f), append(exprs, f)
 		}
-		// The dynamic types of interface inputs are served as "@#T":
-		// (*T)(nil), so that the worker finds T by name.
-		for _, d := range slices.Sorted(maps.Keys(dyn)) {
+		for d := range dyn {
 			if _, isVar := vars[d]; isVar || d == "error" || d == "io.Reader" {
-				continue // built by rt, or a variable (below)
+				delete(dyn, d) // built by rt, or a variable (harnessSource)
 			}
-			puts, exprs = append(puts, "@#"+d), append(exprs, "(*"+d+")(nil)")
 		}
-		if len(puts) == 0 {
+		if len(puts)+len(dyn) == 0 {
 			continue
 		}
 		v := p.Test
@@ -98,7 +93,7 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 		for _, n := range slices.Sorted(maps.Keys(mocks)) {
 			ms = append(ms, mocks[n])
 		}
-		h.src, err = harnessSource(v, h.test, puts, exprs, ms, vars)
+		h.src, err = harnessSource(v, h.test, puts, exprs, ms, vars, dyn)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +140,7 @@ func freeName(pkg *types.Package, name string) string {
 // expressions of their functions (exprs[i] for puts[i]). Import names avoid the package's own
 // declarations (which share the file's scope) and builtin names are
 // avoided in favour of spelled-out types.
-func harnessSource(v *packages.Package, test string, puts, exprs []string, mocks []*mock.Type, vars map[string]*types.Var) ([]byte, error) {
+func harnessSource(v *packages.Package, test string, puts, exprs []string, mocks []*mock.Type, vars map[string]*types.Var, dyn map[string]types.Type) ([]byte, error) {
 	rtName := freeName(v.Types, "dowsert")
 	testingName := freeName(v.Types, "dowsetesting")
 	// The mock types' methods name other packages: each is imported
@@ -174,8 +169,15 @@ func harnessSource(v *packages.Package, test string, puts, exprs []string, mocks
 	if records {
 		decls.WriteString(mock.RecorderSource(qualifier, nil))
 	}
-	// The variables offered as values are served as "@=name".
+	// The dynamic types of interface inputs are served as "@#T":
+	// (*T)(nil), so that the worker finds T by its name in the layout;
+	// a type of another package (*fs.PathError) is written with its
+	// import's name.
 	puts, exprs = slices.Clone(puts), slices.Clone(exprs)
+	for _, d := range slices.Sorted(maps.Keys(dyn)) {
+		puts, exprs = append(puts, "@#"+d), append(exprs, "(*"+types.TypeString(dyn[d], qualifier)+")(nil)")
+	}
+	// The variables offered as values are served as "@=name".
 	for _, name := range slices.Sorted(maps.Keys(vars)) {
 		expr := vars[name].Name()
 		if q := qualifier(vars[name].Pkg()); q != "" {

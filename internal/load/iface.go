@@ -587,6 +587,24 @@ func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ..
 			break // T, else *T
 		}
 	}
+	// The types of other packages the code asserts such values to
+	// (err.(*fs.PathError), errors.As(err, &pathErr)): the package's own
+	// are offered above.
+	seen := map[string]bool{}
+	for _, a := range f.concreteAsserts {
+		ct := a.to
+		fromI, ok := a.from.Underlying().(*types.Interface)
+		name := typeString(ct, b.pkg)
+		if !ok || !types.Implements(t, fromI) || localType(ct, b.pkg) || seen[name] ||
+			!types.Implements(ct, it) || !nameable(ct, b.pkg, map[types.Type]bool{}) {
+			continue
+		}
+		seen[name] = true
+		if o, _, ok := b.shape(ct); ok {
+			outs = append(outs, o)
+			b.dyn[name] = ct
+		}
+	}
 	if f.mocks && implementable(it, b.pkg) && (!isNamed(t, "", "error") || f.errorMocks()) {
 		for _, m := range f.mocksFor(t, it) {
 			if o, ok := b.mockShape(m); ok {
@@ -682,15 +700,15 @@ func importable(path, from string) bool {
 // anyChoice builds the shape of an empty interface the package asserts
 // to other types: a choice among nil, int, string, bool, the concrete
 // types the package asserts such values to (those dowse can build and
-// the harness can name: no other package's types), and mock types of
-// the interfaces it asserts them to.
+// the package can name: its own, and exported ones of packages it may
+// import), and mock types of the interfaces it asserts them to.
 func (b *layoutBuilder) anyChoice(t types.Type, it *types.Interface) int {
 	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: typeString(t, b.pkg)})
 	var outs []int
 	seen := map[string]bool{}
 	offer := func(ct types.Type) {
 		name := typeString(ct, b.pkg)
-		if seen[name] || !localType(ct, b.pkg) || types.IsInterface(ct) {
+		if seen[name] || !nameable(ct, b.pkg, map[types.Type]bool{}) || types.IsInterface(ct) {
 			return
 		}
 		seen[name] = true
@@ -732,8 +750,7 @@ func (b *layoutBuilder) anyChoice(t types.Type, it *types.Interface) int {
 	return i
 }
 
-// localType reports whether t names no package but pkg (the harness
-// serves dynamic types by their names in pkg).
+// localType reports whether t names no package but pkg.
 func localType(t types.Type, pkg *types.Package) bool {
 	ok := true
 	types.TypeString(t, func(p *types.Package) string {
