@@ -3,6 +3,7 @@ package rt
 import (
 	"bytes"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -417,6 +418,11 @@ func StringsLastIndexByte(s string, c byte) int {
 // (a byte search), or 0 with a concretization recorded for a symbolic
 // rune or a rune outside ASCII, whose UTF-8 form dowse does not model here.
 func runeSearch(ss S, s string, rs S, r rune, why string) S {
+	if rs != 0 && ss == 0 {
+		if sh := runeIndexIn(rs, s); sh != 0 {
+			return sh
+		}
+	}
 	if rs != 0 || r < 0 || r >= 0x80 {
 		if ss != 0 || rs != 0 {
 			Conc(0, why)
@@ -424,6 +430,71 @@ func runeSearch(ss S, s string, rs S, r rune, why string) S {
 		return 0
 	}
 	return byteSearch(ss, s, 0, byte(r), firstMatch)
+}
+
+// maxRuneSet bounds the distinct runes of a constant string that
+// runeIn and runeIndexIn compare a symbolic rune with.
+const maxRuneSet = 256
+
+// firstRunes are the distinct runes of s, as a range over s decodes
+// them, with the byte offset of each one's first occurrence, in that
+// order; nil if there are more than maxRuneSet.
+func firstRunes(s string) (runes []rune, at []int) {
+	seen := map[rune]bool{}
+	for i, c := range s {
+		if seen[c] {
+			continue
+		}
+		if len(runes) == maxRuneSet {
+			return nil, nil
+		}
+		seen[c] = true
+		runes, at = append(runes, c), append(at, i)
+	}
+	return runes, at
+}
+
+// runeIndexIn is the shadow of strings.IndexRune(s, r) for a symbolic
+// rune r (shadow rs) and a constant s: the offset of r's first occurrence
+// among the runes s decodes to, or -1. That is IndexRune's answer for
+// every r: UTF-8 resynchronizes, so an encoding of a valid rune in s is
+// one of the runes a range over s decodes; RuneError is among them just
+// when s holds an invalid sequence or U+FFFD (which IndexRune looks for);
+// and no other rune (a surrogate, a negative one) is ever decoded. 0 if
+// s has more than maxRuneSet distinct runes.
+func runeIndexIn(rs S, s string) S {
+	runes, at := firstRunes(s)
+	if runes == nil && s != "" {
+		return 0
+	}
+	acc := intS(-1)
+	for k := len(runes) - 1; k >= 0; k-- {
+		eq := mk(Node{Op: OpEq, K: KBool, K2: KInt32, A: rs, B: constant(KInt32, uint64(int64(runes[k])))})
+		acc = mk(Node{Op: OpIte, K: KInt, A: eq, B: intS(at[k]), C: acc})
+	}
+	return acc
+}
+
+// runeIn is the shadow of strings.ContainsRune(s, r) for a symbolic rune
+// r (shadow rs) and a constant s (runeIndexIn says why it is exact): r is
+// in one of the runs of consecutive runes s decodes to. 0 if s has more
+// than maxRuneSet distinct runes.
+func runeIn(rs S, s string) S {
+	runes, _ := firstRunes(s)
+	if runes == nil && s != "" {
+		return 0
+	}
+	slices.Sort(runes)
+	in := falseS()
+	for i := 0; i < len(runes); {
+		j := i
+		for j+1 < len(runes) && runes[j+1] == runes[j]+1 {
+			j++
+		}
+		in = mk(Node{Op: OpLOr, K: KBool, A: in, B: runeRange(rs, runes[i], runes[j])})
+		i = j + 1
+	}
+	return in
 }
 
 // StringsIndexRune is strings.IndexRune.
@@ -441,7 +512,15 @@ func StringsIndexRune(s string, r rune) int {
 func StringsContainsRune(s string, r rune) bool {
 	res := strings.ContainsRune(s, r)
 	if on.Load() && Enter(idStringsContainsRune, 2) {
-		if sh := runeSearch(In(0, FS(s)), s, In(1, uint64(int64(r))), r, "strings.ContainsRune of a symbolic or non-ASCII rune"); sh != 0 {
+		ss, rs := In(0, FS(s)), In(1, uint64(int64(r)))
+		if rs != 0 && ss == 0 {
+			// A rune tested against a set (containsOnly's closures).
+			if sh := runeIn(rs, s); sh != 0 {
+				Ret(idStringsContainsRune, Arg{S: sh, F: B(res)})
+				return res
+			}
+		}
+		if sh := runeSearch(ss, s, rs, r, "strings.ContainsRune of a symbolic or non-ASCII rune"); sh != 0 {
 			Ret(idStringsContainsRune, Arg{S: mk(Node{Op: OpGe, K: KBool, K2: KInt, A: sh, B: intS(0)}), F: B(res)})
 		}
 	}

@@ -131,6 +131,51 @@ func TestSearchModelsAgree(t *testing.T) {
 	}
 }
 
+// TestRuneInSet checks the models of IndexRune and ContainsRune for a
+// symbolic rune and a constant string (a rune tested against a set, as
+// containsOnly-style helpers do): they leave a shadow, and the shadow
+// evaluates to what the strings package returns for every rune tried —
+// in the set or not, non-ASCII ones, RuneError (which matches invalid
+// UTF-8 too), surrogates, negative runes and runes beyond MaxRune.
+func TestRuneInSet(t *testing.T) {
+	sets := []string{"", "0123456789", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-", "aéb\u212a", "x\xffy", "\ufffd", "a\xc3"}
+	runes := []rune{-1, 0, '0', '5', '9', 'a', 'z', 'Z', '-', '.', 'é', '\u212a', utf8.RuneError, 0xD800, utf8.MaxRune, utf8.MaxRune + 1, 0x7f, 0x80}
+	for _, set := range sets {
+		for _, r := range runes {
+			begin(t)
+			rs := mk(Node{Op: OpInput, K: KInt32})
+			in := []Value{{Bits: uint64(uint32(r))}}
+			Call(idStringsIndexRune, Arg{}, Arg{S: rs, F: uint64(int64(r))})
+			got := StringsIndexRune(set, r)
+			if want := strings.IndexRune(set, r); got != want {
+				t.Fatalf("StringsIndexRune(%q, %U) = %d, want %d", set, r, got, want)
+			}
+			sh := Res(idStringsIndexRune, 0, uint64(int64(got)))
+			if sh == 0 {
+				t.Fatalf("IndexRune(%q, symbolic %U): no shadow", set, r)
+			}
+			if v, ok := evalShadow(cur.nodes, sh, in); !ok || int64(v.Bits) != int64(got) {
+				t.Errorf("IndexRune(%q, %U): the shadow says %d (ok %v), the strings package %d", set, r, int64(v.Bits), ok, got)
+			}
+			Call(idStringsContainsRune, Arg{}, Arg{S: rs, F: uint64(int64(r))})
+			has := StringsContainsRune(set, r)
+			if want := strings.ContainsRune(set, r); has != want {
+				t.Fatalf("StringsContainsRune(%q, %U) = %v, want %v", set, r, has, want)
+			}
+			sh = Res(idStringsContainsRune, 0, B(has))
+			if sh == 0 {
+				t.Fatalf("ContainsRune(%q, symbolic %U): no shadow", set, r)
+			}
+			if v, ok := evalShadow(cur.nodes, sh, in); !ok || (v.Bits != 0) != has {
+				t.Errorf("ContainsRune(%q, %U): the shadow says %v (ok %v), the strings package %v", set, r, v.Bits != 0, ok, has)
+			}
+			if len(cur.conc) > 0 {
+				t.Errorf("%q, %U: concretized: %v", set, r, cur.conc)
+			}
+		}
+	}
+}
+
 // TestASCIIClasses checks the ASCII ranges of the unicode class models
 // against the unicode package for every ASCII rune.
 func TestASCIIClasses(t *testing.T) {
