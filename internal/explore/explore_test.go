@@ -408,3 +408,48 @@ func TestInputTextAlternatives(t *testing.T) {
 		}
 	}
 }
+
+// boundedNode is a fake target with a mock value the node bound makes
+// nil: its choice leaf (in1) is not read, and the run reports it
+// (rt.Result.Nilled); the target branches on in0 alone.
+var boundedNode = &program{
+	name:   "boundedNode",
+	leaves: intLeaves("x", "choice"),
+	run: func(t *tracer) {
+		if t.inputs[1].Bits != 0 {
+			t.res.Nilled = []int{1}
+		}
+		t.res.NodeBounded = true
+		if t.cmp(1, rt.OpEq, t.in(0), t.konst(5)) {
+			t.fail("five")
+		}
+	},
+}
+
+// TestNodeBoundRows checks that the inputs kept for rows and failures
+// hold 0 (nil) at the leaves the node bound made nil in their runs, so
+// that a generated test, where no bound applies, builds what the run
+// saw; and that the report says the bound restricted the search.
+func TestNodeBoundRows(t *testing.T) {
+	// The initial input, the first to reach x == 5, picks a mock
+	// (choice 3) the bound makes nil.
+	target := Target{Name: boundedNode.name, Inputs: [][]rt.Value{{{Bits: 5}, {Bits: 3}}}}
+	rep, err := Explore(context.Background(), Config{Seed: 1}, target, &fakeExec{p: boundedNode, workers: 1}, &bruteSolver{r: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Paths != 2 || len(rep.Failures) != 1 {
+		t.Fatalf("%d paths, %d failures; want 2 and 1", rep.Paths, len(rep.Failures))
+	}
+	for _, row := range rep.Rows {
+		if row.Inputs[1].Bits != 0 {
+			t.Errorf("row %v keeps the choice the bound made nil", row.Inputs)
+		}
+	}
+	if f := rep.Failures[0]; f.Inputs[1].Bits != 0 {
+		t.Errorf("failure %v keeps the choice the bound made nil", f.Inputs)
+	}
+	if !rep.NodeBounded {
+		t.Error("the report does not say the node bound restricted the search")
+	}
+}
