@@ -232,6 +232,9 @@ func (c *ifaceChoice) boundedChain() []Event {
 	pick := c.bounded()
 	nilOrMock := c.is(0)
 	for _, m := range c.mocks {
+		if nilOrMock == 0 {
+			break // a leaf without a shadow: a concrete choice
+		}
 		nilOrMock = mk(Node{Op: OpLOr, K: KBool, A: nilOrMock, B: c.is(m)})
 	}
 	evs := []Event{{Site: InputSite, Taken: pick == 0, Cond: nilOrMock, Implicit: true}}
