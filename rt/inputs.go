@@ -374,12 +374,12 @@ func (b *builder) pick(n int) int { return b.pickAs(n, false) }
 // apart (the dynamic type of an interface: two types on which the code
 // takes the same branches take the same path).
 func (b *builder) pickAs(n int, implicit bool) int {
-	x, s := b.take()
-	pick := pickOf(x, n)
-	for j := 0; j <= pick; j++ {
-		b.rec(Event{Site: InputSite, Taken: j == pick, Cond: Cmp(OpEq, KInt, s, uint64(pick), 0, uint64(j)), Implicit: implicit || b.quiet > 0 || b.implicit})
+	c := ifaceChoice{n: n}
+	b.takeChoice(&c)
+	for _, ev := range c.chain(implicit || b.quiet > 0 || b.implicit) {
+		b.rec(ev)
 	}
-	return pick
+	return c.pick
 }
 
 // pickOf is the alternative a choice leaf of n alternatives picks.

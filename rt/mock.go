@@ -67,32 +67,27 @@ func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
 		pick = b.pickAs(ch.n, true)
 	case b.deferTo == nil:
 		// Built with the parameter: the node bound applies now.
-		var x Value
-		x, ch.s = b.take()
-		ch.pick = pickOf(x, ch.n)
-		if !ch.isMock(ch.pick) && !boundReached(b.param) || ch.isMock(ch.pick) && countMock(b.param) {
-			pick = ch.pick
-			for _, ev := range ch.chain() {
-				b.rec(ev)
+		b.takeChoice(&ch)
+		pick = ch.pick
+		var evs []Event
+		if ch.isMock(ch.pick) && !countMock(b.param) || !ch.isMock(ch.pick) && boundReached(b.param) {
+			evs, pick = ch.boundedChain(), ch.bounded()
+			if pick != ch.pick {
+				nilled(ch.leaf)
 			}
-			break
+		} else {
+			evs = ch.chain(true)
 		}
-		pick = ch.bounded()
-		if pick != ch.pick {
-			nilled(ch.leaf)
-		}
-		for _, ev := range ch.boundedChain() {
+		for _, ev := range evs {
 			b.rec(ev)
 		}
 	default:
 		// In a mock script's element: the node bound applies when a
 		// call returns the element (deferredElem.returned).
 		start := len(*b.deferTo)
-		var x Value
-		x, ch.s = b.take()
-		ch.pick = pickOf(x, ch.n)
+		b.takeChoice(&ch)
 		pick = ch.pick
-		for _, ev := range ch.chain() {
+		for _, ev := range ch.chain(true) {
 			b.rec(ev)
 		}
 		k := len(*b.held)
@@ -202,11 +197,19 @@ type ifaceChoice struct {
 
 func (c *ifaceChoice) isMock(j int) bool { return slices.Contains(c.mocks, j) }
 
-// chain is the choice recorded as a switch would record it (pickAs).
-func (c *ifaceChoice) chain() []Event {
+// takeChoice takes c's choice leaf: its value and shadow.
+func (b *builder) takeChoice(c *ifaceChoice) {
+	var x Value
+	x, c.s = b.take()
+	c.pick = pickOf(x, c.n)
+}
+
+// chain is the choice recorded as a switch would record it: "is it 0?",
+// "is it 1?", ..., up to the one picked.
+func (c *ifaceChoice) chain(implicit bool) []Event {
 	evs := make([]Event, 0, c.pick+1)
 	for j := 0; j <= c.pick; j++ {
-		evs = append(evs, Event{Site: InputSite, Taken: j == c.pick, Cond: c.is(j), Implicit: true})
+		evs = append(evs, Event{Site: InputSite, Taken: j == c.pick, Cond: c.is(j), Implicit: implicit})
 	}
 	return evs
 }

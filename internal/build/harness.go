@@ -69,7 +69,7 @@ func harnessFiles(p *load.Package, targets []*load.Target, taken map[string]stri
 				delete(dyn, d) // built by rt, or a variable (harnessSource)
 			}
 		}
-		if len(puts)+len(dyn) == 0 {
+		if len(puts) == 0 {
 			continue
 		}
 		v := p.Test
