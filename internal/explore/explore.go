@@ -148,6 +148,9 @@ type Report struct {
 	UnknownAnswers int
 	CacheHits      int
 	Divergences    int
+	// LengthFreeRuns counts the runs of inputs found by length-free
+	// queries (lengthfree.go), LengthFreePaths the paths they took first.
+	LengthFreeRuns, LengthFreePaths int
 	// AllocBounded is set when some input asked the code for a make
 	// longer than rt.MaxAlloc: those runs stopped before allocating, and
 	// the verdict holds for the inputs within that bound.
@@ -324,8 +327,11 @@ type child struct {
 	parent *node
 	flip   int  // the parent's event negated; -1 for an initial input
 	mutant bool // made by mutation (see mutate.go)
-	fuzzed bool // found by Go's fuzzer (Target.Fuzzed)
-	rerun  bool // an input of an earlier search (Target.Inputs)
+	// lengthFree marks the solution of a length-free query
+	// (lengthfree.go): its run may leave the parent's prefix.
+	lengthFree bool
+	fuzzed     bool // found by Go's fuzzer (Target.Fuzzed)
+	rerun      bool // an input of an earlier search (Target.Inputs)
 }
 
 // explorer holds the state of one exploration.
@@ -692,6 +698,10 @@ func (e *explorer) record(c child, o RunOutcome) {
 		for i := 0; i <= c.flip; i++ {
 			want := Branch{pe[i].Site, pe[i].Taken != (i == c.flip)}
 			if i >= len(res.Events) || (Branch{res.Events[i].Site, res.Events[i].Taken}) != want {
+				if c.lengthFree {
+					n.bound = min(i+1, len(res.Events))
+					break
+				}
 				e.rep.Divergences++
 				e.hit[ReasonDivergence] = true
 				if len(e.rep.DivergenceSites) < MaxDivergenceSites && !slices.Contains(e.rep.DivergenceSites, want.Site) {
@@ -730,6 +740,12 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 	if c.fuzzed && newPath {
 		e.rep.FuzzedPaths++
+	}
+	if c.lengthFree {
+		e.rep.LengthFreeRuns++
+		if newPath {
+			e.rep.LengthFreePaths++
+		}
 	}
 	if c.rerun && newPath {
 		e.rep.RerunPaths++
@@ -939,6 +955,11 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 			case Unsat:
 				if len(e.boundChecks) < 4*maxBoundChecks && hasLengthBound(e.leaves) {
 					e.boundChecks = append(e.boundChecks, boundCandidate{site: ev.Site, taken: !ev.Taken, conds: q.Conds, seed: n.inputs})
+				}
+				if kid, ok, err := e.lengthFree(ctx, n, j, q); err != nil {
+					return nil, err
+				} else if ok {
+					kids = append(kids, kid)
 				}
 			case Sat:
 				if len(ans.Model) != len(e.leaves) {

@@ -69,6 +69,12 @@ type Target struct {
 	// paths they found first (the rest of the paths the solver found).
 	MutationRuns  int `json:"mutation_runs,omitempty"`
 	MutationPaths int `json:"mutation_paths,omitempty"`
+	// LengthFreeRuns counts the runs of inputs solved for without the
+	// conditions on lengths alone of an infeasible query's prefix (a
+	// loop's exit that pinned a length), LengthFreePaths the paths they
+	// found first.
+	LengthFreeRuns  int `json:"length_free_runs,omitempty"`
+	LengthFreePaths int `json:"length_free_paths,omitempty"`
 	// GoFuzz tells what Go's fuzzer did in the hybrid phase of a fuzz
 	// target (absent if it did not run).
 	GoFuzz *GoFuzz `json:"go_fuzz,omitempty"`
@@ -396,6 +402,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.CacheHits = rep.CacheHits
 	out.Divergences = rep.Divergences
 	out.MutationRuns, out.MutationPaths = rep.MutantRuns, rep.MutantPaths
+	out.LengthFreeRuns, out.LengthFreePaths = rep.LengthFreeRuns, rep.LengthFreePaths
 	if f := rep.Fuzzer; f != nil {
 		out.GoFuzz = &GoFuzz{Seconds: f.Time.Seconds(), Seeds: f.Seeds, Inputs: f.Inputs, Paths: f.Paths, Error: f.Err}
 	}
