@@ -32,13 +32,21 @@ import (
 // ran longer) is expected and not counted as a divergence. The answer
 // to the original query stands: the relaxed query only adds runs, so a
 // verdict never rests on it.
+//
+// Only the runs that covered a branch outcome first are expanded so: the
+// relaxed query is one more query per infeasible negation, and on an
+// enumeration with no length left to change (a list's paths, explored
+// exhaustively) every such run would take a path the search finds
+// anyway. A run that covered something new is where the search is
+// making progress, and where a pinned length most likely holds it up.
 
 // lengthFree asks the query q, found infeasible while expanding event j
 // of n, without the conditions of its prefix on lengths alone, and
-// returns the child its solution makes. ok is false when q has no such
-// condition or the relaxed query has no solution.
+// returns the child its solution makes. ok is false when n covered
+// nothing first, q has no such condition, or the relaxed query has no
+// solution.
 func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query) (kid child, ok bool, err error) {
-	if len(q.Conds) < 2 {
+	if n.score == 0 || len(q.Conds) < 2 {
 		return child{}, false, nil
 	}
 	last := len(q.Conds) - 1
