@@ -1004,6 +1004,24 @@ func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 		e.hit[ReasonNoSolver] = true
 		return Answer{Verdict: Unknown, Why: "no solver"}, nil
 	}
+	ans, err := e.ask(ctx, q)
+	if err == nil && ans.Verdict == Unknown {
+		if ans.TimedOut {
+			e.hit[ReasonSolverTimeout] = true
+		} else {
+			e.hit[ReasonSolverUnknown] = true
+		}
+	}
+	return ans, err
+}
+
+// ask asks the solver and keeps the statistics, as solve does, except
+// that an undecided answer is not a reason the search is incomplete: the
+// caller's verdict does not rest on it (a length-free query).
+func (e *explorer) ask(ctx context.Context, q *Query) (Answer, error) {
+	if e.solver == nil {
+		return Answer{Verdict: Unknown, Why: "no solver"}, nil
+	}
 	bctx := e.bounded(ctx)
 	t0 := time.Now()
 	ans, err := e.solver.Solve(bctx, q)
@@ -1027,11 +1045,6 @@ func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 		e.rep.Unsat++
 	default:
 		e.rep.UnknownAnswers++
-		if ans.TimedOut {
-			e.hit[ReasonSolverTimeout] = true
-		} else {
-			e.hit[ReasonSolverUnknown] = true
-		}
 	}
 	return ans, nil
 }

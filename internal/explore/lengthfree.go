@@ -31,7 +31,7 @@ import (
 // child like any other; that its run follows another prefix (the loops
 // ran longer) is expected and not counted as a divergence. The answer
 // to the original query stands: the relaxed query only adds runs, so a
-// verdict never rests on it.
+// verdict never rests on it (nor on the relaxed query's time-out).
 //
 // Only the runs that covered a branch outcome first are expanded so: the
 // relaxed query is one more query per infeasible negation, and on an
@@ -62,7 +62,7 @@ func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query) (ki
 		return child{}, false, nil
 	}
 	rq := &Query{Conds: append(keep, q.Conds[last]), Leaves: q.Leaves, Seed: q.Seed, Timeout: q.Timeout}
-	ans, err := e.solve(ctx, rq)
+	ans, err := e.ask(ctx, rq)
 	if err == errInterrupted {
 		e.interrupted(ctx)
 		return child{}, false, nil

@@ -52,6 +52,21 @@ func TestLengthFree(t *testing.T) {
 	if len(rep.Failures) != 1 {
 		t.Errorf("%d failures, want 1", len(rep.Failures))
 	}
+
+	// A length-free query the solver gives up on is no reason the search
+	// is incomplete: the query it relaxes was decided.
+	// (Every path starts with the loop's test of the length, which only
+	// a length-free query drops.)
+	relaxed := func(q *Query) bool {
+		return !lengthsOnly(q.Conds[0], p.leaves, map[uint64]refs{})
+	}
+	rep = explore(t, p, Config{NoMutation: true}, &fakeExec{p: p, workers: 1}, &bruteSolver{r: 8, unknown: relaxed})
+	if rep.UnknownAnswers == 0 || rep.LengthFreeRuns != 0 {
+		t.Fatalf("%d unknown answers, %d length-free runs; want the length-free queries unknown", rep.UnknownAnswers, rep.LengthFreeRuns)
+	}
+	if rep.Paths != 12 || !rep.Exhaustive || len(rep.Incomplete) != 0 {
+		t.Errorf("paths %d, exhaustive %v, incomplete %v; want 12, true, none", rep.Paths, rep.Exhaustive, rep.Incomplete)
+	}
 }
 
 func TestLengthsOnly(t *testing.T) {
