@@ -115,3 +115,28 @@ func TestRunKeepsInteresting(t *testing.T) {
 		}
 	}
 }
+
+func TestEndedAtFuzztime(t *testing.T) {
+	const race = `fuzz: elapsed: 12s, execs: 120243 (9315/sec), new interesting: 116 (total: 144)
+fuzz: elapsed: 13s, execs: 120243 (0/sec), new interesting: 116 (total: 144)
+--- FAIL: FuzzParse (12.76s)
+    context deadline exceeded
+FAIL
+`
+	tests := []struct {
+		name, output, target string
+		want                 bool
+	}{
+		{"the race at the end of -fuzztime", race, "FuzzParse", true},
+		{"the race, no trailing lines", "--- FAIL: FuzzParse (3.20s)\n    context deadline exceeded", "FuzzParse", true},
+		{"another target's name", race, "FuzzParseRange", false},
+		{"a failing input", "--- FAIL: FuzzParse (0.10s)\n    --- FAIL: FuzzParse (0.00s)\n        x_test.go:9: boom\n\n    Failing input written to testdata/fuzz/FuzzParse/abc\n", "FuzzParse", false},
+		{"the deadline and another message", "--- FAIL: FuzzParse (3.20s)\n    context deadline exceeded\n    x_test.go:9: boom\nFAIL\n", "FuzzParse", false},
+		{"a passing run", "fuzz: elapsed: 10s, execs: 5 (1/sec)\nPASS\n", "FuzzParse", false},
+	}
+	for _, tt := range tests {
+		if got := endedAtFuzztime(tt.output, tt.target); got != tt.want {
+			t.Errorf("%s: endedAtFuzztime = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
