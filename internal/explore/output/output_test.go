@@ -72,6 +72,7 @@ var scenarios = map[string][]*Target{
 			Bounds:     Bounds{MaxLen: intp(8)},
 			StopReason: "max-runs", Incomplete: []string{"max-runs", "solver-timeout", "concretization", "divergence"},
 			ElapsedSeconds: 30, SolverSeconds: 20, SolverQueries: 2000, CacheHits: 300,
+			MutationRuns: 400, MutationPaths: 12, LengthFreeRuns: 9, LengthFreePaths: 4,
 			Divergences: 2, DivergenceSites: []string{"parse.go:20:9", "parse.go:31:2"}, Concretizations: 5,
 			Errors: []string{"run 7: decode node 3: bad"},
 			Files:  []string{"testdata/fuzz/FuzzParse/dowse-0123456789abcdef"},

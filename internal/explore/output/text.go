@@ -100,7 +100,7 @@ func (h *TextHandler) Target(t *Target) error {
 		extra = append(extra, fmt.Sprintf("%s of mutated inputs found %s", plural(t.MutationRuns, "run"), plural(t.MutationPaths, "path")))
 	}
 	if t.LengthFreeRuns > 0 {
-		extra = append(extra, fmt.Sprintf("%s solved without the loop bounds that pinned a length found %s", plural(t.LengthFreeRuns, "run"), plural(t.LengthFreePaths, "path")))
+		extra = append(extra, fmt.Sprintf("%s solved without pinned lengths found %s", plural(t.LengthFreeRuns, "run"), plural(t.LengthFreePaths, "path")))
 	}
 	if g := t.GoFuzz; g != nil {
 		s := fmt.Sprintf("go test -fuzz for %.1fs from %s found %s, %s", g.Seconds, plural(g.Seeds, "input"), plural(g.Inputs, "input"), plural(g.Paths, "new path"))
