@@ -359,7 +359,8 @@ type explorer struct {
 	// take them.
 	boundChecks   []boundCandidate
 	boundsChecked bool
-	mut           *mutator // the mutation phase's state
+	mut           *mutator        // the mutation phase's state
+	refs          map[uint64]refs // how terms read the inputs, by term (lengthfree.go)
 	stop          string
 	rep           *Report
 	runs          int

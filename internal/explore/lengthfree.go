@@ -51,9 +51,11 @@ func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query) (ki
 	}
 	last := len(q.Conds) - 1
 	keep := make([]*sym.Expr, 0, len(q.Conds))
-	memo := map[uint64]refs{}
+	if e.refs == nil || len(e.refs) > maxRefs {
+		e.refs = map[uint64]refs{} // terms die and IDs are not reused: start over
+	}
 	for _, c := range q.Conds[:last] {
-		if lengthsOnly(c, e.leaves, memo) {
+		if lengthsOnly(c, e.leaves, e.refs) {
 			continue
 		}
 		keep = append(keep, c)
@@ -72,6 +74,9 @@ func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query) (ki
 	}
 	return child{inputs: ans.Model, parent: n, flip: j, lengthFree: true}, true, nil
 }
+
+// maxRefs bounds the terms whose reads lengthFree remembers.
+const maxRefs = 1 << 16
 
 // refs says how a term reads the inputs: through their lengths, and
 // otherwise.
