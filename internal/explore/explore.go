@@ -699,16 +699,15 @@ func (e *explorer) record(c child, o RunOutcome) {
 		for i := 0; i <= c.flip; i++ {
 			want := Branch{pe[i].Site, pe[i].Taken != (i == c.flip)}
 			if i >= len(res.Events) || (Branch{res.Events[i].Site, res.Events[i].Taken}) != want {
+				n.bound = min(i+1, len(res.Events))
 				if c.lengthFree {
-					n.bound = min(i+1, len(res.Events))
-					break
+					break // expected: its query dropped conditions of the prefix
 				}
 				e.rep.Divergences++
 				e.hit[ReasonDivergence] = true
 				if len(e.rep.DivergenceSites) < MaxDivergenceSites && !slices.Contains(e.rep.DivergenceSites, want.Site) {
 					e.rep.DivergenceSites = append(e.rep.DivergenceSites, want.Site)
 				}
-				n.bound = min(i+1, len(res.Events))
 				if i == c.flip && i < len(res.Events) && res.Events[i].Site == pe[i].Site &&
 					c.parent.retries < maxRetries && c.parent.conds != nil {
 					n.bound = i
@@ -957,7 +956,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 				if len(e.boundChecks) < 4*maxBoundChecks && hasLengthBound(e.leaves) {
 					e.boundChecks = append(e.boundChecks, boundCandidate{site: ev.Site, taken: !ev.Taken, conds: q.Conds, seed: n.inputs})
 				}
-				if kid, ok, err := e.lengthFree(ctx, n, j, q); err != nil {
+				if kid, ok, err := e.lengthFree(ctx, n, j, q, &asked); err != nil {
 					return nil, err
 				} else if ok {
 					kids = append(kids, kid)

@@ -42,28 +42,28 @@ import (
 
 // lengthFree asks the query q, found infeasible while expanding event j
 // of n, without the conditions of its prefix on lengths alone, and
-// returns the child its solution makes. ok is false when n covered
-// nothing first, q has no such condition, or the relaxed query has no
-// solution.
-func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query) (kid child, ok bool, err error) {
+// returns the child its solution makes; the query counts in the
+// expansion's asked. ok is false when n covered nothing first, q has no
+// such condition, or the relaxed query has no solution.
+func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query, asked *int) (kid child, ok bool, err error) {
 	if n.score == 0 || len(q.Conds) < 2 {
 		return child{}, false, nil
 	}
-	last := len(q.Conds) - 1
-	keep := make([]*sym.Expr, 0, len(q.Conds))
 	if e.refs == nil || len(e.refs) > maxRefs {
 		e.refs = map[uint64]refs{} // terms die and IDs are not reused: start over
 	}
+	last := len(q.Conds) - 1
+	var keep []*sym.Expr
 	for _, c := range q.Conds[:last] {
-		if lengthsOnly(c, e.leaves, e.refs) {
-			continue
+		if !lengthsOnly(c, e.leaves, e.refs) {
+			keep = append(keep, c)
 		}
-		keep = append(keep, c)
 	}
 	if len(keep) == last {
 		return child{}, false, nil
 	}
 	rq := &Query{Conds: append(keep, q.Conds[last]), Leaves: q.Leaves, Seed: q.Seed, Timeout: q.Timeout}
+	*asked++
 	ans, err := e.ask(ctx, rq)
 	if err == errInterrupted {
 		e.interrupted(ctx)
