@@ -175,6 +175,17 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 		choose(site, ki, i, iv)
 		return Ld(addr, fp)
 	}
+	depth := selectDepth(i)
+	if depth >= maxSelectDepth {
+		// The index was read at a symbolic index itself (a length
+		// prefix or an offset read from the input, as parsers of
+		// binary formats chain them): a selection among selections
+		// grows with each step and soon takes the solver seconds
+		// (nested multiplexers of bit-vectors). The run chooses the
+		// index's value instead, exactly (Pick).
+		choose(site, ki, i, iv)
+		return Ld(addr, fp)
+	}
 	// An input slice (or a slice of one that starts where it starts):
 	// beyond the elements this run has, those a longer input would have
 	// are its leaves, so the selection holds for every length the bounds
@@ -206,7 +217,77 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 		c := Cmp(OpEq, ki, i, iv, 0, k)
 		acc = mk(Node{Op: OpIte, K: ke, A: c, B: e, C: acc})
 	}
+	setSelectDepth(acc, depth+1)
 	return acc
+}
+
+// maxSelectDepth bounds the nesting of the selections LdSym builds: an
+// index whose expression holds that many nested selections is chosen
+// (Pick) instead of selected over. At 1, a value read at a symbolic index
+// can be compared and computed with, but an index computed from it is
+// chosen: one run per value, each query free of nested selections.
+const maxSelectDepth = 1
+
+// selectDepth is the nesting of LdSym's selections in expression s: 0 if
+// it has none, else one more than the largest nesting in the index of a
+// selection it holds. It walks s's nodes once per run (memoized), without
+// recursion: the run's goroutine stack must not grow (see growStack).
+func selectDepth(s S) uint8 {
+	if s == 0 || !lock() {
+		return 0
+	}
+	defer unlock()
+	if d, ok := cur.depths[s]; ok {
+		return d
+	}
+	if cur.depths == nil {
+		cur.depths = make(map[S]uint8)
+	}
+	stack := []S{s}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		if _, ok := cur.depths[n]; ok || int(n) >= len(cur.nodes) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		node := &cur.nodes[n]
+		var d uint8
+		waiting := false
+		visit := func(c S) {
+			if c == 0 {
+				return
+			}
+			if cd, ok := cur.depths[c]; ok {
+				d = max(d, cd)
+			} else {
+				stack = append(stack, c)
+				waiting = true
+			}
+		}
+		visit(node.A)
+		visit(node.B)
+		visit(node.C)
+		for _, c := range node.List {
+			visit(c)
+		}
+		if !waiting {
+			cur.depths[n] = d
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return cur.depths[s]
+}
+
+// setSelectDepth records that s is a selection of nesting d.
+func setSelectDepth(s S, d uint8) {
+	if s == 0 || !lock() {
+		return
+	}
+	if cur.depths == nil {
+		cur.depths = make(map[S]uint8)
+	}
+	cur.depths[s] = d
+	unlock()
 }
 
 // elemShadow is the shadow of the integer element of kind k at addr: its

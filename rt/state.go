@@ -111,6 +111,10 @@ type run struct {
 	// picked holds the symbolic indexes whose value the run has already
 	// chosen (see Pick), with that value.
 	picked map[S]uint64
+	// depths memoizes selectDepth: the nesting of selections (LdSym's
+	// if-then-else over the elements a symbolic index may reach) in the
+	// expressions walked, by node.
+	depths map[S]uint8
 	// builders are the shadows of the contents of the strings.Builders
 	// the run wrote symbolic values to (see builder.go).
 	builders    map[*strings.Builder]builderEntry
@@ -165,6 +169,7 @@ func resetRun(maxEvents int) {
 	cur.chanList = cur.chanList[:0]
 	cur.recvd = Arg{}
 	clear(cur.picked)
+	clear(cur.depths)
 	clear(cur.builders)
 	cur.goroutine = false
 	concurrent.Store(false)

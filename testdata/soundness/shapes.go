@@ -136,3 +136,21 @@ func Names() []Slot { return []Slot{{Name: "a"}, {Name: "b"}, {Name: "zz"}} }
 
 // Bump adds one to the element at p.
 func Bump(p *int) { *p++ }
+
+// Tags returns the first byte of each record of msg, a sequence of
+// length-prefixed records (a length byte, then that many bytes), as
+// binary formats chain them: where a record starts depends on the lengths
+// read before it.
+func Tags(msg []byte) ([]byte, bool) {
+	var tags []byte
+	for off := 0; off < len(msg); {
+		n := int(msg[off])
+		end := off + 1 + n
+		if n == 0 || end > len(msg) {
+			return nil, false
+		}
+		tags = append(tags, msg[off+1])
+		off = end
+	}
+	return tags, true
+}

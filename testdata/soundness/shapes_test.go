@@ -219,3 +219,14 @@ func PutConstantIndex(t *testing.T, xs [][2]byte) {
 		t.Fatal("third starts with x")
 	}
 }
+
+// PutChainedRecords reads a record whose offset was computed from lengths
+// read at offsets computed the same way: the index of the third record's
+// tag holds two values read at symbolic indexes. The run chooses such an
+// index (one run per value) rather than selecting among selections, so
+// the failing input is found and the verdict stays exact.
+func PutChainedRecords(t *testing.T, msg []byte) {
+	if tags, ok := Tags(msg); ok && len(tags) == 3 && tags[2] == 'z' {
+		t.Fatal("third record tagged z")
+	}
+}
