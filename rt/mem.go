@@ -171,7 +171,7 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 			}
 		}
 	}
-	if ke.Bits() == 0 || nv > maxIteElems || size == 0 || picked(i) {
+	if ke.Bits() == 0 || size == 0 || picked(i) || determined(i) {
 		choose(site, ki, i, iv)
 		return Ld(addr, fp)
 	}
@@ -197,9 +197,13 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 		// shorter slice of it; the rest are leaves.
 		count, inMemory = max(nv, uint64(len(in.elems))), max(nv, uint64(in.n))
 	}
+	lo, hi := uint64(0), count // the elements selected among
 	if count > maxIteElems {
-		choose(site, ki, i, iv)
-		return Ld(addr, fp)
+		if iv >= maxWindows*maxIteElems {
+			choose(site, ki, i, iv)
+			return Ld(addr, fp)
+		}
+		lo, hi = window(site, ki, i, iv, count)
 	}
 	elem := func(k uint64) S {
 		if k >= inMemory {
@@ -207,9 +211,9 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 		}
 		return elemShadow(unsafe.Add(base, uintptr(k)*size), ke)
 	}
-	// ite(i == count-1, x[count-1], ite(..., x[0]))
-	acc := elem(0)
-	for k := uint64(1); k < count; k++ {
+	// ite(i == hi-1, x[hi-1], ite(..., x[lo]))
+	acc := elem(lo)
+	for k := lo + 1; k < hi; k++ {
 		e := elem(k)
 		if acc == 0 || e == 0 {
 			return 0
@@ -219,6 +223,45 @@ func LdSym(ok bool, site uint32, ki Kind, i S, iv uint64, nv uint64, base unsafe
 	}
 	setSelectDepth(acc, depth+1)
 	return acc
+}
+
+// maxWindows bounds the windows of maxIteElems elements a selection may
+// choose among (see window): an index beyond them is chosen.
+const maxWindows = 64
+
+// window chooses, for a selection by index i (kind ki, value iv) among
+// count elements, more than maxIteElems, the window of maxIteElems
+// elements that holds element iv, [lo, hi), aligned on a multiple of
+// maxIteElems: the implicit branches i < maxIteElems, i < 2*maxIteElems,
+// ..., all false but the last (none where the window is the last), as
+// Pick chooses a value. The search negates each, so every window gets its
+// runs, and within one the selection is exact: long inputs (a fuzz
+// target's seeds, a message of hundreds of bytes) are read at symbolic
+// offsets without a choice per offset or a concretization. A window is
+// chosen once per run for an index expression.
+func window(site uint32, ki Kind, i S, iv, count uint64) (lo, hi uint64) {
+	lo = iv / maxIteElems * maxIteElems
+	hi = min(lo+maxIteElems, count)
+	if !lock() {
+		return lo, hi
+	}
+	if cur.windows == nil {
+		cur.windows = make(map[S]uint64)
+	}
+	prev, done := cur.windows[i]
+	cur.windows[i] = lo
+	unlock()
+	if done && prev == lo {
+		return lo, hi
+	}
+	u := Conv(KUint64, ki, i)
+	for w := uint64(maxIteElems); w <= lo; w += maxIteElems {
+		Imp(site, false, Cmp(OpLt, KUint64, u, iv, 0, w))
+	}
+	if hi < count {
+		Imp(site, true, Cmp(OpLt, KUint64, u, iv, 0, hi))
+	}
+	return lo, hi
 }
 
 // maxSelectDepth bounds the nesting of the selections LdSym builds: an

@@ -191,6 +191,11 @@ func choose(site uint32, ki Kind, i S, iv uint64) {
 	if done && v == iv {
 		return
 	}
+	if !done && determined(i) {
+		// i is computed from indexes already chosen (off+1 after
+		// off): the path condition fixes its value.
+		return
+	}
 	if iv > MaxPick {
 		pin(site, ki, i, iv)
 	} else {
@@ -206,6 +211,46 @@ func choose(site uint32, ki Kind, i S, iv uint64) {
 		cur.picked[i] = iv
 		unlock()
 	}
+}
+
+// maxDeterminedWalk bounds the nodes determined looks at.
+const maxDeterminedWalk = 64
+
+// determined reports whether the value of integer expression i is fixed
+// by the run's choices: i is built by arithmetic and conversions from
+// constants and indexes the run chose (Pick), as off+1 or off+2 are after
+// off was chosen. The walk is bounded (an expression too large to look at
+// is not determined) and does not recurse.
+func determined(i S) bool {
+	if !lock() {
+		return false
+	}
+	defer unlock()
+	stack := []S{i}
+	for seen := 0; len(stack) > 0; seen++ {
+		if seen >= maxDeterminedWalk {
+			return false
+		}
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if _, ok := cur.picked[s]; ok {
+			continue
+		}
+		if int(s) >= len(cur.nodes) {
+			return false
+		}
+		n := &cur.nodes[s]
+		switch {
+		case n.Op == OpConst:
+		case n.Op == OpConv || n.Op == OpNeg || n.Op == OpCpl:
+			stack = append(stack, n.A)
+		case n.Op >= OpAdd && n.Op <= OpShr:
+			stack = append(stack, n.A, n.B)
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // PickI is Pick in an index expression: x[rt.PickI(...)] records the

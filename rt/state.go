@@ -115,6 +115,10 @@ type run struct {
 	// if-then-else over the elements a symbolic index may reach) in the
 	// expressions walked, by node.
 	depths map[S]uint8
+	// windows holds the index expressions a selection among more than
+	// maxIteElems elements chose a window for, with the window's start
+	// (see window).
+	windows map[S]uint64
 	// builders are the shadows of the contents of the strings.Builders
 	// the run wrote symbolic values to (see builder.go).
 	builders    map[*strings.Builder]builderEntry
@@ -170,6 +174,7 @@ func resetRun(maxEvents int) {
 	cur.recvd = Arg{}
 	clear(cur.picked)
 	clear(cur.depths)
+	clear(cur.windows)
 	clear(cur.builders)
 	cur.goroutine = false
 	concurrent.Store(false)

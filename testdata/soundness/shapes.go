@@ -154,3 +154,10 @@ func Tags(msg []byte) ([]byte, bool) {
 	}
 	return tags, true
 }
+
+// Frame returns a 200-byte frame that holds msg from offset 120 on.
+func Frame(msg []byte) []byte {
+	f := make([]byte, 200)
+	copy(f[120:], msg)
+	return f
+}

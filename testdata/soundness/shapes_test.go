@@ -230,3 +230,17 @@ func PutChainedRecords(t *testing.T, msg []byte) {
 		t.Fatal("third record tagged z")
 	}
 }
+
+// PutFarRead reads a byte of a long slice at a symbolic offset past the
+// first 64 elements: the run chooses the window of elements that holds it
+// and selects within it, so every offset is reached without a choice per
+// value or a concretization (a pinned offset once made the verdict
+// inexact and left the failing input to mutation).
+func PutFarRead(t *testing.T, msg []byte) {
+	if len(msg) < 2 || int(msg[0]) >= len(msg) {
+		return
+	}
+	if Frame(msg)[120+int(msg[0])] == 'w' {
+		t.Fatal("w in the frame")
+	}
+}
