@@ -45,8 +45,17 @@ func StrIndex(site uint32, s S, sv string, ki Kind, i S, iv uint64) S {
 	}
 	if i == 0 {
 		i = constant(ki, iv)
+	} else if iv < uint64(len(sv)) && (picked(i) || determined(i) || selectDepth(i) >= maxSelectDepth) {
+		// As LdSym: selections do not nest. The index is chosen,
+		// and the byte read at its value.
+		choose(site, ki, i, iv)
+		i = constant(ki, iv)
 	}
-	return mk(Node{Op: OpIndex, K: KUint8, K2: ki, A: s, B: i})
+	x := mk(Node{Op: OpIndex, K: KUint8, K2: ki, A: s, B: i})
+	if !isConst(i) {
+		setSelectDepth(x, selectDepth(i)+1)
+	}
+	return x
 }
 
 // StrSlice is the shadow of s[lo:hi]; lov and hiv are the bounds' values

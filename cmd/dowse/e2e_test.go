@@ -271,7 +271,7 @@ func TestSoundnessShapes(t *testing.T) {
 		"PutCapturedByCheck", "PutCapturedInPUT", "PutClosureWritesCapture", "PutSubtest",
 		"PutHelperCallback", "PutCounter", "PutLibraryCallback", "PutMethodValuePointer",
 		"PutDeferredClosure", "PutDeferInPUT", "PutIndexOutOfRangeFirst", "PutTrimmed", "PutPopLast",
-		"PutPointerAt", "PutFieldAt", "PutStoreAt", "PutAddressAt", "PutConstantIndex", "PutChainedRecords", "PutFarRead",
+		"PutPointerAt", "PutFieldAt", "PutStoreAt", "PutAddressAt", "PutConstantIndex", "PutChainedRecords", "PutChainedText", "PutFarRead",
 	}
 	for _, name := range mustFind {
 		if s, ok := got[name]; !ok || len(s.Failures) == 0 {
@@ -295,7 +295,7 @@ func TestSoundnessShapes(t *testing.T) {
 	// A symbolic index into pointers, structs, stored-to or address-taken
 	// elements is chosen value by value, which covers every value in
 	// range: no concretization.
-	for _, name := range []string{"PutPointerAt", "PutFieldAt", "PutStoreAt", "PutAddressAt", "PutConstantIndex", "PutChainedRecords", "PutFarRead"} {
+	for _, name := range []string{"PutPointerAt", "PutFieldAt", "PutStoreAt", "PutAddressAt", "PutConstantIndex", "PutChainedRecords", "PutChainedText", "PutFarRead"} {
 		if !got[name].Exhaustive {
 			t.Errorf("%s: not exhaustive; a chosen index covers every value in range", name)
 		}

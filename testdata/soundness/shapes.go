@@ -155,6 +155,21 @@ func Tags(msg []byte) ([]byte, bool) {
 	return tags, true
 }
 
+// TagsIn is Tags over a string.
+func TagsIn(msg string) ([]byte, bool) {
+	var tags []byte
+	for off := 0; off < len(msg); {
+		n := int(msg[off])
+		end := off + 1 + n
+		if n == 0 || end > len(msg) {
+			return nil, false
+		}
+		tags = append(tags, msg[off+1])
+		off = end
+	}
+	return tags, true
+}
+
 // Frame returns a 200-byte frame that holds msg from offset 120 on.
 func Frame(msg []byte) []byte {
 	f := make([]byte, 200)

@@ -231,6 +231,14 @@ func PutChainedRecords(t *testing.T, msg []byte) {
 	}
 }
 
+// PutChainedText is PutChainedRecords over a string: a byte of a string
+// read at an index computed from a byte read at a symbolic index.
+func PutChainedText(t *testing.T, msg string) {
+	if tags, ok := TagsIn(msg); ok && len(tags) == 3 && tags[2] == 'z' {
+		t.Fatal("third record tagged z")
+	}
+}
+
 // PutFarRead reads a byte of a long slice at a symbolic offset past the
 // first 64 elements: the run chooses the window of elements that holds it
 // and selects within it, so every offset is reached without a choice per
