@@ -155,17 +155,17 @@ func Tags(msg []byte) ([]byte, bool) {
 	return tags, true
 }
 
-// TagsIn is Tags over a string.
+// TagsIn is Tags over a string, written with a remaining-length test.
 func TagsIn(msg string) ([]byte, bool) {
-	var tags []byte
-	for off := 0; off < len(msg); {
-		n := int(msg[off])
-		end := off + 1 + n
-		if n == 0 || end > len(msg) {
+	tags := []byte{}
+	pos := 0
+	for pos != len(msg) {
+		size := int(msg[pos])
+		if size == 0 || len(msg)-pos <= size {
 			return nil, false
 		}
-		tags = append(tags, msg[off+1])
-		off = end
+		tags = append(tags, msg[pos+1])
+		pos += size + 1
 	}
 	return tags, true
 }
