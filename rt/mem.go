@@ -287,26 +287,32 @@ func selectDepth(s S) uint8 {
 		cur.depths = make(map[S]uint8)
 	}
 	stack := []S{s}
+	var d uint8      // the deepest nesting among the node's operands
+	waiting := false // an operand's nesting is not known yet
+	visit := func(c S) {
+		if c == 0 {
+			return
+		}
+		if cd, ok := cur.depths[c]; ok {
+			d = max(d, cd)
+		} else {
+			stack = append(stack, c)
+			waiting = true
+		}
+	}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
-		if _, ok := cur.depths[n]; ok || int(n) >= len(cur.nodes) {
+		if _, ok := cur.depths[n]; ok {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if int(n) >= len(cur.nodes) {
+			cur.depths[n] = 0 // not a node of this run: no selection
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		node := &cur.nodes[n]
-		var d uint8
-		waiting := false
-		visit := func(c S) {
-			if c == 0 {
-				return
-			}
-			if cd, ok := cur.depths[c]; ok {
-				d = max(d, cd)
-			} else {
-				stack = append(stack, c)
-				waiting = true
-			}
-		}
+		d, waiting = 0, false
 		visit(node.A)
 		visit(node.B)
 		visit(node.C)

@@ -1,7 +1,9 @@
 package rt
 
 import (
+	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -93,5 +95,62 @@ func TestTable(t *testing.T) {
 	cur.mem[uintptr(unsafe.Pointer(&hex[7]))] = cell{s: i, fp: uint64(hex[7])}
 	if s := table(KUint8, i, uint64(len(hex)), unsafe.Pointer(&hex[0]), 1, KUint8); s != 0 {
 		t.Error("a table shadow although an element has a shadow")
+	}
+}
+
+// TestWindow checks the branches that choose a window of a long slice:
+// one per window boundary below the index, false, and the window's end,
+// true; none again for the same index expression in the run.
+func TestWindow(t *testing.T) {
+	begin(t)
+	i := mk(Node{Op: OpInput, K: KInt})
+	lo, hi := window(7, KInt, i, 130, 200)
+	if lo != 128 || hi != 192 {
+		t.Fatalf("window of 130 among 200 = [%d, %d), want [128, 192)", lo, hi)
+	}
+	var got []string
+	for _, ev := range cur.events {
+		got = append(got, fmt.Sprintf("%s %v", ExprString(cur.nodes, ev.Cond), ev.Taken))
+	}
+	want := []string{"(uint64(in0) < 64) false", "(uint64(in0) < 128) false", "(uint64(in0) < 192) true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("branches %q, want %q", got, want)
+	}
+	if lo, hi := window(7, KInt, i, 130, 200); lo != 128 || hi != 192 || len(cur.events) != len(want) {
+		t.Errorf("second window of the same index: [%d, %d), %d branches; want [128, 192) and no new branch", lo, hi, len(cur.events))
+	}
+	// The last window has no upper branch.
+	j := mk(Node{Op: OpInput, K: KInt, Val: 1})
+	before := len(cur.events)
+	if lo, hi := window(7, KInt, j, 199, 200); lo != 192 || hi != 200 || len(cur.events)-before != 3 {
+		t.Errorf("window of 199 among 200: [%d, %d), %d branches; want [192, 200) and 3", lo, hi, len(cur.events)-before)
+	}
+}
+
+// TestSelectDepth checks the nesting selectDepth sees and determined's
+// view of indexes computed from chosen ones.
+func TestSelectDepth(t *testing.T) {
+	begin(t)
+	x := mk(Node{Op: OpInput, K: KInt})
+	sel := mk(Node{Op: OpIte, K: KUint8, A: Cmp(OpEq, KInt, x, 3, 0, 1), B: constant(KUint8, 1), C: constant(KUint8, 2)})
+	setSelectDepth(sel, 1)
+	off := Bin(OpAdd, KInt, Conv(KInt, KUint8, sel), 1, 0, 4)
+	if d := selectDepth(x); d != 0 {
+		t.Errorf("depth of an input = %d, want 0", d)
+	}
+	if d := selectDepth(off); d != 1 {
+		t.Errorf("depth of an offset computed from a selection = %d, want 1", d)
+	}
+	if determined(off) {
+		t.Error("an offset computed from an input is determined before any choice")
+	}
+	choose(9, KInt, x, 3)
+	if !determined(Bin(OpAdd, KInt, x, 3, 0, 1)) {
+		t.Error("x+1 is not determined after x was chosen")
+	}
+	n := len(cur.events)
+	choose(9, KInt, Bin(OpMul, KInt, x, 3, 0, 2), 6)
+	if len(cur.events) != n {
+		t.Errorf("choosing 2*x after x recorded %d branches, want none", len(cur.events)-n)
 	}
 }

@@ -26,5 +26,9 @@ func trimTrace() {
 		cur.events = cur.events[:0]
 		cur.conc = cur.conc[:0]
 		clear(cur.mem)
+		// The memos keyed by node are stale with the nodes gone.
+		clear(cur.picked)
+		clear(cur.depths)
+		clear(cur.windows)
 	}
 }
