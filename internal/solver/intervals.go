@@ -243,7 +243,7 @@ func (iv *intervals) backward() bool {
 		}
 		slices.SortFunc(terms, func(a, b *sym.Expr) int { return cmp.Compare(a.ID(), b.ID()) }) // a fixed order
 		for _, t := range terms {
-			if !iv.backwardArith(t) || !iv.backwardLogic(t) {
+			if !iv.backwardArith(t) || !iv.backwardConv(t) || !iv.backwardLogic(t) {
 				return false
 			}
 		}
@@ -364,6 +364,36 @@ func (iv *intervals) backwardArith(t *sym.Expr) bool {
 		return true
 	}
 	return iv.narrow(x, r)
+}
+
+// backwardConv narrows the operand x of a stated integer conversion that
+// keeps x's values (each value of x's interval is one of the kind
+// converted to) to the term's interval: int64(msg[22]) <= 1 and
+// int64(msg[22]) > 0 give msg[22] == 1, which decides the guards of a
+// selection at msg[22] (guards.go). It reports false if x is left no
+// value.
+func (iv *intervals) backwardConv(t *sym.Expr) bool {
+	if t.Op() != rt.OpConv || !t.Kind().Integer() || !t.K2().Integer() {
+		return true
+	}
+	x := t.Arg(0)
+	xr := iv.interval(x)
+	xlo, xhi, ok := actual(t.K2(), xr)
+	if !ok || !fits(t.Kind(), xlo, xhi) {
+		return true
+	}
+	lo, hi, ok := actual(t.Kind(), iv.interval(t))
+	if !ok {
+		return true
+	}
+	lo, hi = max(lo, xlo), min(hi, xhi)
+	if lo > hi {
+		return false
+	}
+	if r := fromActual(t.K2(), lo, hi, true); r.meet(xr) != xr {
+		return iv.narrow(x, r)
+	}
+	return true
 }
 
 // floorDiv and ceilDiv divide rounding down and up (b != 0).

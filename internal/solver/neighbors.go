@@ -87,6 +87,7 @@ next:
 				cands = append(cands, rt.Value{Bits: v})
 			}
 		}
+		ev := sym.NewEvaluator(model)
 		for _, v := range cands {
 			model[in] = v
 			if inDomain(q.Leaves, model) != nil {
@@ -94,7 +95,7 @@ next:
 			}
 			// The last constraint first: it is the one the seed fails,
 			// and most moves fail it too.
-			ev := sym.NewEvaluator(model)
+			ev.Reset()
 			if ok, err := ev.Holds(last); err != nil || !ok {
 				continue
 			}

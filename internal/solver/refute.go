@@ -34,32 +34,37 @@ import (
 //   - Remainders (residues.go): constraints that read the inputs only
 //     through remainders of one term by constants, evaluated on every
 //     residue class of the term.
+//
+// A query it cannot refute goes on with the if-then-else guards the
+// intervals decide replaced by the branches they take (guards.go).
 type Refute struct {
 	next Solver
 	m    *Metrics
+	c    *sym.Context // the rewritten terms' (see decideGuards)
 
 	residues *memo[uint64, residueFact]
 }
 
 // NewRefute returns the layer in front of next.
 func NewRefute(next Solver, m *Metrics) *Refute {
-	return &Refute{next: next, m: m, residues: newMemo[uint64, residueFact](maxDomainFacts)}
+	return &Refute{next: next, m: m, c: sym.NewContext(), residues: newMemo[uint64, residueFact](maxDomainFacts)}
 }
 
 // Solve implements Solver.
 func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
-	if r.refuted(q) {
+	iv, refuted := r.refuted(q)
+	if refuted {
 		r.m.add(func(st *Stats) { st.Refuted++ })
 		return Result{Status: Unsat}, nil
 	}
-	return r.next.Solve(ctx, q)
+	return r.next.Solve(ctx, decideGuards(r.c, q, iv))
 }
 
 // refuted reports whether one of the layer's arguments proves q
-// unsatisfiable.
-func (r *Refute) refuted(q Query) bool {
+// unsatisfiable, and returns q's intervals.
+func (r *Refute) refuted(q Query) (*intervals, bool) {
 	iv, refuted := byIntervals(q)
-	return refuted || byRelations(q) || r.byResidues(q, iv)
+	return iv, refuted || byRelations(q) || r.byResidues(q, iv)
 }
 
 // byIntervals states every constraint's comparisons with constants, then

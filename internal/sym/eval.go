@@ -31,6 +31,11 @@ func NewEvaluator(in []rt.Value) *Evaluator {
 	return &Evaluator{in: in, memo: make(map[*Expr]rt.Value)}
 }
 
+// Reset forgets the values computed so far, for inputs changed in place
+// in the vector the Evaluator was made for; the memory is kept for the
+// next evaluations (a solver layer that tries many inputs in turn).
+func (ev *Evaluator) Reset() { clear(ev.memo) }
+
 // Assume makes the compound term e evaluate to v from now on, whatever
 // the inputs under it: the terms above e are then evaluated as functions
 // of e's value (a solver layer enumerates the values of a subterm that

@@ -1,0 +1,188 @@
+package solver
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// selection is the term rt builds for bytes[at]: an if-then-else over
+// every offset, the last one the fallback.
+func selection(c *sym.Context, bytes []*sym.Expr, at *sym.Expr) *sym.Expr {
+	r := bytes[0]
+	for i := 1; i < len(bytes); i++ {
+		r = c.Ite(c.Compare(rt.OpEq, at, c.Const(at.Kind(), uint64(i))), bytes[i], r)
+	}
+	return r
+}
+
+func countIte(cons []*sym.Expr) int {
+	seen := map[*sym.Expr]bool{}
+	n := 0
+	var walk func(e *sym.Expr)
+	walk = func(e *sym.Expr) {
+		if seen[e] {
+			return
+		}
+		seen[e] = true
+		if e.Op() == rt.OpIte {
+			n++
+		}
+		for i := range e.NumArgs() {
+			walk(e.Arg(i))
+		}
+	}
+	for _, e := range cons {
+		walk(e)
+	}
+	return n
+}
+
+// TestDecideGuards: an offset the path fixes through a conversion
+// (int64(x) > 0 && int64(x) <= 1) reduces a selection at x to one byte;
+// one it bounds, to the offsets within the bounds; one it says nothing
+// of leaves the query as it was.
+func TestDecideGuards(t *testing.T) {
+	c := sym.NewContext()
+	var leaves []rt.Leaf
+	var bytes []*sym.Expr
+	for i := range 6 {
+		leaves = append(leaves, rt.Leaf{Path: "b", K: rt.KUint8})
+		bytes = append(bytes, c.Input(i, rt.KUint8))
+	}
+	leaves = append(leaves, rt.Leaf{Path: "x", K: rt.KUint8})
+	x := c.Input(6, rt.KUint8)
+	wide := c.Conv(rt.KInt64, x)
+	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	sel := selection(c, bytes, x)
+	isA := c.Compare(rt.OpEq, sel, c.Const(rt.KUint8, 'A'))
+	core := NewZ3(Options{})
+	defer core.Close()
+	for _, tt := range []struct {
+		name string
+		cons []*sym.Expr
+		ites int // if-then-elses left
+		want int // the byte that must be 'A', when the offset is fixed
+	}{
+		{"fixed by a conversion", []*sym.Expr{c.Compare(rt.OpGt, wide, i64(0)), c.Compare(rt.OpLe, wide, i64(1)), isA}, 0, 1},
+		{"fixed by an equality", []*sym.Expr{c.Compare(rt.OpEq, x, c.Const(rt.KUint8, 4)), isA}, 0, 4},
+		{"bounded", []*sym.Expr{c.Compare(rt.OpGt, wide, i64(0)), c.Compare(rt.OpLe, wide, i64(2)), isA}, 2, -1},
+		{"free", []*sym.Expr{c.Compare(rt.OpNe, bytes[0], c.Const(rt.KUint8, 'A')), isA}, 5, -1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+			rec := &recorder{next: core}
+			r, err := NewRefute(rec, nil).Solve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.queries) != 1 {
+				t.Fatalf("the layer passed on %d queries", len(rec.queries))
+			}
+			got := rec.queries[0]
+			if left := countIte(got.Constraints); left != tt.ites {
+				t.Fatalf("%d if-then-elses left in %s, want %d", left, sym.FormatAll(got.Constraints, leaves), tt.ites)
+			}
+			if tt.ites == countIte(q.Constraints) && len(got.Constraints) != len(q.Constraints) {
+				t.Fatalf("query changed: %s", sym.FormatAll(got.Constraints, leaves))
+			}
+			if r.Status != Sat {
+				t.Fatalf("got %v", r.Status)
+			}
+			if tt.want < 0 {
+				return
+			}
+			if last := got.Constraints[len(got.Constraints)-1]; last.Hash() != c.Compare(rt.OpEq, bytes[tt.want], c.Const(rt.KUint8, 'A')).Hash() {
+				t.Errorf("last constraint %s, want b[%d] == 'A'", sym.FormatAll([]*sym.Expr{last}, leaves), tt.want)
+			}
+			if r.Model[tt.want].Bits != 'A' || r.Model[6].Bits != uint64(tt.want) {
+				t.Errorf("got %v %v", r.Status, r.Model)
+			}
+		})
+	}
+}
+
+// TestDecideGuardsAgreesWithZ3 builds random queries of selections at two
+// offsets, bounds of the offsets (directly and through conversions) and
+// comparisons of the selected bytes: the query the refutation layer
+// passes on must have Z3's verdict on the original, and its models must
+// satisfy the original.
+func TestDecideGuardsAgreesWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	const size = 6
+	var leaves []rt.Leaf
+	var bytes []*sym.Expr
+	for i := range size {
+		leaves = append(leaves, rt.Leaf{Path: "b", K: rt.KUint8})
+		bytes = append(bytes, c.Input(i, rt.KUint8))
+	}
+	leaves = append(leaves, rt.Leaf{Path: "x", K: rt.KUint8}, rt.Leaf{Path: "y", K: rt.KUint8})
+	offsets := []*sym.Expr{c.Input(size, rt.KUint8), c.Input(size+1, rt.KUint8)}
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(7, 8))
+	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	op := func() rt.Op { return ops[rng.IntN(len(ops))] }
+	offset := func() *sym.Expr {
+		o := offsets[rng.IntN(2)]
+		if rng.IntN(3) == 0 {
+			o = c.Binary(rt.OpAdd, o, c.Const(rt.KUint8, 1))
+		}
+		return o
+	}
+	constraint := func() *sym.Expr {
+		switch rng.IntN(5) {
+		case 0, 1: // a bound of an offset
+			o := offsets[rng.IntN(2)]
+			if rng.IntN(2) == 0 {
+				return c.Compare(op(), c.Conv(rt.KInt64, o), c.Const(rt.KInt64, uint64(rng.IntN(size+1))))
+			}
+			return c.Compare(op(), o, c.Const(rt.KUint8, uint64(rng.IntN(size+1))))
+		case 2: // two selections compared
+			return c.Compare(op(), selection(c, bytes, offset()), selection(c, bytes, offset()))
+		case 3: // a selection in a sum
+			s := c.Binary(rt.OpAdd, c.Conv(rt.KInt64, offset()), c.Conv(rt.KInt64, selection(c, bytes, offset())))
+			return c.Compare(op(), s, c.Const(rt.KInt64, uint64(rng.IntN(12))))
+		}
+		return c.Compare(op(), selection(c, bytes, offset()), c.Const(rt.KUint8, uint64(rng.IntN(4))))
+	}
+	decided := 0
+	const queries = 300
+	for range queries {
+		var cons []*sym.Expr
+		for range 2 + rng.IntN(5) {
+			cons = append(cons, constraint())
+		}
+		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+		want, err := core.Solve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{next: core}
+		got, err := NewRefute(rec, nil).Solve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.queries) == 1 && countIte(rec.queries[0].Constraints) < countIte(cons) {
+			decided++
+		}
+		if got.Status != want.Status {
+			t.Fatalf("%s: %v after the layer, Z3 says %v", sym.FormatAll(cons, leaves), got.Status, want.Status)
+		}
+		if got.Status != Sat {
+			continue
+		}
+		for _, e := range cons {
+			if v, err := sym.Eval(e, got.Model); err != nil || v.Bits != 1 {
+				t.Fatalf("%s: model %v does not satisfy %s", sym.FormatAll(cons, leaves), got.Model, sym.FormatAll([]*sym.Expr{e}, leaves))
+			}
+		}
+	}
+	if decided < queries/10 {
+		t.Errorf("guards decided in %d of %d queries", decided, queries)
+	}
+	t.Logf("guards decided in %d of %d queries", decided, queries)
+}
