@@ -152,10 +152,7 @@ func TestDecideGuardsAgreesWithZ3(t *testing.T) {
 	decided := 0
 	const queries = 300
 	for range queries {
-		var cons []*sym.Expr
-		for range 2 + rng.IntN(5) {
-			cons = append(cons, constraint())
-		}
+		cons := conjunction(rng, 2, 5, constraint)
 		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
 		want, err := core.Solve(context.Background(), q)
 		if err != nil {

@@ -225,10 +225,7 @@ func TestRefuteLogicAgreesWithZ3(t *testing.T) {
 	refuted := 0
 	const queries = 800
 	for range queries {
-		var cons []*sym.Expr
-		for range 1 + rng.IntN(5) {
-			cons = append(cons, constraint())
-		}
+		cons := conjunction(rng, 1, 5, constraint)
 		if refutedAsZ3Agrees(t, core, Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}) {
 			refuted++
 		}
@@ -258,4 +255,14 @@ func refutedAsZ3Agrees(t *testing.T, core *Z3, q Query) bool {
 		t.Fatalf("%s: refuted, Z3 says %v with %v", sym.FormatAll(q.Constraints, q.Leaves), want.Status, want.Model)
 	}
 	return true
+}
+
+// conjunction is a random query of least to least+spread-1 constraints
+// that constraint builds.
+func conjunction(rng *rand.Rand, least, spread int, constraint func() *sym.Expr) []*sym.Expr {
+	cons := make([]*sym.Expr, 0, least+spread)
+	for range least + rng.IntN(spread) {
+		cons = append(cons, constraint())
+	}
+	return cons
 }
