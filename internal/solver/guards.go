@@ -33,7 +33,7 @@ const maxGuardRewrite = 1 << 16
 // decideGuards returns q with the if-then-else guards iv decides replaced
 // by their branches, or q itself when iv decides none.
 func decideGuards(c *sym.Context, q Query, iv *intervals) Query {
-	g := guardRewriter{c: c, iv: iv, memo: map[*sym.Expr]*sym.Expr{}, budget: maxGuardRewrite}
+	g := guardRewriter{c: c, iv: iv, memo: map[*sym.Expr]*sym.Expr{}, seen: map[*sym.Expr]bool{}, budget: maxGuardRewrite}
 	out := make([]*sym.Expr, len(q.Constraints))
 	changed := false
 	for i, t := range q.Constraints {
@@ -112,9 +112,6 @@ func (g *guardRewriter) decide(guard *sym.Expr) (value, ok bool) {
 		return false, false
 	}
 	value = r.lo == 1
-	if g.seen == nil {
-		g.seen = map[*sym.Expr]bool{}
-	}
 	if !g.seen[guard] {
 		g.seen[guard] = true
 		holds := guard
