@@ -31,8 +31,8 @@ import (
 const maxGuardRewrite = 1 << 16
 
 // decideGuards returns q with the if-then-else guards iv decides replaced
-// by their branches, or q itself when iv decides none.
-func decideGuards(c *sym.Context, q Query, iv *intervals) Query {
+// by their branches and whether it decided any (q itself if not).
+func decideGuards(c *sym.Context, q Query, iv *intervals) (Query, bool) {
 	g := guardRewriter{c: c, iv: iv, memo: map[*sym.Expr]*sym.Expr{}, seen: map[*sym.Expr]bool{}, budget: maxGuardRewrite}
 	out := make([]*sym.Expr, len(q.Constraints))
 	changed := false
@@ -40,19 +40,34 @@ func decideGuards(c *sym.Context, q Query, iv *intervals) Query {
 		out[i] = g.rewrite(t)
 		changed = changed || out[i] != t
 		if g.budget <= 0 {
-			return q
+			return q, false
 		}
 	}
 	if !changed {
-		return q
+		return q, false
+	}
+	// The decided guards go in rewritten too (rewriting one may decide
+	// guards within it, which join the list). That is sound: a guard
+	// whose inner decided guards hold has its rewritten value, so, by
+	// induction on the nesting, the rewritten guards hold only where the
+	// guards themselves do. Those the rewriting reduces to true are left
+	// out: their inner guards are in the list.
+	var decided []*sym.Expr
+	for i := 0; i < len(g.decided); i++ {
+		if d := g.rewrite(g.decided[i]); !d.IsTrue() {
+			decided = append(decided, d)
+		}
+		if g.budget <= 0 {
+			return q, false
+		}
 	}
 	last := len(out) - 1
-	cs := make([]*sym.Expr, 0, len(out)+len(g.decided))
+	cs := make([]*sym.Expr, 0, len(out)+len(decided))
 	cs = append(cs, out[:last]...)
-	cs = append(cs, g.decided...)
+	cs = append(cs, decided...)
 	cs = append(cs, out[last])
 	q.Constraints = cs
-	return q
+	return q, true
 }
 
 // guardRewriter rewrites the terms of one query.

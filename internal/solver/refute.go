@@ -36,7 +36,9 @@ import (
 //     residue class of the term.
 //
 // A query it cannot refute goes on with the if-then-else guards the
-// intervals decide replaced by the branches they take (guards.go).
+// intervals decide replaced by the branches they take (guards.go); the
+// rewritten query's intervals are computed again, may refute it, and may
+// decide more guards, for a few rounds.
 type Refute struct {
 	next Solver
 	m    *Metrics
@@ -53,12 +55,27 @@ func NewRefute(next Solver, m *Metrics) *Refute {
 // Solve implements Solver.
 func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
 	iv, refuted := r.refuted(q)
+	for round := 0; !refuted && round < maxGuardRounds; round++ {
+		rewritten, changed := decideGuards(r.c, q, iv)
+		if !changed {
+			break
+		}
+		q = rewritten
+		iv, refuted = r.refuted(q)
+	}
 	if refuted {
 		r.m.add(func(st *Stats) { st.Refuted++ })
 		return Result{Status: Unsat}, nil
 	}
-	return r.next.Solve(ctx, decideGuards(r.c, q, iv))
+	return r.next.Solve(ctx, q)
 }
+
+// maxGuardRounds bounds the rounds of guard rewriting per query. A round's
+// rewriting gives the intervals of the next one branches in place of
+// if-then-elses, and they often decide more guards: a selection at a
+// position found by a search, that search's guards, then the next
+// selection's.
+const maxGuardRounds = 8
 
 // refuted reports whether one of the layer's arguments proves q
 // unsatisfiable, and returns q's intervals.
