@@ -7,7 +7,8 @@ import (
 
 // This file is the refutation layer's rewriting of the queries it passes
 // on (refute.go): if-then-else guards its intervals decide are replaced by
-// the branch they take.
+// the branch they take, and integer terms they fix are replaced by their
+// value where they are operands.
 //
 // A byte read at an offset the input holds is an if-then-else over every
 // offset the slice's length allowed when it was read (rt's selections):
@@ -25,49 +26,81 @@ import (
 // takes, conjoined with g == v. The conjuncts are added (before the last
 // constraint, which stays the negated branch), which keeps the rewriting
 // sound whatever the intervals were derived from — the constraint being
-// rewritten included.
+// rewritten included. Likewise a term t whose interval is one value v
+// becomes v where it is an operand, conjoined with t == v: a label
+// length the path fixed (int64(msg[12]) > 6, int64(msg[12]) <= 7) becomes
+// 7 in the sums that compute the offsets after it (int64(msg[12]) + 14 +
+// int64(msg[20]) becomes 21 + int64(msg[20])). A comparison of a term with a constant keeps the term
+// (it is fixed because the comparison says so): rewriting it would make
+// the comparison true and lose the last constraint, the negated branch.
 
 // maxGuardRewrite bounds the terms the rewriting visits per query.
 const maxGuardRewrite = 1 << 16
 
 // decideGuards returns q with the if-then-else guards iv decides replaced
-// by their branches and whether it decided any (q itself if not).
+// by their branches and the terms it fixes by their values, and whether
+// that changed q (q itself if not).
 func decideGuards(c *sym.Context, q Query, iv *intervals) (Query, bool) {
 	g := guardRewriter{c: c, iv: iv, memo: map[*sym.Expr]*sym.Expr{}, seen: map[*sym.Expr]bool{}, budget: maxGuardRewrite}
-	out := make([]*sym.Expr, len(q.Constraints))
-	changed := false
+	out := make([]*sym.Expr, 0, len(q.Constraints))
+	last := len(q.Constraints) - 1
 	for i, t := range q.Constraints {
-		out[i] = g.rewrite(t)
-		changed = changed || out[i] != t
+		if r := g.constraint(t); !r.IsTrue() || i == last {
+			out = append(out, r)
+		}
 		if g.budget <= 0 {
 			return q, false
 		}
-	}
-	if !changed {
-		return q, false
 	}
 	// The decided guards go in rewritten too (rewriting one may decide
 	// guards within it, which join the list). That is sound: a guard
 	// whose inner decided guards hold has its rewritten value, so, by
 	// induction on the nesting, the rewritten guards hold only where the
 	// guards themselves do. Those the rewriting reduces to true are left
-	// out: their inner guards are in the list.
+	// out: their inner guards are in the list. A fixed term goes in as
+	// its operands rewritten, equal to its value.
 	var decided []*sym.Expr
 	for i := 0; i < len(g.decided); i++ {
-		if d := g.rewrite(g.decided[i]); !d.IsTrue() {
+		d := g.constraint(g.decided[i])
+		if !d.IsTrue() {
 			decided = append(decided, d)
 		}
 		if g.budget <= 0 {
 			return q, false
 		}
 	}
-	last := len(out) - 1
 	cs := make([]*sym.Expr, 0, len(out)+len(decided))
-	cs = append(cs, out[:last]...)
+	cs = append(cs, out[:len(out)-1]...)
 	cs = append(cs, decided...)
-	cs = append(cs, out[last])
+	cs = append(cs, out[len(out)-1])
+	if sameSet(cs, q.Constraints) {
+		return q, false
+	}
 	q.Constraints = cs
 	return q, true
+}
+
+// sameSet reports whether a and b hold the same terms.
+func sameSet(a, b []*sym.Expr) bool {
+	in := make(map[*sym.Expr]bool, len(b))
+	for _, t := range b {
+		in[t] = true
+	}
+	for _, t := range a {
+		if !in[t] {
+			return false
+		}
+	}
+	inA := make(map[*sym.Expr]bool, len(a))
+	for _, t := range a {
+		inA[t] = true
+	}
+	for _, t := range b {
+		if !inA[t] {
+			return false
+		}
+	}
+	return true
 }
 
 // guardRewriter rewrites the terms of one query.
@@ -87,16 +120,40 @@ func (g *guardRewriter) rewrite(t *sym.Expr) *sym.Expr {
 	if g.budget--; g.budget <= 0 || len(t.Vars()) == 0 {
 		return t
 	}
-	var r *sym.Expr
+	r := g.fixed(t)
+	if r == nil {
+		r = g.unfixed(t)
+	}
+	g.memo[t] = r
+	return r
+}
+
+// fixed returns the constant an integer term's interval fixes it to,
+// recorded as decided, or nil.
+func (g *guardRewriter) fixed(t *sym.Expr) *sym.Expr {
+	k := t.Kind()
+	if !k.Integer() {
+		return nil
+	}
+	r := g.iv.interval(t)
+	if r.lo != r.hi {
+		return nil
+	}
+	v := g.c.Const(k, unordered(k, r.lo))
+	g.decided = append(g.decided, g.c.Compare(rt.OpEq, t, v))
+	return v
+}
+
+// unfixed rewrites t, itself kept: an if-then-else whose guard is
+// decided becomes its branch, likewise kept; any other term, its
+// operands rewritten.
+func (g *guardRewriter) unfixed(t *sym.Expr) *sym.Expr {
 	if t.Op() == rt.OpIte {
 		if v, ok := g.decide(t.Arg(0)); ok {
 			if v {
-				r = g.rewrite(t.Arg(1))
-			} else {
-				r = g.rewrite(t.Arg(2))
+				return g.unfixed(t.Arg(1))
 			}
-			g.memo[t] = r
-			return r
+			return g.unfixed(t.Arg(2))
 		}
 	}
 	args := make([]*sym.Expr, t.NumArgs())
@@ -105,15 +162,41 @@ func (g *guardRewriter) rewrite(t *sym.Expr) *sym.Expr {
 		args[i] = g.rewrite(t.Arg(i))
 		changed = changed || args[i] != t.Arg(i)
 	}
-	r = t
-	if changed {
-		var err error
-		if r, err = g.c.Make(t.Op(), t.Kind(), t.K2(), args, t.Bits(), t.Str()); err != nil {
-			r = t // cannot happen: the operands keep their kinds
-		}
+	if !changed {
+		return t
 	}
-	g.memo[t] = r
+	r, err := g.c.Make(t.Op(), t.Kind(), t.K2(), args, t.Bits(), t.Str())
+	if err != nil {
+		return t // cannot happen: the operands keep their kinds
+	}
 	return r
+}
+
+// constraint rewrites constraint t. A comparison of a term with a
+// constant keeps the term (unfixed), with its operands rewritten: the
+// term is fixed because the constraint says so, and the constraint would
+// otherwise become true (the last one is the negated branch).
+func (g *guardRewriter) constraint(t *sym.Expr) *sym.Expr {
+	if t.Op() == rt.OpNot {
+		r := g.constraint(t.Arg(0))
+		if r == t.Arg(0) {
+			return t
+		}
+		return g.c.Not(r)
+	}
+	if !isComparison(t.Op()) || !t.Arg(0).IsConst() && !t.Arg(1).IsConst() {
+		return g.rewrite(t)
+	}
+	a, b := t.Arg(0), t.Arg(1)
+	if a.IsConst() {
+		b = g.unfixed(b)
+	} else {
+		a = g.unfixed(a)
+	}
+	if a == t.Arg(0) && b == t.Arg(1) {
+		return t
+	}
+	return g.c.Compare(t.Op(), a, b)
 }
 
 // decide reports the value the intervals give guard, if they give one,

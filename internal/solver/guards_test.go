@@ -133,6 +133,41 @@ func TestDecideGuardsRounds(t *testing.T) {
 	}
 }
 
+// TestFixedTermsSubstituted: a term the intervals fix to one value is
+// passed on as that constant wherever it is an operand (x * 3 + y > 20
+// with x == 4 becomes 12 + y > 20), with the term's equality to it
+// among the constraints; a comparison of the term with a constant keeps
+// the term.
+func TestFixedTermsSubstituted(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "x", K: rt.KInt64}, {Path: "y", K: rt.KInt64}}
+	x, y := c.Input(0, rt.KInt64), c.Input(1, rt.KInt64)
+	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	fixX := c.Compare(rt.OpEq, x, i64(4))
+	last := c.Compare(rt.OpGt, c.Binary(rt.OpAdd, c.Binary(rt.OpMul, x, i64(3)), y), i64(20))
+	q := Query{Constraints: []*sym.Expr{fixX, c.Compare(rt.OpLt, y, i64(100)), last}, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+	core := NewZ3(Options{})
+	defer core.Close()
+	rec := &recorder{next: core}
+	r, err := NewRefute(rec, nil).Solve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.queries) != 1 {
+		t.Fatalf("the layer passed on %d queries", len(rec.queries))
+	}
+	got := rec.queries[0].Constraints
+	if !slices.Contains(got, fixX) {
+		t.Errorf("x == 4 is not among %s", sym.FormatAll(got, leaves))
+	}
+	if l := got[len(got)-1]; !slices.Equal(l.Vars(), []int{1}) {
+		t.Errorf("last constraint %s, want one of y alone", sym.FormatAll([]*sym.Expr{l}, leaves))
+	}
+	if r.Status != Sat || int64(r.Model[0].Bits) != 4 || int64(r.Model[1].Bits) <= 8 || int64(r.Model[1].Bits) >= 100 {
+		t.Errorf("got %v %v", r.Status, r.Model)
+	}
+}
+
 // TestDecideGuardsAgreesWithZ3 builds random queries of selections at two
 // offsets (in the second half, some read at an offset themselves), bounds of the offsets (directly and through conversions) and
 // comparisons of the selected bytes: the query the refutation layer
