@@ -168,6 +168,32 @@ func TestFixedTermsSubstituted(t *testing.T) {
 	}
 }
 
+// TestPointerFixed: a DNS compression pointer's offset below 64,
+// (int64(m0) ^ 192) << 8 | int64(m1), with m0's top bits set, fixes m0 to
+// 192 (backwards through the conversion, the or, the shift and the xor),
+// and the offset computed after it is passed on as one of m1 alone.
+func TestPointerFixed(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "m", K: rt.KUint8}, {Path: "m", K: rt.KUint8}}
+	m0, m1 := c.Conv(rt.KInt64, c.Input(0, rt.KUint8)), c.Conv(rt.KInt64, c.Input(1, rt.KUint8))
+	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	ptr := c.Binary(rt.OpOr, c.Binary(rt.OpShl, c.Binary(rt.OpXor, m0, i64(192)), c.Const(rt.KUint64, 8)), m1)
+	q := Query{Constraints: []*sym.Expr{
+		c.Compare(rt.OpEq, c.Binary(rt.OpAnd, m0, i64(192)), i64(192)),
+		c.Compare(rt.OpLt, c.Conv(rt.KUint64, ptr), c.Const(rt.KUint64, 64)),
+		c.Compare(rt.OpEq, c.Binary(rt.OpAdd, ptr, i64(1)), i64(13)),
+	}, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+	core := NewZ3(Options{})
+	defer core.Close()
+	passed := layerAgreesWithZ3(t, core, q)
+	if passed == nil {
+		t.Fatal("refuted")
+	}
+	if l := passed.Constraints[len(passed.Constraints)-1]; !slices.Equal(l.Vars(), []int{1}) {
+		t.Errorf("last constraint %s, want one of m1 alone", sym.FormatAll([]*sym.Expr{l}, leaves))
+	}
+}
+
 // TestDecideGuardsAgreesWithZ3 builds random queries of selections at two
 // offsets (in the second half, some read at an offset themselves), bounds of the offsets (directly and through conversions) and
 // comparisons of the selected bytes: the query the refutation layer
@@ -221,33 +247,110 @@ func TestDecideGuardsAgreesWithZ3(t *testing.T) {
 	for i := range 2 * queries {
 		nested = i >= queries
 		cons := conjunction(rng, 2, 5, constraint)
-		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
-		want, err := core.Solve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := &recorder{next: core}
-		got, err := NewRefute(rec, nil).Solve(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rec.queries) == 1 && countIte(rec.queries[0].Constraints) < countIte(cons) {
+		passed := layerAgreesWithZ3(t, core, Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))})
+		if passed != nil && countIte(passed.Constraints) < countIte(cons) {
 			decided++
-		}
-		if got.Status != want.Status {
-			t.Fatalf("%s: %v after the layer, Z3 says %v", sym.FormatAll(cons, leaves), got.Status, want.Status)
-		}
-		if got.Status != Sat {
-			continue
-		}
-		for _, e := range cons {
-			if v, err := sym.Eval(e, got.Model); err != nil || v.Bits != 1 {
-				t.Fatalf("%s: model %v does not satisfy %s", sym.FormatAll(cons, leaves), got.Model, sym.FormatAll([]*sym.Expr{e}, leaves))
-			}
 		}
 	}
 	if decided < queries/5 {
 		t.Errorf("guards decided in %d of %d queries", decided, 2*queries)
 	}
-	t.Logf("guards decided in %d of %d queries", decided, queries)
+	t.Logf("guards decided in %d of %d queries", decided, 2*queries)
+}
+
+// layerAgreesWithZ3 fails t unless the refutation layer's verdict on q
+// is Z3's and its model, if any, satisfies q. It returns the query the
+// layer passed on, if it passed one on.
+func layerAgreesWithZ3(t *testing.T, core *Z3, q Query) *Query {
+	t.Helper()
+	want, err := core.Solve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{next: core}
+	got, err := NewRefute(rec, nil).Solve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != want.Status {
+		t.Fatalf("%s: %v after the layer, Z3 says %v", sym.FormatAll(q.Constraints, q.Leaves), got.Status, want.Status)
+	}
+	if got.Status == Sat {
+		for _, e := range q.Constraints {
+			if v, err := sym.Eval(e, got.Model); err != nil || v.Bits != 1 {
+				t.Fatalf("%s: model %v does not satisfy %s", sym.FormatAll(q.Constraints, q.Leaves), got.Model, sym.FormatAll([]*sym.Expr{e}, q.Leaves))
+			}
+		}
+	}
+	if len(rec.queries) == 0 {
+		return nil
+	}
+	return &rec.queries[0]
+}
+
+// TestBitsAgreeWithZ3 builds random queries over bytes widened to int64
+// in the shapes binary parsers build (masks, xor with constants, shifts
+// by constants, ors of a shifted byte with another: compression
+// pointers, big-endian fields), compared with constants, with each other
+// and through conversions to uint64: the layer's verdict must be Z3's,
+// and its models must satisfy the original.
+func TestBitsAgreeWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	var leaves []rt.Leaf
+	var bytes []*sym.Expr
+	for i := range 3 {
+		leaves = append(leaves, rt.Leaf{Path: "m", K: rt.KUint8})
+		bytes = append(bytes, c.Conv(rt.KInt64, c.Input(i, rt.KUint8)))
+	}
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(11, 12))
+	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	masks := []int64{192, 63, 15, 128, 255}
+	var term func(depth int) *sym.Expr
+	term = func(depth int) *sym.Expr {
+		b := bytes[rng.IntN(len(bytes))]
+		if depth == 0 {
+			return b
+		}
+		switch rng.IntN(5) {
+		case 0:
+			return c.Binary(rt.OpXor, term(depth-1), i64(masks[rng.IntN(len(masks))]))
+		case 1:
+			return c.Binary(rt.OpAnd, term(depth-1), i64(masks[rng.IntN(len(masks))]))
+		case 2:
+			return c.Binary(rt.OpShr, term(depth-1), c.Const(rt.KUint64, uint64(rng.IntN(9))))
+		case 3:
+			return c.Binary(rt.OpOr, c.Binary(rt.OpShl, term(depth-1), c.Const(rt.KUint64, 8)), b)
+		}
+		return c.Binary(rt.OpShl, term(depth-1), c.Const(rt.KUint64, uint64(rng.IntN(12))))
+	}
+	bound := func() int64 { return []int64{0, 1, 63, 64, 192, 255, 256, 16383, 16384, 65535}[rng.IntN(10)] }
+	constraint := func() *sym.Expr {
+		op := ops[rng.IntN(len(ops))]
+		switch rng.IntN(4) {
+		case 0:
+			return c.Compare(op, c.Conv(rt.KUint64, term(1+rng.IntN(2))), c.Const(rt.KUint64, uint64(bound())))
+		case 1:
+			return c.Compare(op, term(rng.IntN(3)), term(rng.IntN(2)))
+		}
+		return c.Compare(op, term(rng.IntN(3)), i64(bound()))
+	}
+	refuted, fixed := 0, 0
+	const queries = 600
+	for range queries {
+		cons := conjunction(rng, 2, 4, constraint)
+		passed := layerAgreesWithZ3(t, core, Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))})
+		switch {
+		case passed == nil:
+			refuted++
+		case !slices.Equal(passed.Constraints, cons):
+			fixed++
+		}
+	}
+	if refuted < queries/10 || fixed < queries/20 {
+		t.Errorf("of %d queries, %d refuted and %d rewritten", queries, refuted, fixed)
+	}
+	t.Logf("of %d queries, %d refuted and %d rewritten", queries, refuted, fixed)
 }

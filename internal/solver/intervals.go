@@ -3,6 +3,7 @@ package solver
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/dowse-go/dowse/internal/sym"
@@ -243,7 +244,7 @@ func (iv *intervals) backward() bool {
 		}
 		slices.SortFunc(terms, func(a, b *sym.Expr) int { return cmp.Compare(a.ID(), b.ID()) }) // a fixed order
 		for _, t := range terms {
-			if !iv.backwardArith(t) || !iv.backwardConv(t) || !iv.backwardLogic(t) {
+			if !iv.backwardArith(t) || !iv.backwardConv(t) || !iv.backwardLogic(t) || !iv.backwardBits(t) {
 				return false
 			}
 		}
@@ -396,6 +397,73 @@ func (iv *intervals) backwardConv(t *sym.Expr) bool {
 	return true
 }
 
+// backwardBits narrows the operands of a stated bit operation on
+// non-negative values:
+//
+//   - a | b is at least each operand, so each is at most its upper end;
+//   - a & b is at most each operand, so each is at least its lower end;
+//   - a << n (n a constant, no bit lost) has a within its ends shifted
+//     back;
+//   - a ^ c (c a constant) fixed to v has a == v ^ c.
+//
+// A compression pointer's offset below the message length,
+// (int64(msg[29]) ^ 192) << 8 | int64(msg[30]) < 64, so fixes msg[29] to
+// 192. It reports false if an operand is left no value.
+func (iv *intervals) backwardBits(t *sym.Expr) bool {
+	op, k := t.Op(), t.Kind()
+	if op != rt.OpOr && op != rt.OpAnd && op != rt.OpShl && op != rt.OpXor || !k.Integer() {
+		return true
+	}
+	lo, hi, ok := actual(k, iv.interval(t))
+	if !ok || lo < 0 {
+		return true
+	}
+	a, b := t.Arg(0), t.Arg(1)
+	at := func(x *sym.Expr, xlo, xhi int64) bool {
+		xr := iv.interval(x)
+		if !x.Kind().Integer() {
+			return true
+		}
+		clo, chi, ok := actual(x.Kind(), xr)
+		if !ok || clo < 0 {
+			return true
+		}
+		r := fromActual(x.Kind(), max(clo, xlo), min(chi, xhi), true)
+		if max(clo, xlo) > min(chi, xhi) {
+			return false
+		}
+		if r.meet(xr) == xr {
+			return true
+		}
+		return iv.narrow(x, r)
+	}
+	switch op {
+	case rt.OpOr:
+		return at(a, 0, hi) && at(b, 0, hi)
+	case rt.OpAnd:
+		return at(a, lo, math.MaxInt64) && at(b, lo, math.MaxInt64)
+	case rt.OpShl:
+		if !b.IsConst() || b.Bits() >= uint64(min(k.Bits(), 63)) || iv.forward(t) == top(k) {
+			return true // a bit may be lost
+		}
+		n := b.Bits()
+		return at(a, ceilDiv(lo, 1<<n), hi>>n)
+	case rt.OpXor:
+		if a.IsConst() {
+			a, b = b, a
+		}
+		if !b.IsConst() || lo != hi || a.Kind() != k {
+			return true
+		}
+		c, _, ok := actual(k, ival{ordered(k, b.Bits()), ordered(k, b.Bits())})
+		if !ok || c < 0 {
+			return true
+		}
+		return at(a, lo^c, lo^c)
+	}
+	return true
+}
+
 // floorDiv and ceilDiv divide rounding down and up (b != 0).
 func floorDiv(a, b int64) int64 {
 	q := a / b
@@ -517,6 +585,53 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 		case bNonNeg:
 			return fromActual(k, 0, bhi, true)
 		}
+	case rt.OpOr, rt.OpXor:
+		// Of non-negative operands: at least the larger operand's least
+		// (or: its bits stay set; xor: 0), below the power of two above
+		// both.
+		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
+		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
+		if !ok1 || !ok2 || alo < 0 || blo < 0 {
+			break
+		}
+		hi := int64(1)<<bits.Len64(uint64(max(ahi, bhi))) - 1
+		if e.Op() == rt.OpXor && blo == bhi && alo != ahi {
+			alo, ahi, blo, bhi = blo, bhi, alo, ahi
+		}
+		if e.Op() == rt.OpXor && alo == ahi && blo != bhi {
+			// With a constant: the bits above those that vary in the
+			// other operand's interval are the constant's flipped.
+			low := int64(1)<<bits.Len64(uint64(blo^bhi)) - 1
+			v := blo ^ alo
+			return fromActual(k, v&^low, v|low, true)
+		}
+		if alo == ahi && blo == bhi {
+			v := alo | blo
+			if e.Op() == rt.OpXor {
+				v = alo ^ blo
+			}
+			return fromActual(k, v, v, true)
+		}
+		if e.Op() == rt.OpXor {
+			return fromActual(k, 0, hi, true)
+		}
+		return fromActual(k, max(alo, blo), hi, true)
+	case rt.OpShl, rt.OpShr:
+		// Of a non-negative operand by a constant below the width: no
+		// bit is lost (<<) when the largest value shifted fits the kind.
+		alo, ahi, ok := actual(k, iv.interval(e.Arg(0)))
+		sh := e.Arg(1)
+		if !ok || alo < 0 || !sh.IsConst() || sh.Bits() >= uint64(k.Bits()) {
+			break
+		}
+		n := sh.Bits()
+		if e.Op() == rt.OpShr {
+			return fromActual(k, alo>>n, ahi>>n, true)
+		}
+		if ahi > math.MaxInt64>>n {
+			break
+		}
+		return fromActual(k, alo<<n, ahi<<n, true)
 	case rt.OpNeg:
 		alo, ahi, ok := actual(k, iv.interval(e.Arg(0)))
 		if ok && alo != math.MinInt64 {
