@@ -291,7 +291,8 @@ func layerAgreesWithZ3(t *testing.T, core *Z3, q Query) *Query {
 // TestBitsAgreeWithZ3 builds random queries over bytes widened to int64
 // in the shapes binary parsers build (masks, xor with constants, shifts
 // by constants, ors of a shifted byte with another: compression
-// pointers, big-endian fields), compared with constants, with each other
+// pointers, big-endian fields; lengths left, a constant minus an
+// offset), compared with constants, with each other
 // and through conversions to uint64: the layer's verdict must be Z3's,
 // and its models must satisfy the original.
 func TestBitsAgreeWithZ3(t *testing.T) {
@@ -308,13 +309,16 @@ func TestBitsAgreeWithZ3(t *testing.T) {
 	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
 	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
 	masks := []int64{192, 63, 15, 128, 255}
+	bound := func() int64 { return []int64{0, 1, 63, 64, 192, 255, 256, 16383, 16384, 65535}[rng.IntN(10)] }
 	var term func(depth int) *sym.Expr
 	term = func(depth int) *sym.Expr {
 		b := bytes[rng.IntN(len(bytes))]
 		if depth == 0 {
 			return b
 		}
-		switch rng.IntN(5) {
+		switch rng.IntN(6) {
+		case 5: // a length left: 23 - (m + 1)
+			return c.Binary(rt.OpSub, i64(bound()), c.Binary(rt.OpAdd, term(depth-1), i64(1)))
 		case 0:
 			return c.Binary(rt.OpXor, term(depth-1), i64(masks[rng.IntN(len(masks))]))
 		case 1:
@@ -326,7 +330,6 @@ func TestBitsAgreeWithZ3(t *testing.T) {
 		}
 		return c.Binary(rt.OpShl, term(depth-1), c.Const(rt.KUint64, uint64(rng.IntN(12))))
 	}
-	bound := func() int64 { return []int64{0, 1, 63, 64, 192, 255, 256, 16383, 16384, 65535}[rng.IntN(10)] }
 	constraint := func() *sym.Expr {
 		op := ops[rng.IntN(len(ops))]
 		switch rng.IntN(4) {

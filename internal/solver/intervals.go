@@ -309,19 +309,22 @@ func (iv *intervals) backwardLogic(t *sym.Expr) bool {
 	return true
 }
 
-// backwardArith narrows the operand x of a stated term x + c, x - c or
-// x * c (c a constant) to the values whose image lies in the term's
-// interval, where x's interval rules out wrapping around: so that
-// n * 3 >= 4 and n * 3 < 8 give 2 <= n <= 2. It reports false if the
-// operand is left no value.
+// backwardArith narrows the operand x of a stated term x + c, x - c,
+// c - x or x * c (c a constant) to the values whose image lies in the
+// term's interval, where x's interval rules out wrapping around: so that
+// n * 3 >= 4 and n * 3 < 8 give 2 <= n <= 2, and the length a parser
+// has left, 23 - (int64(msg[13]) + 1), between 2 and 2 gives msg[13] ==
+// 20. It reports false if the operand is left no value.
 func (iv *intervals) backwardArith(t *sym.Expr) bool {
 	op := t.Op()
 	if op != rt.OpAdd && op != rt.OpSub && op != rt.OpMul || !t.Kind().Integer() {
 		return true
 	}
 	x, c := t.Arg(0), t.Arg(1)
-	if x.IsConst() && op != rt.OpSub {
+	negated := false // t is c - x
+	if x.IsConst() {
 		x, c = c, x
+		negated = op == rt.OpSub
 	}
 	if x.IsConst() || !c.IsConst() {
 		return true
@@ -343,6 +346,11 @@ func (iv *intervals) backwardArith(t *sym.Expr) bool {
 		xlo, ok = subOK(lo, cv)
 		var o bool
 		xhi, o = subOK(hi, cv)
+		ok = ok && o
+	case op == rt.OpSub && negated:
+		xlo, ok = subOK(cv, hi)
+		var o bool
+		xhi, o = subOK(cv, lo)
 		ok = ok && o
 	case op == rt.OpSub:
 		xlo, ok = addOK(lo, cv)
