@@ -28,11 +28,12 @@ import (
 // sound whatever the intervals were derived from — the constraint being
 // rewritten included. Likewise a term t whose interval is one value v
 // becomes v where it is an operand, conjoined with t == v: a label
-// length the path fixed (int64(msg[12]) > 6, int64(msg[12]) <= 7) becomes
-// 7 in the sums that compute the offsets after it (int64(msg[12]) + 14 +
-// int64(msg[20]) becomes 21 + int64(msg[20])). A comparison of a term with a constant keeps the term
-// (it is fixed because the comparison says so): rewriting it would make
-// the comparison true and lose the last constraint, the negated branch.
+// length the path fixed (int64(msg[12]) > 6, int64(msg[12]) <= 7)
+// becomes 7 in the sums that compute the offsets after it
+// (int64(msg[12]) + 14 + int64(msg[20]) becomes 21 + int64(msg[20])). A
+// comparison of a term with a constant keeps the term (it is fixed
+// because the comparison says so): rewriting it would make the
+// comparison true and lose the last constraint, the negated branch.
 
 // maxGuardRewrite bounds the terms the rewriting visits per query.
 const maxGuardRewrite = 1 << 16
@@ -41,6 +42,9 @@ const maxGuardRewrite = 1 << 16
 // by their branches and the terms it fixes by their values, and whether
 // that changed q (q itself if not).
 func decideGuards(c *sym.Context, q Query, iv *intervals) (Query, bool) {
+	if len(q.Constraints) == 0 {
+		return q, false
+	}
 	g := guardRewriter{c: c, iv: iv, memo: map[*sym.Expr]*sym.Expr{}, seen: map[*sym.Expr]bool{}, budget: maxGuardRewrite}
 	out := make([]*sym.Expr, 0, len(q.Constraints))
 	last := len(q.Constraints) - 1
@@ -82,21 +86,17 @@ func decideGuards(c *sym.Context, q Query, iv *intervals) (Query, bool) {
 
 // sameSet reports whether a and b hold the same terms.
 func sameSet(a, b []*sym.Expr) bool {
+	return subset(a, b) && subset(b, a)
+}
+
+// subset reports whether every term of a is one of b.
+func subset(a, b []*sym.Expr) bool {
 	in := make(map[*sym.Expr]bool, len(b))
 	for _, t := range b {
 		in[t] = true
 	}
 	for _, t := range a {
 		if !in[t] {
-			return false
-		}
-	}
-	inA := make(map[*sym.Expr]bool, len(a))
-	for _, t := range a {
-		inA[t] = true
-	}
-	for _, t := range b {
-		if !inA[t] {
 			return false
 		}
 	}

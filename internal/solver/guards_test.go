@@ -48,12 +48,7 @@ func countIte(cons []*sym.Expr) int {
 // of leaves the query as it was.
 func TestDecideGuards(t *testing.T) {
 	c := sym.NewContext()
-	var leaves []rt.Leaf
-	var bytes []*sym.Expr
-	for i := range 6 {
-		leaves = append(leaves, rt.Leaf{Path: "b", K: rt.KUint8})
-		bytes = append(bytes, c.Input(i, rt.KUint8))
-	}
+	leaves, bytes := byteInputs(c, "b", 6)
 	leaves = append(leaves, rt.Leaf{Path: "x", K: rt.KUint8})
 	x := c.Input(6, rt.KUint8)
 	wide := c.Conv(rt.KInt64, x)
@@ -75,15 +70,7 @@ func TestDecideGuards(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
-			rec := &recorder{next: core}
-			r, err := NewRefute(rec, nil).Solve(context.Background(), q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(rec.queries) != 1 {
-				t.Fatalf("the layer passed on %d queries", len(rec.queries))
-			}
-			got := rec.queries[0]
+			r, got := passedOn(t, core, q)
 			if left := countIte(got.Constraints); left != tt.ites {
 				t.Fatalf("%d if-then-elses left in %s, want %d", left, sym.FormatAll(got.Constraints, leaves), tt.ites)
 			}
@@ -148,15 +135,8 @@ func TestFixedTermsSubstituted(t *testing.T) {
 	q := Query{Constraints: []*sym.Expr{fixX, c.Compare(rt.OpLt, y, i64(100)), last}, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
 	core := NewZ3(Options{})
 	defer core.Close()
-	rec := &recorder{next: core}
-	r, err := NewRefute(rec, nil).Solve(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.queries) != 1 {
-		t.Fatalf("the layer passed on %d queries", len(rec.queries))
-	}
-	got := rec.queries[0].Constraints
+	r, passed := passedOn(t, core, q)
+	got := passed.Constraints
 	if !slices.Contains(got, fixX) {
 		t.Errorf("x == 4 is not among %s", sym.FormatAll(got, leaves))
 	}
@@ -202,12 +182,7 @@ func TestPointerFixed(t *testing.T) {
 func TestDecideGuardsAgreesWithZ3(t *testing.T) {
 	c := sym.NewContext()
 	const size = 6
-	var leaves []rt.Leaf
-	var bytes []*sym.Expr
-	for i := range size {
-		leaves = append(leaves, rt.Leaf{Path: "b", K: rt.KUint8})
-		bytes = append(bytes, c.Input(i, rt.KUint8))
-	}
+	leaves, bytes := byteInputs(c, "b", size)
 	leaves = append(leaves, rt.Leaf{Path: "x", K: rt.KUint8}, rt.Leaf{Path: "y", K: rt.KUint8})
 	offsets := []*sym.Expr{c.Input(size, rt.KUint8), c.Input(size+1, rt.KUint8)}
 	core := NewZ3(Options{})
@@ -292,16 +267,14 @@ func layerAgreesWithZ3(t *testing.T, core *Z3, q Query) *Query {
 // in the shapes binary parsers build (masks, xor with constants, shifts
 // by constants, ors of a shifted byte with another: compression
 // pointers, big-endian fields; lengths left, a constant minus an
-// offset), compared with constants, with each other
-// and through conversions to uint64: the layer's verdict must be Z3's,
-// and its models must satisfy the original.
+// offset), compared with constants, with each other and through
+// conversions to uint64: the layer's verdict must be Z3's, and its
+// models must satisfy the original.
 func TestBitsAgreeWithZ3(t *testing.T) {
 	c := sym.NewContext()
-	var leaves []rt.Leaf
-	var bytes []*sym.Expr
-	for i := range 3 {
-		leaves = append(leaves, rt.Leaf{Path: "m", K: rt.KUint8})
-		bytes = append(bytes, c.Conv(rt.KInt64, c.Input(i, rt.KUint8)))
+	leaves, bytes := byteInputs(c, "m", 3)
+	for i, b := range bytes {
+		bytes[i] = c.Conv(rt.KInt64, b)
 	}
 	core := NewZ3(Options{})
 	defer core.Close()
@@ -356,4 +329,31 @@ func TestBitsAgreeWithZ3(t *testing.T) {
 		t.Errorf("of %d queries, %d refuted and %d rewritten", queries, refuted, fixed)
 	}
 	t.Logf("of %d queries, %d refuted and %d rewritten", queries, refuted, fixed)
+}
+
+// passedOn solves q through the refutation layer in front of core and
+// returns the result and the one query the layer passed on (t fails
+// unless it passed on exactly one).
+func passedOn(t *testing.T, core Solver, q Query) (Result, Query) {
+	t.Helper()
+	rec := &recorder{next: core}
+	r, err := NewRefute(rec, nil).Solve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.queries) != 1 {
+		t.Fatalf("the layer passed on %d queries", len(rec.queries))
+	}
+	return r, rec.queries[0]
+}
+
+// byteInputs returns n byte leaves at path and their input terms.
+func byteInputs(c *sym.Context, path string, n int) ([]rt.Leaf, []*sym.Expr) {
+	var leaves []rt.Leaf
+	var bytes []*sym.Expr
+	for i := range n {
+		leaves = append(leaves, rt.Leaf{Path: path, K: rt.KUint8})
+		bytes = append(bytes, c.Input(i, rt.KUint8))
+	}
+	return leaves, bytes
 }

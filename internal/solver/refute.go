@@ -36,9 +36,10 @@ import (
 //     residue class of the term.
 //
 // A query it cannot refute goes on with the if-then-else guards the
-// intervals decide replaced by the branches they take (guards.go); the
-// rewritten query's intervals are computed again, may refute it, and may
-// decide more guards, for a few rounds.
+// intervals decide replaced by the branches they take, and the integer
+// terms they fix by their values (guards.go); the rewritten query's
+// arguments are computed again, may refute it, and may decide more, for
+// a few rounds.
 type Refute struct {
 	next Solver
 	m    *Metrics
