@@ -428,18 +428,18 @@ func (iv *intervals) backwardBits(t *sym.Expr) bool {
 	}
 	a, b := t.Arg(0), t.Arg(1)
 	at := func(x *sym.Expr, xlo, xhi int64) bool {
-		xr := iv.interval(x)
 		if !x.Kind().Integer() {
 			return true
 		}
+		xr := iv.interval(x)
 		clo, chi, ok := actual(x.Kind(), xr)
 		if !ok || clo < 0 {
 			return true
 		}
-		r := fromActual(x.Kind(), max(clo, xlo), min(chi, xhi), true)
 		if max(clo, xlo) > min(chi, xhi) {
 			return false
 		}
+		r := fromActual(x.Kind(), max(clo, xlo), min(chi, xhi), true)
 		if r.meet(xr) == xr {
 			return true
 		}
@@ -603,27 +603,23 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 			break
 		}
 		hi := int64(1)<<bits.Len64(uint64(max(ahi, bhi))) - 1
-		if e.Op() == rt.OpXor && blo == bhi && alo != ahi {
-			alo, ahi, blo, bhi = blo, bhi, alo, ahi
+		if e.Op() == rt.OpOr {
+			if alo == ahi && blo == bhi {
+				return fromActual(k, alo|blo, alo|blo, true)
+			}
+			return fromActual(k, max(alo, blo), hi, true)
 		}
-		if e.Op() == rt.OpXor && alo == ahi && blo != bhi {
-			// With a constant: the bits above those that vary in the
-			// other operand's interval are the constant's flipped.
+		if blo == bhi {
+			alo, ahi, blo, bhi = blo, bhi, alo, ahi // a constant first
+		}
+		if alo == ahi {
+			// With one value: the bits above those that vary in the
+			// other operand's interval are that value's flipped.
 			low := int64(1)<<bits.Len64(uint64(blo^bhi)) - 1
 			v := blo ^ alo
 			return fromActual(k, v&^low, v|low, true)
 		}
-		if alo == ahi && blo == bhi {
-			v := alo | blo
-			if e.Op() == rt.OpXor {
-				v = alo ^ blo
-			}
-			return fromActual(k, v, v, true)
-		}
-		if e.Op() == rt.OpXor {
-			return fromActual(k, 0, hi, true)
-		}
-		return fromActual(k, max(alo, blo), hi, true)
+		return fromActual(k, 0, hi, true)
 	case rt.OpShl, rt.OpShr:
 		// Of a non-negative operand by a constant below the width: no
 		// bit is lost (<<) when the largest value shifted fits the kind.
