@@ -400,6 +400,13 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 			targets = append(targets, f.target(s.Lhs[i], def, &pre, !isCall))
 		}
 		for i, t := range targets {
+			if announced && t.cls == aggregate && !t.blank {
+				// a, err := f() with a struct or array a: its cells are
+				// the result's (they once stayed empty here, and a branch
+				// on a field had no condition).
+				post = append(post, f.aggResult(t, id, i)...)
+				continue
+			}
 			var sh ast.Expr
 			if announced && (t.cls == scalar || t.cls == str || t.cls == slice) {
 				fp := f.fl.fp(t.expr, f.typeOf(t.expr))
@@ -454,19 +461,7 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 					fp := f.fl.fp(t.expr, rt)
 					sh = f.fl.rtCall("Mk", f.fl.rtCall("Res", intLit(uint64(id)), intLit(0), fp), fp)
 				case aggregate:
-					if t.mapElem {
-						// A map element has no address: the cells of the
-						// result are lost (and the table keeps no shadow).
-						site := f.fl.site(t.expr.Pos(), "map")
-						post = append(post, &ast.ExprStmt{X: f.fl.rtCall("ResAggLost", intLit(uint64(id)), intLit(0), f.fl.sizeof(t.expr), intLit(uint64(site)))})
-						post = append(post, f.mapStore(t, nil)...)
-						continue
-					}
-					var dst ast.Expr = t.addrTmp
-					if dst == nil {
-						dst = f.fl.addr(t.expr)
-					}
-					post = append(post, &ast.ExprStmt{X: f.fl.rtCall("ResAgg", intLit(uint64(id)), intLit(0), dst, f.fl.sizeof(t.expr))})
+					post = append(post, f.aggResult(t, id, 0)...)
 					continue
 				}
 			}
@@ -476,6 +471,29 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 	out := append(pre, s)
 	out = append(out, post...)
 	return f.wrap(out, declares)
+}
+
+// aggResult copies the cells of aggregate result i of the call id, which
+// just returned, to the assignment's target t: the target's address is
+// taken after the assignment, and a new variable that holds cells moves
+// to the heap first. A map element has no address: the cells are lost,
+// with a concretization when the result had any (the table keeps no
+// shadow of an aggregate).
+func (f *fn) aggResult(t lhsTarget, id uint32, i int) []ast.Stmt {
+	if t.mapElem {
+		site := f.fl.site(t.expr.Pos(), "map")
+		out := []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("ResAggLost", intLit(uint64(id)), intLit(uint64(i)), f.fl.sizeof(t.expr), intLit(uint64(site)))}}
+		return append(out, f.mapStore(t, nil)...)
+	}
+	var out []ast.Stmt
+	var dst ast.Expr = t.addrTmp
+	if dst == nil {
+		if t.newVar && t.obj != nil && hasCells(t.obj.Type()) {
+			out = append(out, f.fl.escape(t.expr))
+		}
+		dst = f.fl.addr(t.expr)
+	}
+	return append(out, &ast.ExprStmt{X: f.fl.rtCall("ResAgg", intLit(uint64(id)), intLit(uint64(i)), dst, f.fl.sizeof(t.expr))})
 }
 
 // assignNoHoist handles a labeled assignment: no temporaries, shadows

@@ -7,6 +7,7 @@
 package soundness
 
 import (
+	"errors"
 	"sort"
 	"sync"
 )
@@ -176,3 +177,67 @@ func Frame(msg []byte) []byte {
 	copy(f[120:], msg)
 	return f
 }
+
+// Header is the fixed part of a record, returned by value with an error.
+type Header struct {
+	Kind uint16
+	Size uint8
+}
+
+// Record holds a parsed header and what follows it.
+type Record struct {
+	Header Header
+	Rest   []byte
+}
+
+// ParseHeader reads a header from b: a struct result beside an error.
+func ParseHeader(b []byte) (Header, int, error) {
+	if len(b) < 3 {
+		return Header{}, 0, errShort
+	}
+	return Header{Kind: uint16(b[0])<<8 | uint16(b[1]), Size: b[2]}, 3, nil
+}
+
+var errShort = errors.New("short")
+
+// ParseRecord assigns the struct result of a call with several results
+// to a field, then passes the record's header by value: dnsmessage's
+// resource parser does both.
+func ParseRecord(b []byte) (Record, error) {
+	var r Record
+	var n int
+	var err error
+	r.Header, n, err = ParseHeader(b)
+	if err != nil {
+		return r, err
+	}
+	r.Rest = b[n:]
+	return r, nil
+}
+
+// KindName names a header's kind.
+func KindName(h Header) string {
+	switch h.Kind {
+	case 1:
+		return "A"
+	case 0x41:
+		return "HTTPS"
+	}
+	return "?"
+}
+
+// ForwardHeader returns ParseHeader's results as they are.
+func ForwardHeader(b []byte) (Header, int, error) { return ParseHeader(b) }
+
+// Reader keeps the last header it read in a field.
+type Reader struct{ last Header }
+
+// Read parses a header into r's field.
+func (r *Reader) Read(b []byte) error {
+	var err error
+	r.last, _, err = ParseHeader(b)
+	return err
+}
+
+// Last returns the last header read.
+func (r *Reader) Last() Header { return r.last }

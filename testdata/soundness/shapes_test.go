@@ -252,3 +252,57 @@ func PutFarRead(t *testing.T, msg []byte) {
 		t.Fatal("w in the frame")
 	}
 }
+
+// PutStructResult reads fields of a struct that a call returned beside
+// other results, assigned to a field and passed on by value: the struct's
+// cells once stayed empty there, the switch on its kind had no condition,
+// and the target was reported exhaustive with its failing input missed.
+func PutStructResult(t *testing.T, b []byte) {
+	r, err := ParseRecord(b)
+	if err != nil {
+		return
+	}
+	if KindName(r.Header) == "HTTPS" && r.Header.Size == 9 {
+		t.Fatal("HTTPS record of size 9")
+	}
+}
+
+// PutStructResultDefine declares the struct result of a call with
+// several results.
+func PutStructResultDefine(t *testing.T, b []byte) {
+	h, _, err := ParseHeader(b)
+	if err == nil && h.Size == 200 {
+		t.Fatal("size 200")
+	}
+}
+
+// PutStructResultVar declares it with var.
+func PutStructResultVar(t *testing.T, b []byte) {
+	var h, _, err = ForwardHeader(b)
+	if err == nil && h.Kind == 0x4142 {
+		t.Fatal("kind AB")
+	}
+}
+
+// PutStructResultElem stores it in an array element and a field through
+// a pointer.
+func PutStructResultElem(t *testing.T, b []byte) {
+	var hs [2]Header
+	var err error
+	hs[1], _, err = ParseHeader(b)
+	var r Reader
+	if err == nil && r.Read(b[1:]) == nil && r.Last().Size == 7 && hs[1].Size == 6 {
+		t.Fatal("sizes 6 and 7")
+	}
+}
+
+// PutStructResultMap stores it in a map element, where dowse keeps no
+// cells: the target must not be reported exhaustive.
+func PutStructResultMap(t *testing.T, b []byte) {
+	m := map[int]Header{}
+	var err error
+	m[1], _, err = ParseHeader(b)
+	if err == nil && m[1].Size == 5 {
+		t.Fatal("size 5")
+	}
+}
