@@ -89,7 +89,10 @@ func StrFromBytes(site uint32, b []byte, n S) S {
 	}
 	list, sym := byteShadows(b)
 	if n != 0 {
-		pin(site, KInt, n, uint64(len(b)))
+		// The string's shadow is the list of the bytes there are now:
+		// exact when the length is fixed, so it is chosen like an index
+		// (every length in range gets its run; longer ones are pinned).
+		choose(site, KInt, n, uint64(len(b)))
 	}
 	if !sym {
 		return 0

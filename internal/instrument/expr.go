@@ -219,6 +219,24 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 			}
 			return id
 		}
+		// string(b), string(runes), string(r): new memory too. Its
+		// fingerprint is its data pointer, so the value and its shadow
+		// must come from one conversion (evaluated twice, the result of
+		// `return string(b)` never matched its fingerprint and lost its
+		// shadow).
+		if hoist && len(x.Args) == 1 && classOf(f.typeOf(x)) == str && classOf(f.typeOf(x.Args[0])) != str {
+			sh := f.sh(x)
+			id := f.newTemp()
+			if sh != nil {
+				sid := f.newTemp()
+				*pre = append(*pre, define(sid, sh), use(sid))
+				f.temps[id] = temp{t: f.typeOf(x), sh: sid}
+			} else {
+				f.temps[id] = temp{t: f.typeOf(x)}
+			}
+			*pre = append(*pre, define(id, x))
+			return id
+		}
 		return x
 	}
 	switch f.builtin(x.Fun) {

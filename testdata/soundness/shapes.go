@@ -241,3 +241,16 @@ func (r *Reader) Read(b []byte) error {
 
 // Last returns the last header read.
 func (r *Reader) Last() Header { return r.last }
+
+// Label reads a length-prefixed label, as DNS character strings are:
+// the string is converted from a slice whose length is a byte of the
+// input.
+func Label(b []byte) (string, bool) {
+	if len(b) == 0 || 1+int(b[0]) > len(b) {
+		return "", false
+	}
+	return string(b[1 : 1+int(b[0])]), true
+}
+
+// IsOK reports whether s is "ok".
+func IsOK(s string) bool { return s == "ok" }

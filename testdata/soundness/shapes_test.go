@@ -306,3 +306,21 @@ func PutStructResultMap(t *testing.T, b []byte) {
 		t.Fatal("size 5")
 	}
 }
+
+// PutLabel compares a string converted from a slice of symbolic length:
+// the length is chosen like an index, so every length in range has its
+// run and the verdict stays exact (it was pinned to the seed's length
+// with a concretization).
+func PutLabel(t *testing.T, b []byte) {
+	if s, ok := Label(b); ok && s == "ok" {
+		t.Fatal("label ok")
+	}
+}
+
+// PutLabelArg passes a string converted from the input to a function:
+// the argument's fingerprint and the argument are one conversion.
+func PutLabelArg(t *testing.T, b []byte) {
+	if IsOK(string(b)) {
+		t.Fatal("ok")
+	}
+}
