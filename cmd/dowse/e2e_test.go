@@ -272,7 +272,7 @@ func TestSoundnessShapes(t *testing.T) {
 		"PutHelperCallback", "PutCounter", "PutLibraryCallback", "PutMethodValuePointer",
 		"PutDeferredClosure", "PutDeferInPUT", "PutIndexOutOfRangeFirst", "PutTrimmed", "PutPopLast",
 		"PutPointerAt", "PutFieldAt", "PutStoreAt", "PutAddressAt", "PutConstantIndex", "PutChainedRecords", "PutChainedText", "PutFarRead",
-		"PutStructResult", "PutStructResultDefine", "PutStructResultVar", "PutStructResultElem", "PutLabel", "PutLabelArg",
+		"PutStructResult", "PutStructResultDefine", "PutStructResultVar", "PutStructResultElem", "PutLabel", "PutLabelArg", "PutQuoted",
 	}
 	for _, name := range mustFind {
 		if s, ok := got[name]; !ok || len(s.Failures) == 0 {
@@ -299,7 +299,7 @@ func TestSoundnessShapes(t *testing.T) {
 	// A struct result beside other results has its fields' shadows, so
 	// the search is exact there too.
 	for _, name := range []string{"PutPointerAt", "PutFieldAt", "PutStoreAt", "PutAddressAt", "PutConstantIndex", "PutChainedRecords", "PutChainedText", "PutFarRead",
-		"PutStructResult", "PutStructResultDefine", "PutStructResultVar", "PutStructResultElem", "PutLabel", "PutLabelArg"} {
+		"PutStructResult", "PutStructResultDefine", "PutStructResultVar", "PutStructResultElem", "PutLabel", "PutLabelArg", "PutQuoted"} {
 		if !got[name].Exhaustive {
 			t.Errorf("%s: not exhaustive; a chosen index covers every value in range", name)
 		}

@@ -149,6 +149,10 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 			return x
 		}
 		x.Y = f.pure(x.Y, pre, hoist)
+		if hoist && x.Op == token.ADD && classOf(f.typeOf(x)) == str && f.fl.constOf(x) == nil {
+			// a + b allocates, as string(b) does (see pureCall).
+			return f.hoistString(x, pre)
+		}
 		return x
 	case *ast.CompositeLit:
 		f.pureElems(x, pre, hoist)
@@ -160,6 +164,25 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		return f.pureCall(x, pre, hoist)
 	}
 	return e
+}
+
+// hoistString moves an expression that builds a new string (a
+// conversion, a concatenation) into a temporary, with its shadow computed
+// once beside it: a string's fingerprint is its data pointer, so the
+// value and the fingerprint of its shadow must come from one evaluation.
+func (f *fn) hoistString(x ast.Expr, pre *[]ast.Stmt) ast.Expr {
+	t := f.typeOf(x)
+	sh := f.sh(x)
+	id := f.newTemp()
+	if sh != nil {
+		sid := f.newTemp()
+		*pre = append(*pre, define(sid, sh), use(sid))
+		f.temps[id] = temp{t: t, sh: sid}
+	} else {
+		f.temps[id] = temp{t: t}
+	}
+	*pre = append(*pre, define(id, x))
+	return id
 }
 
 func (f *fn) pureElems(lit *ast.CompositeLit, pre *[]ast.Stmt, hoist bool) {
@@ -225,17 +248,7 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		// `return string(b)` never matched its fingerprint and lost its
 		// shadow).
 		if hoist && len(x.Args) == 1 && classOf(f.typeOf(x)) == str && classOf(f.typeOf(x.Args[0])) != str {
-			sh := f.sh(x)
-			id := f.newTemp()
-			if sh != nil {
-				sid := f.newTemp()
-				*pre = append(*pre, define(sid, sh), use(sid))
-				f.temps[id] = temp{t: f.typeOf(x), sh: sid}
-			} else {
-				f.temps[id] = temp{t: f.typeOf(x)}
-			}
-			*pre = append(*pre, define(id, x))
-			return id
+			return f.hoistString(x, pre)
 		}
 		return x
 	}

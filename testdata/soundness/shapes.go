@@ -254,3 +254,6 @@ func Label(b []byte) (string, bool) {
 
 // IsOK reports whether s is "ok".
 func IsOK(s string) bool { return s == "ok" }
+
+// Quote wraps s in a prefix and a suffix: a concatenation returned.
+func Quote(s string) string { return "<<" + s + ">>" }

@@ -324,3 +324,12 @@ func PutLabelArg(t *testing.T, b []byte) {
 		t.Fatal("ok")
 	}
 }
+
+// PutQuoted compares a concatenation a function returned: like a
+// conversion, it allocates, and evaluated twice it lost its shadow (one
+// run, reported exhaustive).
+func PutQuoted(t *testing.T, s string) {
+	if Quote(s) == "<<ok>>" {
+		t.Fatal("quoted ok")
+	}
+}
