@@ -48,7 +48,15 @@ func (b *builder) fillChan(v reflect.Value, sh *Shape) {
 	t := v.Type()
 	both := reflect.ChanOf(reflect.BothDir, t.Elem())
 	if sh.Send {
-		v.Set(reflect.MakeChan(both, b.l.MaxLen).Convert(t))
+		ch := reflect.MakeChan(both, b.l.MaxLen)
+		if lock() {
+			if cur.outChans == nil {
+				cur.outChans = map[unsafe.Pointer]bool{}
+			}
+			cur.outChans[ch.UnsafePointer()] = true
+			unlock()
+		}
+		v.Set(ch.Convert(t))
 		return
 	}
 	x, s := b.take()
@@ -216,4 +224,37 @@ func endChans() {
 		// branches.
 		decide(st.left() > 0, Cmp(OpLt, KInt, 0, uint64(st.got), st.lenS, uint64(st.n)))
 	}
+}
+
+// Sent is called before instrumented code sends a value whose shadow is s
+// on ch. The channel's buffer has no cells, so the receiver gets the value
+// without its shadow, and a branch on it has no condition: a concretization
+// is recorded at site, so that the verdict does not claim every path. A
+// send-only input channel is the exception: only the test, after the run,
+// receives from it.
+func Sent(site uint32, ch any, s S) {
+	if s != 0 && !outChan(ch) {
+		Conc(site, "sent on a channel")
+	}
+}
+
+// SentElems is Sent for a struct or array value of size bytes at p, whose
+// cells stay behind.
+func SentElems(site uint32, ch any, p unsafe.Pointer, size uintptr) {
+	if on.Load() && !outChan(ch) && cellsIn(uintptr(p), size) {
+		Conc(site, "sent on a channel")
+	}
+}
+
+// outChan reports whether ch is a send-only input channel.
+func outChan(ch any) bool {
+	if !on.Load() || len(cur.outChans) == 0 {
+		return false
+	}
+	v := reflect.ValueOf(ch)
+	if v.Kind() != reflect.Chan || !lock() {
+		return false
+	}
+	defer unlock()
+	return cur.outChans[v.UnsafePointer()]
 }

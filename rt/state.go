@@ -107,6 +107,9 @@ type run struct {
 	// followed receive got (see chans.go).
 	chans    map[unsafe.Pointer]*chanState
 	chanList []*chanState // the same, in the order they were built
+	// outChans are the send-only input channels: what the target sends
+	// on them only the test sees (see Sent).
+	outChans map[unsafe.Pointer]bool
 	recvd    Arg
 	// picked holds the symbolic indexes whose value the run has already
 	// chosen (see Pick), with that value.
@@ -171,6 +174,7 @@ func resetRun(maxEvents int) {
 	clear(cur.maps)
 	clear(cur.chans)
 	cur.chanList = cur.chanList[:0]
+	clear(cur.outChans)
 	cur.recvd = Arg{}
 	clear(cur.picked)
 	clear(cur.depths)

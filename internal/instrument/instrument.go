@@ -40,7 +40,7 @@ var siteKinds = map[string]bool{
 	"cond": true, "case": true, "typeswitch": true, "range": true, "rune": true,
 	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true, "recv": true,
 	"call": false, "box": false, "map": false, "mapkey": false, "conv": false,
-	"generic": false, "methodvalue": false,
+	"generic": false, "methodvalue": false, "send": false,
 }
 
 // IsBranchKind reports whether sites of this kind record branch outcomes,

@@ -122,10 +122,33 @@ func (f *fn) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		s.Value = f.pure(s.Value, &pre, label == nil)
 		if ct, ok := f.typeOf(s.Chan).Underlying().(*types.Chan); ok && label == nil {
 			f.boxed(s.Value, ct.Elem(), &pre)
+			pre = append(pre, f.sentLost(s, ct.Elem())...)
 		}
 		return f.wrap(append(pre, labeled(label, s)), false)
 	}
 	return []ast.Stmt{labeled(label, s)}
+}
+
+// sentLost records a concretization when the value a send statement puts
+// on a channel has a shadow, or cells (rt.Sent, rt.SentElems): the
+// receiver gets it without them (only the elements of input channels are
+// followed, docs/inputs.md), so a branch on what was received has no
+// condition and the verdict must not claim every path.
+func (f *fn) sentLost(s *ast.SendStmt, elem types.Type) []ast.Stmt {
+	site := f.fl.site(s.Arrow, "send")
+	switch classOf(elem) {
+	case scalar, str, slice:
+		if sh := f.sh(s.Value); sh != nil {
+			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("Sent", intLit(uint64(site)), s.Chan, sh)}}
+		}
+	case aggregate:
+		if hasCells(elem) && f.addressable(s.Value) {
+			f.fl.needU = true
+			p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{f.fl.addr(s.Value)}}
+			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("SentElems", intLit(uint64(site)), s.Chan, p, f.fl.sizeof(s.Value))}}
+		}
+	}
+	return nil
 }
 
 // topExpr rewrites the expression of an expression statement: a call stays

@@ -257,3 +257,10 @@ func IsOK(s string) bool { return s == "ok" }
 
 // Quote wraps s in a prefix and a suffix: a concatenation returned.
 func Quote(s string) string { return "<<" + s + ">>" }
+
+// Relay passes a header through a buffered channel within one goroutine.
+func Relay(h Header) Header {
+	c := make(chan Header, 1)
+	c <- h
+	return <-c
+}
