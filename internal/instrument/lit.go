@@ -27,6 +27,12 @@ func (f *fn) hoistLit(e ast.Expr, lit *ast.CompositeLit, ptr bool, pre *[]ast.St
 		add := func(acc, val ast.Expr, vt types.Type) {
 			f.boxed(val, vt, pre)
 			if inner, ok := val.(*ast.CompositeLit); ok && inner.Type == nil {
+				if p, ok := vt.Underlying().(*types.Pointer); ok {
+					// []*T{{...}}: an elided &T{...}, whose fields are
+					// reached through the element.
+					walk(inner, p.Elem(), &ast.ParenExpr{X: &ast.StarExpr{X: acc}})
+					return
+				}
 				walk(inner, vt, acc)
 				return
 			}
@@ -337,6 +343,15 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 	var elems []element
 	symbolic := false
 	trackedKey := classOf(u.Key()) == scalar || classOf(u.Key()) == str
+	if c := classOf(u.Elem()); c != scalar && c != str {
+		// The table keeps the shadows of integer, bool and string values
+		// only: the shadows and cells of other values are lost.
+		for _, el := range lit.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				f.lostIn(kv.Value, u.Elem(), f.fl.site(kv.Colon, "map"), pre)
+			}
+		}
+	}
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
 		if !ok {
@@ -395,4 +410,75 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 	}
 	f.mapEntries[lit] = entries
 	return true
+}
+
+// lostIn records a concretization at site for each shadow or cell of val,
+// of type t, that is lost where val is stored (a map literal's value): the
+// shadow of an integer, bool, string or slice, the cells of an addressable
+// struct or array, and, in a literal whose type is elided (`{A: n}`, also
+// for `&T{...}`), those of its elements. A pointer keeps its pointee's
+// cells.
+func (f *fn) lostIn(val ast.Expr, t types.Type, site uint32, pre *[]ast.Stmt) {
+	why := &ast.BasicLit{Kind: token.STRING, Value: `"stored in a map"`}
+	if inner, ok := ast.Unparen(val).(*ast.CompositeLit); ok && inner.Type == nil {
+		lt := t
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			lt = p.Elem()
+		}
+		switch u := lt.Underlying().(type) {
+		case *types.Struct:
+			for i, el := range inner.Elts {
+				v, field := el, (*types.Var)(nil)
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					v = kv.Value
+					for j := 0; j < u.NumFields(); j++ {
+						if u.Field(j).Name() == kv.Key.(*ast.Ident).Name {
+							field = u.Field(j)
+						}
+					}
+				} else if i < u.NumFields() {
+					field = u.Field(i)
+				}
+				if field != nil {
+					f.lostIn(v, field.Type(), site, pre)
+				}
+			}
+		case *types.Array:
+			for _, el := range inner.Elts {
+				f.lostIn(valueOf(el), u.Elem(), site, pre)
+			}
+		case *types.Slice:
+			for _, el := range inner.Elts {
+				f.lostIn(valueOf(el), u.Elem(), site, pre)
+			}
+		case *types.Map:
+			for _, el := range inner.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					f.lostIn(kv.Key, u.Key(), site, pre)
+					f.lostIn(kv.Value, u.Elem(), site, pre)
+				}
+			}
+		}
+		return
+	}
+	switch classOf(t) {
+	case scalar, str, slice:
+		if sh := f.sh(val); sh != nil {
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), sh, why)})
+		}
+	case aggregate:
+		if hasCells(t) && f.addressable(val) {
+			f.fl.needU = true
+			p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{f.fl.addr(val)}}
+			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), p, f.fl.sizeof(val), why)})
+		}
+	}
+}
+
+// valueOf is the value of an element of an array or slice literal.
+func valueOf(el ast.Expr) ast.Expr {
+	if kv, ok := el.(*ast.KeyValueExpr); ok {
+		return kv.Value
+	}
+	return el
 }

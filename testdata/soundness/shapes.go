@@ -264,3 +264,26 @@ func Relay(h Header) Header {
 	c <- h
 	return <-c
 }
+
+// Index holds headers built in composite literals whose element types
+// are elided.
+type Index struct {
+	Rows   []*Header
+	ByName map[string]Header
+	Refs   map[string]*Header
+	Raw    map[string][]byte
+}
+
+// NewIndex builds an index around one header of the given kind.
+func NewIndex(kind uint16, raw []byte) Index {
+	return Index{
+		Rows:   []*Header{{Kind: kind}},
+		ByName: map[string]Header{"h": {Kind: kind}},
+		Refs:   map[string]*Header{"h": {Kind: kind}},
+		Raw:    map[string][]byte{"h": raw},
+	}
+}
+
+// Rows builds a slice of one header of the given kind with an elided
+// &Header{}.
+func Rows(kind uint16) []*Header { return []*Header{{Kind: kind}} }

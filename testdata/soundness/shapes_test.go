@@ -351,3 +351,32 @@ func PutStructOnChannel(t *testing.T, b []byte) {
 		t.Fatal("size 4 relayed")
 	}
 }
+
+// PutPointerLiteral reads a field of a struct built by an elided &Header{}
+// in a slice literal: its fields had no cells (one run, exhaustive).
+func PutPointerLiteral(t *testing.T, kind uint16) {
+	if Rows(kind)[0].Kind == 0x41 {
+		t.Fatal("kind 0x41 in a row")
+	}
+}
+
+// PutMapOfStructs, PutMapOfPointers and PutMapOfSlices read values of map
+// literals, whose shadows and cells the map does not keep: a
+// concretization where they were lost without a word.
+func PutMapOfStructs(t *testing.T, kind uint16) {
+	if NewIndex(kind, nil).ByName["h"].Kind == 0x42 {
+		t.Fatal("kind 0x42 by name")
+	}
+}
+
+func PutMapOfPointers(t *testing.T, kind uint16) {
+	if NewIndex(kind, nil).Refs["h"].Kind == 0x43 {
+		t.Fatal("kind 0x43 by reference")
+	}
+}
+
+func PutMapOfSlices(t *testing.T, raw []byte) {
+	if len(NewIndex(0, raw).Raw["h"]) == 3 {
+		t.Fatal("three raw bytes")
+	}
+}
