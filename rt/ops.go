@@ -1,6 +1,9 @@
 package rt
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Br records the outcome c of the branch at site, whose symbolic condition
 // is s, and returns c.
@@ -380,4 +383,60 @@ func StoreIndex(site uint32, ki Kind, i S, iv uint64, n S, nv uint64) {
 // integer is the set of types an index can have.
 type integer interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+}
+
+// CopyCount records, for copy(dst, src) at site, whether src is the
+// shorter (the lengths' shadows dn and sn, their values dv and sv): the
+// elements of dst past len(src) keep what they held, so the path must say
+// which ones those are. When src is shorter its length is chosen like an
+// index (every length in range gets its run); when dst is the shorter,
+// all of dst is overwritten and nothing more is needed (a clone,
+// copy(make([]T, len(s)), s), adds no branch).
+func CopyCount(site uint32, dn S, dv uint64, sn S, sv uint64) {
+	if !on.Load() || dn == 0 && sn == 0 {
+		return
+	}
+	short := sv < dv
+	Imp(site, short, Cmp(OpLt, KInt, sn, sv, dn, dv))
+	if short && sn != 0 {
+		choose(site, KInt, sn, sv)
+	}
+}
+
+// Part is one comparable part of a struct or array compared with == (see
+// EqParts): the shadow of its equality, 0 when both sides are concrete,
+// and whether it is equal in this run.
+type Part struct {
+	S  S
+	Eq bool
+}
+
+// EqParts is the shadow of a == b for structs or arrays, compared part by
+// part: 0 when a concrete part differs (the result is false whatever the
+// input), else the conjunction of the symbolic parts' equalities.
+func EqParts(parts ...Part) S {
+	if !on.Load() {
+		return 0
+	}
+	var s S
+	for _, p := range parts {
+		if p.S == 0 {
+			if !p.Eq {
+				return 0
+			}
+			continue
+		}
+		s = and(s, p.S)
+	}
+	return s
+}
+
+// EqLost is the shadow of a == b for structs or arrays of size bytes at a
+// and b that dowse does not compare part by part (too many parts, fields
+// it cannot name): 0, with a concretization at site when either has cells.
+func EqLost(site uint32, a, b unsafe.Pointer, size uintptr) S {
+	if on.Load() && (cellsIn(uintptr(a), size) || cellsIn(uintptr(b), size)) {
+		Conc(site, "structs or arrays compared as a whole")
+	}
+	return 0
 }

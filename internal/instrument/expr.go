@@ -272,6 +272,13 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		f.pureArgs(x, pre, hoist)
 		f.deleteKey(x)
 		return x
+	case "copy":
+		// n := copy(dst, src): the cells move as for a copy statement.
+		f.pureArgs(x, pre, hoist)
+		if hoist {
+			f.copyShadows(x, pre)
+		}
+		return x
 	default:
 		f.pureArgs(x, pre, hoist)
 		return x

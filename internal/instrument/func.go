@@ -31,6 +31,11 @@ type fn struct {
 	// which code that writes through the pointer updates, and reads take
 	// them from there (see addressTaken).
 	inMem map[types.Object]bool
+	// deferredResults holds, for a function literal run by a defer
+	// statement (and the literals inside it), the named results of the
+	// enclosing functions it may set after their rt.Ret (see
+	// resultsSetLate).
+	deferredResults map[types.Object]bool
 }
 
 // temp is what the rewrite knows of a node it created.
@@ -89,6 +94,7 @@ func (fl *file) funcLit(e *ast.FuncLit, parent *fn) {
 	if parent != nil {
 		f.comp = parent.comp
 		f.inMem = parent.inMem
+		f.deferredResults = parent.deferredResults
 	} else {
 		f.inMem = fl.addressTaken(e)
 	}
@@ -96,7 +102,42 @@ func (fl *file) funcLit(e *ast.FuncLit, parent *fn) {
 	if e.Type.Results != nil {
 		results = e.Type.Results.List
 	}
+	if fl.deferring != nil {
+		f.deferredResults, fl.deferring = fl.deferring, nil
+	}
 	e.Body.List = append(f.prologue(e.Type.Params.List, results), f.block(e.Body.List)...)
+}
+
+// resultsSetLate is what assign adds after an assignment in a deferred
+// function literal to a named result of an enclosing function (or a part
+// of one): the enclosing function handed its results' shadows to its
+// caller with rt.Ret before the deferred call changed them, so the
+// caller would read a stale shadow. A concretization is recorded instead
+// (`defer func() { res.N = n }()`, seen once as one path, "exhaustive").
+func (f *fn) resultsSetLate(lhs []ast.Expr) []ast.Stmt {
+	if len(f.deferredResults) == 0 {
+		return nil
+	}
+	for _, l := range lhs {
+		root := l
+		for {
+			switch x := ast.Unparen(root).(type) {
+			case *ast.SelectorExpr:
+				root = x.X
+				continue
+			case *ast.IndexExpr:
+				root = x.X
+				continue
+			}
+			break
+		}
+		if id, ok := ast.Unparen(root).(*ast.Ident); ok && f.deferredResults[f.fl.info.ObjectOf(id)] {
+			site := f.fl.site(l.Pos(), "defer")
+			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("Conc", intLit(uint64(site)),
+				&ast.BasicLit{Kind: token.STRING, Value: `"a result set by a deferred function"`})}}
+		}
+	}
+	return nil
 }
 
 // addressTaken returns the local variables and parameters of a tracked

@@ -38,9 +38,9 @@ type Site struct {
 // other sites only name where a concretization happened.
 var siteKinds = map[string]bool{
 	"cond": true, "case": true, "typeswitch": true, "range": true, "rune": true,
-	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true, "recv": true,
+	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true, "recv": true, "copy": true,
 	"call": false, "box": false, "map": false, "mapkey": false, "conv": false,
-	"generic": false, "methodvalue": false, "send": false,
+	"generic": false, "methodvalue": false, "send": false, "eq": false, "defer": false,
 }
 
 // IsBranchKind reports whether sites of this kind record branch outcomes,
@@ -197,9 +197,12 @@ type file struct {
 	seq   int
 	needU bool
 	need8 bool
-	alias map[string]string // predeclared type name -> file-level alias
-	tag   uint32            // hash of the file name, for package-level names
-	keep  map[string]bool   // qualified names whose calls were replaced by models
+	// deferring holds, while a defer statement's function literal is
+	// rewritten, the named results it may set late (fn.deferredResults).
+	deferring map[types.Object]bool
+	alias     map[string]string // predeclared type name -> file-level alias
+	tag       uint32            // hash of the file name, for package-level names
+	keep      map[string]bool   // qualified names whose calls were replaced by models
 	// replaced counts, per imported package, the uses of its generic
 	// functions replaced by models (see blankUnused).
 	replaced map[*types.PkgName]int

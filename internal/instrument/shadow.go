@@ -132,6 +132,9 @@ func (f *fn) shBinary(x *ast.BinaryExpr, t types.Type) ast.Expr {
 	if ot == nil {
 		return nil
 	}
+	if (x.Op == token.EQL || x.Op == token.NEQ) && classOf(ot) == aggregate {
+		return f.shEqParts(x, ot)
+	}
 	sx, sy := f.sh(x.X), f.sh(x.Y)
 	if sx == nil && sy == nil {
 		return nil
@@ -493,4 +496,91 @@ func (f *fn) mapValue(x *ast.IndexExpr) ast.Expr {
 func (f *fn) mapLost(pos token.Pos, m ast.Expr, why string) ast.Stmt {
 	site := f.fl.site(pos, "map")
 	return &ast.ExprStmt{X: f.fl.rtCall("MapLost", intLit(uint64(site)), m, &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(why)})}
+}
+
+// maxEqParts bounds the parts a comparison of structs or arrays is split
+// into; a larger one records a concretization when it holds cells.
+const maxEqParts = 32
+
+// shEqParts is the shadow of x.X == x.Y (or !=) for structs or arrays of
+// type t: the conjunction of the equalities of their parts, integers, bools
+// and strings read from their cells (rt.EqParts); other parts (pointers,
+// interfaces, channels) are compared concretely, as their shadows are
+// not kept. Operands that are not addressable keep no cells; one whose
+// parts cannot all be named here (unexported fields of another package's
+// type, more than maxEqParts parts) records a concretization if it holds
+// cells (rt.EqLost). Before, the comparison had no condition at all.
+func (f *fn) shEqParts(x *ast.BinaryExpr, t types.Type) ast.Expr {
+	if !hasCells(t) || !f.addressable(x.X) || !f.addressable(x.Y) {
+		return nil
+	}
+	base := func(e ast.Expr) ast.Expr {
+		if _, ok := ast.Unparen(e).(*ast.StarExpr); ok {
+			return &ast.ParenExpr{X: e}
+		}
+		return e
+	}
+	var parts []ast.Expr
+	ok := true
+	var walk func(a, b ast.Expr, t types.Type)
+	walk = func(a, b ast.Expr, t types.Type) {
+		if !ok {
+			return
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				fld := u.Field(i)
+				if fld.Name() == "_" {
+					continue
+				}
+				if !fld.Exported() && fld.Pkg() != f.fl.pkg.Types {
+					ok = false
+					return
+				}
+				walk(&ast.SelectorExpr{X: base(a), Sel: ast.NewIdent(fld.Name())}, &ast.SelectorExpr{X: base(b), Sel: ast.NewIdent(fld.Name())}, fld.Type())
+			}
+			return
+		case *types.Array:
+			for i := int64(0); i < u.Len() && ok; i++ {
+				walk(&ast.IndexExpr{X: base(a), Index: intLit(uint64(i))}, &ast.IndexExpr{X: base(b), Index: intLit(uint64(i))}, u.Elem())
+			}
+			return
+		}
+		if len(parts) >= maxEqParts {
+			ok = false
+			return
+		}
+		eq := &ast.BinaryExpr{X: a, Op: token.EQL, Y: b}
+		var sh ast.Expr
+		switch classOf(t) {
+		case scalar:
+			la := f.fl.rtCall("Ld", f.fl.addr(a), f.fl.fp(a, t))
+			lb := f.fl.rtCall("Ld", f.fl.addr(b), f.fl.fp(b, t))
+			sh = f.fl.rtCall("Cmp", f.fl.rtSel("OpEq"), f.rtK(t), la, f.fl.val(a, t), lb, f.fl.val(b, t))
+		case str:
+			la := f.fl.rtCall("Ld", f.fl.addr(a), f.fl.fp(a, t))
+			lb := f.fl.rtCall("Ld", f.fl.addr(b), f.fl.fp(b, t))
+			sh = f.fl.rtCall("StrCmp", f.fl.rtSel("OpEq"), la, f.fl.strVal(a), lb, f.fl.strVal(b))
+		}
+		elts := []ast.Expr{&ast.KeyValueExpr{Key: ast.NewIdent("Eq"), Value: eq}}
+		if sh != nil {
+			elts = append(elts, &ast.KeyValueExpr{Key: ast.NewIdent("S"), Value: sh})
+		}
+		parts = append(parts, &ast.CompositeLit{Type: f.fl.rtSel("Part"), Elts: elts})
+	}
+	walk(x.X, x.Y, t)
+	if !ok {
+		site := f.fl.site(x.OpPos, "eq")
+		ptr := func(e ast.Expr) ast.Expr {
+			return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: e}}}
+		}
+		f.fl.needU = true
+		return f.fl.rtCall("EqLost", intLit(uint64(site)), ptr(x.X), ptr(x.Y), f.fl.sizeof(x.X))
+	}
+	sh := f.fl.rtCall("EqParts", parts...)
+	if x.Op == token.NEQ {
+		sh = f.fl.rtCall("Un", f.fl.rtSel("OpNot"), f.fl.rtSel("KBool"), sh)
+	}
+	return sh
 }

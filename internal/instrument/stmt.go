@@ -111,7 +111,23 @@ func (f *fn) stmt(s ast.Stmt, label *ast.Ident) []ast.Stmt {
 		return f.wrap(pre, false)
 	case *ast.DeferStmt:
 		var pre []ast.Stmt
+		if _, ok := s.Call.Fun.(*ast.FuncLit); ok {
+			// The literal may set named results after rt.Ret.
+			late := map[types.Object]bool{}
+			for o := range f.deferredResults {
+				late[o] = true
+			}
+			for _, r := range f.results {
+				if r != nil && classOf(r.Type()) != untracked {
+					late[r] = true
+				}
+			}
+			if len(late) > 0 {
+				f.fl.deferring = late
+			}
+		}
 		f.pureArgs(s.Call, &pre, label == nil)
+		f.fl.deferring = nil
 		if f.builtin(s.Call.Fun) == "recover" {
 			s.Call = f.fl.rtCall("Recovered", s.Call)
 		}
@@ -196,6 +212,12 @@ func (f *fn) copyShadows(call *ast.CallExpr, pre *[]ast.Stmt) {
 	}
 	n := f.fl.rtCall("MinInt", f.lenOf(dst), f.lenOf(src))
 	first := func(x ast.Expr) ast.Expr { return &ast.IndexExpr{X: x, Index: intLit(0)} }
+	if ds, ss := f.sh(dst), f.sh(src); ds != nil || ss != nil {
+		// Which elements of dst get src's depends on the lengths.
+		site := f.fl.site(call.Lparen, "copy")
+		u64 := func(x ast.Expr) ast.Expr { return &ast.CallExpr{Fun: f.fl.pre("uint64"), Args: []ast.Expr{f.lenOf(x)}} }
+		*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("CopyCount", intLit(uint64(site)), orZero(ds), u64(dst), orZero(ss), u64(src))})
+	}
 	*pre = append(*pre, &ast.IfStmt{
 		Cond: &ast.BinaryExpr{X: n, Op: token.GTR, Y: intLit(0)},
 		Body: blockOf([]ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("CopyElems", f.fl.addr(first(dst)), f.fl.addr(first(src)), n, f.fl.sizeof(first(dst)))}}),
@@ -441,7 +463,9 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 			post = append(post, f.setShadow(t, sh, nil)...)
 		}
 	default:
-		single := len(s.Rhs) == 1 && f.isCall(s.Rhs[0])
+		// A call whose result is boxed into an interface target is
+		// hoisted first, so that the boxing sees the result's shadow.
+		single := len(s.Rhs) == 1 && f.isCall(s.Rhs[0]) && !f.boxes(s.Lhs[0], s.Rhs[0])
 		var id uint32
 		announced := false
 		if single {
@@ -452,7 +476,9 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 		} else {
 			for i, r := range s.Rhs {
 				s.Rhs[i] = f.pure(r, &pre, true)
-				if !def && i < len(s.Lhs) {
+				if i < len(s.Lhs) {
+					// x = v, and var x I = v (a declaration comes here as
+					// a definition; for x := v the types are the same).
 					f.boxed(s.Rhs[i], f.typeOf(s.Lhs[i]), &pre)
 				}
 			}
@@ -491,9 +517,22 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 			post = append(post, f.setShadow(t, sh, agg)...)
 		}
 	}
+	post = append(post, f.resultsSetLate(s.Lhs)...)
 	out := append(pre, s)
 	out = append(out, post...)
 	return f.wrap(out, declares)
+}
+
+// boxes reports whether assigning r to l converts a value that is not an
+// interface to an interface.
+func (f *fn) boxes(l, r ast.Expr) bool {
+	lt, rt := f.typeOf(l), f.typeOf(r)
+	if id, ok := l.(*ast.Ident); ok {
+		if obj := f.fl.info.ObjectOf(id); obj != nil {
+			lt = obj.Type()
+		}
+	}
+	return lt != nil && rt != nil && types.IsInterface(lt) && !types.IsInterface(rt)
 }
 
 // aggResult copies the cells of aggregate result i of the call id, which

@@ -287,3 +287,30 @@ func NewIndex(kind uint16, raw []byte) Index {
 // Rows builds a slice of one header of the given kind with an elided
 // &Header{}.
 func Rows(kind uint16) []*Header { return []*Header{{Kind: kind}} }
+
+// Fixed copies b into a four-byte array and reports how many bytes it
+// copied.
+func Fixed(b []byte) ([4]byte, int) {
+	var a [4]byte
+	n := copy(a[:], b)
+	return a, n
+}
+
+// Boxed returns the header of b as an interface value.
+func Boxed(b []byte) any {
+	var x any = First(b)
+	return x
+}
+
+// First is the header at the start of b, or the zero header.
+func First(b []byte) Header {
+	h, _, _ := ParseHeader(b)
+	return h
+}
+
+// Patched sets the size of its named result in a deferred function, after
+// the return statement gave it its value.
+func Patched(size uint8) (h Header) {
+	defer func() { h.Size = size }()
+	return Header{Kind: 1}
+}

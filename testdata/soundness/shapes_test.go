@@ -380,3 +380,42 @@ func PutMapOfSlices(t *testing.T, raw []byte) {
 		t.Fatal("three raw bytes")
 	}
 }
+
+// PutStructsEqual and PutArraysEqual compare structs and arrays with ==:
+// the comparison had no condition (found in neither, both exhaustive).
+func PutStructsEqual(t *testing.T, b []byte) {
+	if First(b) == (Header{Kind: 0x0102, Size: 3}) {
+		t.Fatal("header 1.2/3")
+	}
+}
+
+func PutArraysEqual(t *testing.T, x, y byte) {
+	if [2]byte{x, y} == [2]byte{'o', 'k'} {
+		t.Fatal("ok")
+	}
+}
+
+// PutCopiedPrefix reads an array that copy filled from the input: which
+// elements copy wrote depends on the input's length (one run, exhaustive).
+func PutCopiedPrefix(t *testing.T, b []byte) {
+	if a, n := Fixed(b); n == 4 && a[3] == 'w' {
+		t.Fatal("w copied")
+	}
+}
+
+// PutBoxedDecl converts the input to an interface in a var declaration
+// (`var x any = v`), which recorded nothing: not exhaustive now.
+func PutBoxedDecl(t *testing.T, b []byte) {
+	if h, ok := Boxed(b).(Header); ok && h.Size == 9 {
+		t.Fatal("boxed size 9")
+	}
+}
+
+// PutDeferredResult reads a result a deferred function set after the
+// return statement: its shadow was the return statement's (one run,
+// exhaustive); a concretization now.
+func PutDeferredResult(t *testing.T, size uint8) {
+	if Patched(size).Size == 77 {
+		t.Fatal("patched to 77")
+	}
+}
