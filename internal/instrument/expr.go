@@ -813,22 +813,27 @@ func (f *fn) boxed(e ast.Expr, target types.Type, pre *[]ast.Stmt) {
 		*pre = append(*pre, f.mapLost(e.Pos(), e, "converted to an interface"))
 		return
 	}
+	*pre = append(*pre, f.lostValue(e, t, func() uint32 { return f.fl.site(e.Pos(), "box") }, "converted to an interface")...)
+}
+
+// lostValue is the statement that records a concretization (why) at the
+// site it asks for when val, of type t, has a shadow, or, for an
+// addressable struct or array, cells: where val goes, they are not kept.
+// It is empty when val can have none (the site is then not made).
+func (f *fn) lostValue(val ast.Expr, t types.Type, site func() uint32, why string) []ast.Stmt {
+	w := &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(why)}
 	switch classOf(t) {
 	case scalar, str, slice:
-		if sh := f.sh(e); sh != nil {
-			site := f.fl.site(e.Pos(), "box")
-			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), sh,
-				&ast.BasicLit{Kind: token.STRING, Value: `"converted to an interface"`})})
+		if sh := f.sh(val); sh != nil {
+			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site())), sh, w)}}
 		}
 	case aggregate:
-		if hasCells(t) && f.addressable(e) {
-			f.fl.needU = true
-			site := f.fl.site(e.Pos(), "box")
-			p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: e}}}
-			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), p, f.fl.sizeof(e),
-				&ast.BasicLit{Kind: token.STRING, Value: `"converted to an interface"`})})
+		if hasCells(t) && f.addressable(val) {
+			p := f.fl.unsafePointer(&ast.UnaryExpr{Op: token.AND, X: val})
+			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site())), p, f.fl.sizeof(val), w)}}
 		}
 	}
+	return nil
 }
 
 // hoistMake moves make([]T, n[, c]) into a temporary whose shadow is the

@@ -419,7 +419,6 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 // for `&T{...}`), those of its elements. A pointer keeps its pointee's
 // cells.
 func (f *fn) lostIn(val ast.Expr, t types.Type, site uint32, pre *[]ast.Stmt) {
-	why := &ast.BasicLit{Kind: token.STRING, Value: `"stored in a map"`}
 	if inner, ok := ast.Unparen(val).(*ast.CompositeLit); ok && inner.Type == nil {
 		lt := t
 		if p, ok := t.Underlying().(*types.Pointer); ok {
@@ -461,18 +460,7 @@ func (f *fn) lostIn(val ast.Expr, t types.Type, site uint32, pre *[]ast.Stmt) {
 		}
 		return
 	}
-	switch classOf(t) {
-	case scalar, str, slice:
-		if sh := f.sh(val); sh != nil {
-			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("Lost", intLit(uint64(site)), sh, why)})
-		}
-	case aggregate:
-		if hasCells(t) && f.addressable(val) {
-			f.fl.needU = true
-			p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{f.fl.addr(val)}}
-			*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("LostElems", intLit(uint64(site)), p, f.fl.sizeof(val), why)})
-		}
-	}
+	*pre = append(*pre, f.lostValue(val, t, func() uint32 { return site }, "stored in a map")...)
 }
 
 // valueOf is the value of an element of an array or slice literal.

@@ -572,10 +572,7 @@ func (f *fn) shEqParts(x *ast.BinaryExpr, t types.Type) ast.Expr {
 	walk(x.X, x.Y, t)
 	if !ok {
 		site := f.fl.site(x.OpPos, "eq")
-		ptr := func(e ast.Expr) ast.Expr {
-			return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{&ast.UnaryExpr{Op: token.AND, X: e}}}
-		}
-		f.fl.needU = true
+		ptr := func(e ast.Expr) ast.Expr { return f.fl.unsafePointer(&ast.UnaryExpr{Op: token.AND, X: e}) }
 		return f.fl.rtCall("EqLost", intLit(uint64(site)), ptr(x.X), ptr(x.Y), f.fl.sizeof(x.X))
 	}
 	sh := f.fl.rtCall("EqParts", parts...)

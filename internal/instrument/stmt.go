@@ -159,8 +159,7 @@ func (f *fn) sentLost(s *ast.SendStmt, elem types.Type) []ast.Stmt {
 		}
 	case aggregate:
 		if hasCells(elem) && f.addressable(s.Value) {
-			f.fl.needU = true
-			p := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{f.fl.addr(s.Value)}}
+			p := f.fl.unsafePointer(&ast.UnaryExpr{Op: token.AND, X: s.Value})
 			return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("SentElems", intLit(uint64(site)), s.Chan, p, f.fl.sizeof(s.Value))}}
 		}
 	}

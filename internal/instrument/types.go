@@ -202,9 +202,13 @@ func (fl *file) addr(e ast.Expr) ast.Expr {
 
 // ptrAddr is uintptr(unsafe.Pointer(p)) for a pointer p.
 func (fl *file) ptrAddr(p ast.Expr) ast.Expr {
+	return &ast.CallExpr{Fun: fl.pre("uintptr"), Args: []ast.Expr{fl.unsafePointer(p)}}
+}
+
+// unsafePointer is unsafe.Pointer(p) for a pointer p.
+func (fl *file) unsafePointer(p ast.Expr) ast.Expr {
 	fl.needU = true
-	return &ast.CallExpr{Fun: fl.pre("uintptr"), Args: []ast.Expr{
-		&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{p}}}}
+	return &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(fl.uns), Sel: ast.NewIdent("Pointer")}, Args: []ast.Expr{p}}
 }
 
 func (fl *file) sizeof(e ast.Expr) ast.Expr {
