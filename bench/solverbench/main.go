@@ -9,7 +9,8 @@
 //   - through a fresh default chain per corpus file, in the recorded
 //     order (the caches see what they saw), reporting the share of the
 //     independent groups each layer answered, the time per query, and
-//     the time of the queries that reached Z3;
+//     the time of the queries that reached Z3 (groups the divisors'
+//     search decided by its small search, pinsearch.go, did not);
 //   - through the Z3 core alone, with and without the linear layer and
 //     the divisors' search, reporting the median, 90th percentile and
 //     largest time per query.
@@ -19,7 +20,7 @@
 //
 // Usage (from the repository root, with ../shared/bench beside it):
 //
-//	go run ./bench/solverbench [-bench ../shared/bench] [-corpus dir] [-sources bank,lexer] [-core=false]
+//	go run ./bench/solverbench [-bench ../shared/bench] [-corpus dir] [-sources bank,lexer] [-core=false] [-cpuprofile file]
 //
 // With -core=false the replays through the Z3 core alone are skipped (the
 // chain's columns only; minutes instead of about twenty).
@@ -36,6 +37,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -79,6 +81,7 @@ func main() {
 	corpus := flag.String("corpus", "", "directory of the corpora (one subdirectory per source): recorded there if it does not exist, else replayed (default: recorded in a temporary directory)")
 	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer, blang-semver, dnsmessage)")
 	core := flag.Bool("core", true, "also replay every query through the Z3 core alone (the two core columns; slow on the hash table and lexer corpora)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the replays to this file")
 	flag.Parse()
 	if *only != "" {
 		var kept []source
@@ -121,7 +124,17 @@ func main() {
 		}
 	}
 
-	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / refuted / next to the seed / linear / divisors / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max | whole chain, queries that reached Z3: count, median / p90 / max | answers changed |")
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / refuted / next to the seed / linear / divisors / bit-vector (narrow); of the linear and divisors' groups, those the fixed-divisor search decided without Z3 | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max (total) | whole chain, queries that reached Z3: count, median / p90 / max | answers changed |")
 	fmt.Println("|---|---:|---|---|---|---|---|---:|")
 	for _, s := range sources {
 		files, _ := filepath.Glob(filepath.Join(dir, s.name, "*.gob"))
@@ -139,12 +152,15 @@ func main() {
 			// recording chain saw.
 			chain := solver.New(solver.Config{})
 			for i, q := range qs {
-				before := chain.Stats().CoreQueries
+				before := chain.Stats()
 				t0 := time.Now()
 				r, err := chain.Solve(context.Background(), q)
 				d := time.Since(t0)
 				chainTimes = append(chainTimes, d)
-				if chain.Stats().CoreQueries > before {
+				// Groups the fixed-divisor search answered reached the
+				// core but not Z3.
+				after := chain.Stats()
+				if after.CoreQueries-after.PinSearched > before.CoreQueries-before.PinSearched {
 					z3Times = append(z3Times, d)
 				}
 				if err != nil {
@@ -170,9 +186,9 @@ func main() {
 		}
 		share := func(n int64) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(st.Groups, 1))) }
 		divisors := st.Relaxed + st.Pinned
-		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s / %s / %s (%s) | %s | %s | %s | %d, %s | %d |\n", s.name, len(all),
-			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Refuted), share(st.NeighborHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow),
-			bv, lin, percentiles(chainTimes), len(z3Times), percentiles(z3Times), changed)
+		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s / %s / %s (%s); %s | %s | %s | %s | %d, %s | %d |\n", s.name, len(all),
+			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Refuted), share(st.NeighborHits), share(st.Linear), share(divisors), share(st.CoreQueries-st.Linear-divisors), share(st.Narrow), share(st.PinSearched),
+			bv, lin, total(chainTimes), len(z3Times), percentiles(z3Times), changed)
 	}
 }
 
@@ -239,6 +255,7 @@ func add(a, b solver.Stats) solver.Stats {
 	a.Narrow += b.Narrow
 	a.Relaxed += b.Relaxed
 	a.Pinned += b.Pinned
+	a.PinSearched += b.PinSearched
 	return a
 }
 
@@ -273,6 +290,15 @@ func percentiles(times []time.Duration) string {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	pct := func(p float64) time.Duration { return times[int(p*float64(len(times)-1))] }
 	return fmt.Sprintf("%s / %s / %s", round(pct(0.5)), round(pct(0.9)), round(times[len(times)-1]))
+}
+
+// total is percentiles with the sum of the times after them.
+func total(times []time.Duration) string {
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
+	return fmt.Sprintf("%s (%s)", percentiles(times), round(sum))
 }
 
 func round(d time.Duration) string {

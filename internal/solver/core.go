@@ -45,6 +45,9 @@ type Options struct {
 	// NoRelax turns off the refutation of queries with dividers over the
 	// integers (relax.go).
 	NoRelax bool
+	// NoPinSearch turns off the small search that decides the divisors'
+	// search's fixed queries before Z3 does (pinsearch.go).
+	NoPinSearch bool
 	// Metrics, if not nil, receives the core's counters.
 	Metrics *Metrics
 }
@@ -217,6 +220,14 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		// once: they get a quarter of the time bound, then go to the
 		// bit-vector encoding.
 		divides := ok && len(l.divs) > 0
+		if divides && !s.opts.NoPinSearch {
+			// Divisors the query fixes: small values take every
+			// remainder (pinsearch.go).
+			if model, st := pinnedSearch(q, nil); st == Sat {
+				s.opts.Metrics.add(func(st *Stats) { st.PinSearched++ })
+				return decided(Result{Status: Sat, Model: model}, nil)
+			}
+		}
 		if ok && len(l.wraps) == 0 && !divides {
 			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}

@@ -35,6 +35,10 @@ import (
 //     through remainders of one term by constants, evaluated on every
 //     residue class of the term.
 //
+// First, inputs the query states equal (in[a] == in[b]) become one input
+// in the other constraints (equal.go), so that the arguments see one
+// term where the path read two equal keys.
+//
 // A query it cannot refute goes on with the if-then-else guards the
 // intervals decide replaced by the branches they take, and the integer
 // terms they fix by their values (guards.go); the rewritten query's
@@ -55,6 +59,9 @@ func NewRefute(next Solver, m *Metrics) *Refute {
 
 // Solve implements Solver.
 func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
+	if merged, changed := mergeEqualInputs(r.c, q); changed {
+		q = merged
+	}
 	iv, refuted := r.refuted(q)
 	for round := 0; !refuted && round < maxGuardRounds; round++ {
 		rewritten, changed := decideGuards(r.c, q, iv)

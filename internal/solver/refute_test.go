@@ -50,6 +50,10 @@ func TestRefute(t *testing.T) {
 		{"a table size fixed between two thresholds", []*sym.Expr{cmp(rt.OpGe, n, i64(0)), cmp(rt.OpGe, mul(n, i64(3)), i64(4)), cmp(rt.OpLt, mul(n, i64(3)), i64(8)), cmp(rt.OpLe, n, i64(0x10000)), cmp(rt.OpGt, mul(n, i64(2)), i64(0x10000))}, true},
 		{"residues by a fixed table size", []*sym.Expr{cmp(rt.OpGt, n, i64(1)), cmp(rt.OpLe, n, i64(2)), cmp(rt.OpEq, rem(key, n), i64(1)), cmp(rt.OpEq, rem(key, mul(n, i64(2))), i64(2))}, true},
 		{"residues by a fixed table size that agree", []*sym.Expr{cmp(rt.OpGt, n, i64(1)), cmp(rt.OpLe, n, i64(2)), cmp(rt.OpEq, rem(key, n), i64(1)), cmp(rt.OpEq, rem(key, mul(n, i64(2))), i64(3))}, false},
+		{"two equal keys in different buckets", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpEq, rem(key, n), i64(0)), cmp(rt.OpEq, rem(k2, n), i64(7)), cmp(rt.OpEq, key, k2)}, true},
+		{"two equal keys in one bucket", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpEq, rem(key, n), i64(7)), cmp(rt.OpEq, rem(k2, n), i64(7)), cmp(rt.OpEq, key, k2)}, false},
+		{"two equal keys on either side of zero", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpLt, rem(key, n), i64(0)), cmp(rt.OpGe, rem(k2, n), i64(0)), cmp(rt.OpEq, k2, key)}, true},
+		{"keys equal through a third", []*sym.Expr{cmp(rt.OpEq, key, n), cmp(rt.OpEq, k2, n), cmp(rt.OpEq, rem(key, i64(4)), i64(1)), cmp(rt.OpEq, rem(k2, i64(4)), i64(2))}, true},
 		{"a mask", []*sym.Expr{cmp(rt.OpGt, c.Binary(rt.OpAnd, key, i64(7)), i64(7))}, true},
 	}
 	core := NewZ3(Options{})
@@ -265,4 +269,81 @@ func conjunction(rng *rand.Rand, least, spread int, constraint func() *sym.Expr)
 		cons = append(cons, constraint())
 	}
 	return cons
+}
+
+// TestMergedInputsAgreeWithZ3 builds random queries over three int8
+// inputs and a divisor that state some of the inputs equal and compare
+// their remainders, sums and differences with constants and with each
+// other: the layer's verdict must be Z3's and its models must satisfy
+// the original query.
+func TestMergedInputsAgreeWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "a", K: rt.KInt8}, {Path: "b", K: rt.KInt8}, {Path: "c", K: rt.KInt8}, {Path: "n", K: rt.KInt8}}
+	in := []*sym.Expr{c.Input(0, rt.KInt8), c.Input(1, rt.KInt8), c.Input(2, rt.KInt8)}
+	n := c.Input(3, rt.KInt8)
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(13, 14))
+	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	i8 := func(v int64) *sym.Expr { return c.Const(rt.KInt8, uint64(v)) }
+	term := func() *sym.Expr {
+		x := in[rng.IntN(len(in))]
+		switch rng.IntN(4) {
+		case 0:
+			return c.Binary(rt.OpRem, x, n)
+		case 1:
+			return c.Binary(rt.OpAdd, x, i8(int64(rng.IntN(9))-4))
+		case 2:
+			return c.Binary(rt.OpSub, x, in[rng.IntN(len(in))])
+		}
+		return x
+	}
+	constraint := func() *sym.Expr {
+		switch rng.IntN(5) {
+		case 0:
+			a, b := in[rng.IntN(len(in))], in[rng.IntN(len(in))]
+			return c.Compare(rt.OpEq, a, b)
+		case 1:
+			return c.Compare(ops[rng.IntN(len(ops))], term(), term())
+		}
+		return c.Compare(ops[rng.IntN(len(ops))], term(), i8(int64(rng.IntN(13))-6))
+	}
+	merged := 0
+	const queries = 500
+	for range queries {
+		cons := append([]*sym.Expr{c.Compare(rt.OpGt, n, i8(0)), c.Compare(rt.OpLe, n, i8(int64(1+rng.IntN(8))))}, conjunction(rng, 2, 5, constraint)...)
+		q := Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+		if _, ok := mergeEqualInputs(sym.NewContext(), q); ok {
+			merged++
+		}
+		layerAgreesWithZ3(t, core, q)
+	}
+	if merged < queries/4 {
+		t.Errorf("inputs merged in %d of %d queries", merged, queries)
+	}
+	t.Logf("inputs merged in %d of %d queries", merged, queries)
+}
+
+// TestMergeEqualInputs checks what the rewriting merges and what it
+// leaves alone.
+func TestMergeEqualInputs(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "a", K: rt.KInt64}, {Path: "b", K: rt.KInt64}, {Path: "f", K: rt.KUint64, Float: true}, {Path: "g", K: rt.KUint64, Float: true}}
+	a, b, f, g := c.Input(0, rt.KInt64), c.Input(1, rt.KInt64), c.Input(2, rt.KUint64), c.Input(3, rt.KUint64)
+	one := c.Const(rt.KInt64, 1)
+	eq := c.Compare(rt.OpEq, b, a)
+	last := c.Compare(rt.OpGt, b, one)
+	q := Query{Constraints: []*sym.Expr{eq, c.Compare(rt.OpLt, c.Binary(rt.OpAdd, b, one), a), last}, Leaves: leaves}
+	got, ok := mergeEqualInputs(c, q)
+	if !ok {
+		t.Fatal("nothing merged")
+	}
+	want := "b == a && a + 1 < a && a > 1"
+	if s := sym.FormatAll(got.Constraints, leaves); s != want {
+		t.Errorf("merged: %s, want %s", s, want)
+	}
+	floats := Query{Constraints: []*sym.Expr{c.Compare(rt.OpEq, f, g), c.Compare(rt.OpNe, g, c.Const(rt.KUint64, 0))}, Leaves: leaves}
+	if _, ok := mergeEqualInputs(c, floats); ok {
+		t.Error("floating-point inputs merged")
+	}
 }

@@ -223,6 +223,17 @@ const maxPins = 16
 func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linear, timeout time.Duration) (res Result, decided bool) {
 	deadline := time.Now().Add(timeout / 2)
 	ins := divisorInputs(q.Constraints)
+	seed := map[int]*big.Int{}
+	for _, i := range ins {
+		seed[i] = value(q.Leaves[i].K, q.Seed[i].Bits)
+	}
+	// The seed's divisors first, before the relaxation is set up: a table
+	// keeps its size, and the fixed query is often all there is to solve.
+	res, st := s.pinned(ctx, z, q, seed)
+	if st == Sat {
+		s.opts.Metrics.add(func(st *Stats) { st.Pinned++ })
+		return res, true
+	}
 	en := &linEncoder{z: z, l: l, memo: map[*sym.Expr]z3.AST{}, vars: map[int]z3.AST{}}
 	var formulas []z3.AST
 	for _, c := range q.Constraints {
@@ -260,45 +271,42 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 		}
 		sv.Assert(z.Not(z.And(eqs...)))
 	}
-	seed := map[int]*big.Int{}
-	for _, i := range ins {
-		seed[i] = value(q.Leaves[i].K, q.Seed[i].Bits)
-	}
 	seedTried := false // the seed's divisors were excluded
-	for try := 0; try <= maxPins; try++ {
+	if st == Unsat {
+		exclude(seed)
+		seedTried = true
+	}
+	for try := 1; try <= maxPins; try++ {
 		left := time.Until(deadline)
 		if left <= 0 || ctx.Err() != nil {
 			return Result{}, false
 		}
-		pins := seed
-		if try > 0 {
-			r, err := sv.Check()
-			if err != nil || ctx.Err() != nil || r == z3.Unknown {
-				return Result{}, false
-			}
-			if r == z3.Unsat {
-				if try == 1 && !seedTried {
-					s.opts.Metrics.add(func(st *Stats) { st.Relaxed++ })
-				} else {
-					s.opts.Metrics.add(func(st *Stats) { st.Pinned++ })
-				}
-				return Result{Status: Unsat}, true
-			}
-			m, err := sv.Model()
-			if err != nil {
-				return Result{}, false
-			}
-			pins = map[int]*big.Int{}
-			for _, i := range ins {
-				n, err := m.BigInt(en.vars[i])
-				if err != nil {
-					m.Close()
-					return Result{}, false
-				}
-				pins[i] = n
-			}
-			m.Close()
+		r, err := sv.Check()
+		if err != nil || ctx.Err() != nil || r == z3.Unknown {
+			return Result{}, false
 		}
+		if r == z3.Unsat {
+			if try == 1 && !seedTried {
+				s.opts.Metrics.add(func(st *Stats) { st.Relaxed++ })
+			} else {
+				s.opts.Metrics.add(func(st *Stats) { st.Pinned++ })
+			}
+			return Result{Status: Unsat}, true
+		}
+		m, err := sv.Model()
+		if err != nil {
+			return Result{}, false
+		}
+		pins := map[int]*big.Int{}
+		for _, i := range ins {
+			n, err := m.BigInt(en.vars[i])
+			if err != nil {
+				m.Close()
+				return Result{}, false
+			}
+			pins[i] = n
+		}
+		m.Close()
 		res, st := s.pinned(ctx, z, q, pins)
 		switch {
 		case st == Sat:
@@ -306,8 +314,7 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 			return res, true
 		case st == Unsat:
 			exclude(pins)
-			seedTried = seedTried || try == 0
-		case try > 0:
+		default:
 			return Result{}, false
 		}
 	}
@@ -319,6 +326,15 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 // when the fixed query is not linear, its model does not hold (which
 // would be a bug) or time runs out.
 func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int) (Result, Status) {
+	if !s.opts.NoPinSearch {
+		switch model, st := pinnedSearch(q, pins); st {
+		case Sat:
+			s.opts.Metrics.add(func(st *Stats) { st.PinSearched++ })
+			return Result{Status: Sat, Model: model}, Sat
+		case Unsat:
+			return Result{Status: Unsat}, Unsat
+		}
+	}
 	l, ok := analyzeWith(q, nil, false, pins)
 	if !ok {
 		return Result{}, Unknown
