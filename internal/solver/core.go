@@ -207,6 +207,15 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 }
 
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
+	// Divisions: with the divisors at their seed values (or constants),
+	// small values of the other inputs take every remainder
+	// (pinsearch.go).
+	if !s.opts.NoPinSearch && divides(q.Constraints) {
+		if model, st := pinnedSearch(q, nil); st == Sat {
+			s.opts.Metrics.add(func(st *Stats) { st.PinSearched++ })
+			return Result{Status: Sat, Model: model}, nil
+		}
+	}
 	if !s.opts.NoLinear {
 		// decided counts a query the linear layer answered.
 		decided := func(res Result, err error) (Result, error) {
@@ -220,14 +229,6 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		// once: they get a quarter of the time bound, then go to the
 		// bit-vector encoding.
 		divides := ok && len(l.divs) > 0
-		if divides && !s.opts.NoPinSearch {
-			// Divisors the query fixes: small values take every
-			// remainder (pinsearch.go).
-			if model, st := pinnedSearch(q, nil); st == Sat {
-				s.opts.Metrics.add(func(st *Stats) { st.PinSearched++ })
-				return decided(Result{Status: Sat, Model: model}, nil)
-			}
-		}
 		if ok && len(l.wraps) == 0 && !divides {
 			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
@@ -454,6 +455,34 @@ func validate(q Query) error {
 		}
 	}
 	return nil
+}
+
+// divides reports whether a constraint of cs divides or takes a remainder
+// of a term that reads inputs.
+func divides(cs []*sym.Expr) bool {
+	seen := map[*sym.Expr]bool{}
+	var walk func(e *sym.Expr) bool
+	walk = func(e *sym.Expr) bool {
+		if seen[e] || len(e.Vars()) == 0 {
+			return false
+		}
+		seen[e] = true
+		if op := e.Op(); op == rt.OpQuo || op == rt.OpRem {
+			return true
+		}
+		for i := range e.NumArgs() {
+			if walk(e.Arg(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range cs {
+		if walk(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // nonlinear reports whether a constraint divides by, or takes the

@@ -248,9 +248,9 @@ func TestRemainderBoundsAreDecided(t *testing.T) {
 func TestNarrowModels(t *testing.T) {
 	c := sym.NewContext()
 	var m Metrics
-	// Without the divisors' search (relax.go), which answers x % y == 7
-	// before the narrow attempt.
-	core := NewZ3(Options{ContextQueries: 64, Metrics: &m, NoRelax: true})
+	// Without the divisors' search (relax.go) and the small search
+	// (pinsearch.go), which answer x % y == 7 before the narrow attempt.
+	core := NewZ3(Options{ContextQueries: 64, Metrics: &m, NoRelax: true, NoPinSearch: true})
 	defer core.Close()
 	leaves, seed := layout(rt.KInt64, rt.KInt64)
 	x, y := c.Input(0, rt.KInt64), c.Input(1, rt.KInt64)

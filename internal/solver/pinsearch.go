@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"maps"
 	"math/big"
 	"slices"
 
@@ -171,8 +172,8 @@ func pinnedSearch(q Query, pins map[int]*big.Int) ([]rt.Value, Status) {
 }
 
 // pinPeriod is the lcm of the magnitudes of the divisors of q's divisions
-// and remainders by non-constant terms, evaluated with the fixed inputs
-// (those that do not evaluate are left out), at most maxPinPeriod.
+// and remainders, evaluated with the fixed inputs (those that do not
+// evaluate are left out), at most maxPinPeriod.
 func pinPeriod(cs []*sym.Expr, ev *sym.Evaluator) uint64 {
 	m := uint64(1)
 	seen := map[*sym.Expr]bool{}
@@ -182,7 +183,7 @@ func pinPeriod(cs []*sym.Expr, ev *sym.Evaluator) uint64 {
 			return
 		}
 		seen[e] = true
-		if op := e.Op(); (op == rt.OpQuo || op == rt.OpRem) && !e.Arg(1).IsConst() {
+		if op := e.Op(); op == rt.OpQuo || op == rt.OpRem {
 			if v, err := ev.Eval(e.Arg(1)); err == nil {
 				k := e.Kind()
 				d := sym.Truncate(k, v.Bits)
@@ -246,4 +247,29 @@ func bitsOf(k rt.Kind, v *big.Int) uint64 {
 		return sym.Truncate(k, uint64(v.Int64()))
 	}
 	return sym.Truncate(k, v.Uint64())
+}
+
+// nearPins tries the small search with the divisors' inputs fixed next to
+// their seed values: each input alone moved to its value plus or minus 1,
+// times 2 and halved, in that order. It returns the first model found.
+func nearPins(q Query, ins []int, seed map[int]*big.Int) ([]rt.Value, bool) {
+	for _, i := range ins {
+		v := seed[i]
+		for _, next := range []*big.Int{
+			new(big.Int).Add(v, big.NewInt(1)),
+			new(big.Int).Sub(v, big.NewInt(1)),
+			new(big.Int).Lsh(v, 1),
+			new(big.Int).Rsh(v, 1),
+		} {
+			if lo, hi := bounds(q.Leaves[i].K); q.Leaves[i].K != rt.KUint64 && (next.Cmp(big.NewInt(lo)) < 0 || next.Cmp(big.NewInt(hi)) > 0) || next.Sign() < 0 && !q.Leaves[i].K.Signed() {
+				continue
+			}
+			pins := maps.Clone(seed)
+			pins[i] = next
+			if model, st := pinnedSearch(q, pins); st == Sat {
+				return model, true
+			}
+		}
+	}
+	return nil, false
 }

@@ -229,10 +229,18 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 	}
 	// The seed's divisors first, before the relaxation is set up: a table
 	// keeps its size, and the fixed query is often all there is to solve.
-	res, st := s.pinned(ctx, z, q, seed)
+	res, st, searched := s.pinned(ctx, z, q, seed)
 	if st == Sat {
-		s.opts.Metrics.add(func(st *Stats) { st.Pinned++ })
+		s.countPinned(searched)
 		return res, true
+	}
+	// Then divisors next to the seed's, by the small search alone: a
+	// table one growth away (n*2, n/2) or one element off.
+	if !s.opts.NoPinSearch && st == Unsat {
+		if model, ok := nearPins(q, ins, seed); ok {
+			s.countPinned(true)
+			return Result{Status: Sat, Model: model}, true
+		}
 	}
 	en := &linEncoder{z: z, l: l, memo: map[*sym.Expr]z3.AST{}, vars: map[int]z3.AST{}}
 	var formulas []z3.AST
@@ -307,10 +315,10 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 			pins[i] = n
 		}
 		m.Close()
-		res, st := s.pinned(ctx, z, q, pins)
+		res, st, searched := s.pinned(ctx, z, q, pins)
 		switch {
 		case st == Sat:
-			s.opts.Metrics.add(func(st *Stats) { st.Pinned++ })
+			s.countPinned(searched)
 			return res, true
 		case st == Unsat:
 			exclude(pins)
@@ -325,30 +333,43 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 // integers: Sat with a model that holds by evaluation, Unsat, or Unknown
 // when the fixed query is not linear, its model does not hold (which
 // would be a bug) or time runs out.
-func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int) (Result, Status) {
+// searched reports an answer of the small search (pinsearch.go), which
+// asked Z3 nothing.
+func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int) (res Result, st Status, searched bool) {
 	if !s.opts.NoPinSearch {
 		switch model, st := pinnedSearch(q, pins); st {
 		case Sat:
-			s.opts.Metrics.add(func(st *Stats) { st.PinSearched++ })
-			return Result{Status: Sat, Model: model}, Sat
+			return Result{Status: Sat, Model: model}, Sat, true
 		case Unsat:
-			return Result{Status: Unsat}, Unsat
+			return Result{Status: Unsat}, Unsat, true
 		}
 	}
 	l, ok := analyzeWith(q, nil, false, pins)
 	if !ok {
-		return Result{}, Unknown
+		return Result{}, Unknown, false
 	}
 	res, err := s.boundedLinear(ctx, z, q, l)
 	switch {
 	case err != nil || ctx.Err() != nil || res.Status == Unknown:
-		return Result{}, Unknown
+		return Result{}, Unknown, false
 	case res.Status == Unsat:
-		return res, Unsat
+		return res, Unsat, false
 	case !holdsAll(sym.NewEvaluator(res.Model), q.Constraints) || inDomain(q.Leaves, res.Model) != nil:
-		return Result{}, Unknown
+		return Result{}, Unknown, false
 	}
-	return res, Sat
+	return res, Sat, false
+}
+
+// countPinned counts a query the divisors' search answered with a fixed
+// query's model, found by the small search or by Z3.
+func (s *Z3) countPinned(searched bool) {
+	s.opts.Metrics.add(func(st *Stats) {
+		if searched {
+			st.PinSearched++
+		} else {
+			st.Pinned++
+		}
+	})
 }
 
 // divisorInputs lists, in order, the integer inputs of the divisors of

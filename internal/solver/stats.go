@@ -34,7 +34,7 @@ type Stats struct {
 	Linear       int64         // core queries decided over the integers (see linear.go)
 	Relaxed      int64         // core queries refuted by their relaxation (see relax.go)
 	Pinned       int64         // core queries decided with their divisors' inputs fixed (see relax.go)
-	PinSearched  int64         // of those, answered Sat by a small search, without Z3 (see pinsearch.go)
+	PinSearched  int64         // core queries with divisions by inputs answered by a small search, without Z3 (see pinsearch.go)
 }
 
 // Hits is the number of groups answered without the core solver.
