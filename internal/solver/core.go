@@ -457,38 +457,30 @@ func validate(q Query) error {
 	return nil
 }
 
-// divides reports whether a constraint of cs divides or takes a remainder
-// of a term that reads inputs.
+// divides reports whether a constraint of cs divides or takes a
+// remainder.
 func divides(cs []*sym.Expr) bool {
-	seen := map[*sym.Expr]bool{}
-	var walk func(e *sym.Expr) bool
-	walk = func(e *sym.Expr) bool {
-		if seen[e] || len(e.Vars()) == 0 {
-			return false
-		}
-		seen[e] = true
-		if op := e.Op(); op == rt.OpQuo || op == rt.OpRem {
-			return true
-		}
-		for i := range e.NumArgs() {
-			if walk(e.Arg(i)) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, c := range cs {
-		if walk(c) {
-			return true
-		}
-	}
-	return false
+	return anyTerm(cs, func(e *sym.Expr) bool { return e.Op() == rt.OpQuo || e.Op() == rt.OpRem })
 }
 
 // nonlinear reports whether a constraint divides by, or takes the
 // remainder by, a term that is not a constant, or multiplies two such
 // terms: the operations Z3 has to bit-blast into large circuits.
 func nonlinear(cs []*sym.Expr) bool {
+	return anyTerm(cs, func(e *sym.Expr) bool {
+		switch e.Op() {
+		case rt.OpQuo, rt.OpRem:
+			return !e.Arg(1).IsConst()
+		case rt.OpMul:
+			return !e.Arg(0).IsConst() && !e.Arg(1).IsConst()
+		}
+		return false
+	})
+}
+
+// anyTerm reports whether is holds for a term of cs (each shared subterm
+// visited once).
+func anyTerm(cs []*sym.Expr, is func(*sym.Expr) bool) bool {
 	seen := map[*sym.Expr]bool{}
 	var walk func(e *sym.Expr) bool
 	walk = func(e *sym.Expr) bool {
@@ -496,15 +488,8 @@ func nonlinear(cs []*sym.Expr) bool {
 			return false
 		}
 		seen[e] = true
-		switch e.Op() {
-		case rt.OpQuo, rt.OpRem:
-			if !e.Arg(1).IsConst() {
-				return true
-			}
-		case rt.OpMul:
-			if !e.Arg(0).IsConst() && !e.Arg(1).IsConst() {
-				return true
-			}
+		if is(e) {
+			return true
 		}
 		for i := range e.NumArgs() {
 			if walk(e.Arg(i)) {
