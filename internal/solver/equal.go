@@ -49,37 +49,68 @@ func mergeEqualInputs(c *sym.Context, q Query) (Query, bool) {
 	// Every term is built again in c, the untouched ones too: terms are
 	// interned per Context, and the intervals and remainders know a term
 	// by its pointer, so keys[2] % n must be one term wherever it occurs.
-	memo := map[*sym.Expr]*sym.Expr{}
-	var rebuild func(t *sym.Expr, merge bool) *sym.Expr
-	rebuild = func(t *sym.Expr, merge bool) *sym.Expr {
-		if r, ok := memo[t]; ok && merge {
-			return r
-		}
-		args := make([]*sym.Expr, t.NumArgs())
-		for i := range args {
-			args[i] = rebuild(t.Arg(i), merge)
-		}
-		bits := t.Bits()
-		if t.Op() == rt.OpInput && merge {
-			bits = uint64(find(t.Input()))
-		}
-		r, err := c.Make(t.Op(), t.Kind(), t.K2(), args, bits, t.Str())
-		if err != nil {
-			r = t // cannot happen: the operands keep their kinds
-		}
-		if merge {
-			memo[t] = r
-		}
-		return r
-	}
+	merged, plain := newRebuilder(c, find), newRebuilder(c, nil)
 	out := make([]*sym.Expr, len(q.Constraints))
 	for i, t := range q.Constraints {
 		// The equalities themselves stay as they are (merged, they would
 		// read true, and the last constraint is the negated branch).
-		out[i] = rebuild(t, !defining[t])
+		if defining[t] {
+			out[i] = plain.term(t)
+		} else {
+			out[i] = merged.term(t)
+		}
 	}
 	q.Constraints = out
 	return q, true
+}
+
+// inContext returns q with every term built again in c (see rebuilder).
+func inContext(c *sym.Context, q Query) Query {
+	b := newRebuilder(c, nil)
+	out := make([]*sym.Expr, len(q.Constraints))
+	for i, t := range q.Constraints {
+		out[i] = b.term(t)
+	}
+	q.Constraints = out
+	return q
+}
+
+// A rebuilder builds terms again, bottom up, in the refutation layer's
+// context, so that structurally equal terms of one query are one pointer
+// whichever context built them: the layer's arguments (intervals,
+// relations, remainders) know a term by its pointer, and its rewritings
+// build the terms they change in its own context while the others stay
+// in the query's. Rebuilding may simplify (sym's constructors do), which
+// keeps every term's value.
+type rebuilder struct {
+	c *sym.Context
+	// input, if not nil, renumbers inputs (mergeEqualInputs).
+	input func(i int) int
+	memo  map[*sym.Expr]*sym.Expr
+}
+
+func newRebuilder(c *sym.Context, input func(int) int) *rebuilder {
+	return &rebuilder{c: c, input: input, memo: map[*sym.Expr]*sym.Expr{}}
+}
+
+func (b *rebuilder) term(t *sym.Expr) *sym.Expr {
+	if r, ok := b.memo[t]; ok {
+		return r
+	}
+	args := make([]*sym.Expr, t.NumArgs())
+	for i := range args {
+		args[i] = b.term(t.Arg(i))
+	}
+	bits := t.Bits()
+	if t.Op() == rt.OpInput && b.input != nil {
+		bits = uint64(b.input(t.Input()))
+	}
+	r, err := b.c.Make(t.Op(), t.Kind(), t.K2(), args, bits, t.Str())
+	if err != nil {
+		r = t // cannot happen: the operands keep their kinds
+	}
+	b.memo[t] = r
+	return r
 }
 
 // equalInputs returns a and b if t is a == b between two distinct

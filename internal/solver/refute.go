@@ -68,7 +68,12 @@ func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
 		if !changed {
 			break
 		}
+		// The first rewriting leaves the terms it did not change in the
+		// query's context: all are built in the layer's from then on.
 		q = rewritten
+		if round == 0 {
+			q = inContext(r.c, q)
+		}
 		iv, refuted = r.refuted(q)
 	}
 	if refuted {
