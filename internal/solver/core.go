@@ -207,14 +207,18 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 }
 
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
-	// Divisions: with the divisors at their seed values (or constants),
-	// small values of the other inputs take every remainder
-	// (pinsearch.go).
+	// Divisions: with the divisors' inputs at their seed values (or the
+	// divisors constants), small values of the other inputs take every
+	// remainder (pinsearch.go). The answer for the seed's divisors is
+	// the divisors' search's first step too.
+	seedSearch := Unknown
 	if !s.opts.NoPinSearch && divides(q.Constraints) {
-		if model, st := pinnedSearch(q, nil); st == Sat {
+		model, st := pinnedSearch(q, seedPins(q, divisorInputs(q.Constraints)))
+		if st == Sat {
 			s.opts.Metrics.add(func(st *Stats) { st.PinSearched++ })
 			return Result{Status: Sat, Model: model}, nil
 		}
+		seedSearch = st
 	}
 	if !s.opts.NoLinear {
 		// decided counts a query the linear layer answered.
@@ -258,7 +262,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 	// (relax.go).
 	if !s.opts.NoRelax && nonlinear(q.Constraints) {
 		if l, ok := relaxedQuery(q); ok {
-			if res, ok := s.divisorSearch(ctx, z, q, l, timeout); ok {
+			if res, ok := s.divisorSearch(ctx, z, q, l, timeout, seedSearch); ok {
 				return res, nil
 			}
 		}

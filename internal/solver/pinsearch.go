@@ -254,14 +254,14 @@ func bitsOf(k rt.Kind, v *big.Int) uint64 {
 // times 2 and halved, in that order. It returns the first model found.
 func nearPins(q Query, ins []int, seed map[int]*big.Int) ([]rt.Value, bool) {
 	for _, i := range ins {
-		v := seed[i]
+		v, kind := seed[i], kindRange(q.Leaves[i].K)
 		for _, next := range []*big.Int{
 			new(big.Int).Add(v, big.NewInt(1)),
 			new(big.Int).Sub(v, big.NewInt(1)),
 			new(big.Int).Lsh(v, 1),
 			new(big.Int).Rsh(v, 1),
 		} {
-			if lo, hi := bounds(q.Leaves[i].K); q.Leaves[i].K != rt.KUint64 && (next.Cmp(big.NewInt(lo)) < 0 || next.Cmp(big.NewInt(hi)) > 0) || next.Sign() < 0 && !q.Leaves[i].K.Signed() {
+			if !(interval{next, next}).within(kind) {
 				continue
 			}
 			pins := maps.Clone(seed)
@@ -272,4 +272,14 @@ func nearPins(q Query, ins []int, seed map[int]*big.Int) ([]rt.Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// seedPins fixes the inputs ins of q's divisors (divisorInputs) to their
+// seed values.
+func seedPins(q Query, ins []int) map[int]*big.Int {
+	pins := map[int]*big.Int{}
+	for _, i := range ins {
+		pins[i] = value(q.Leaves[i].K, q.Seed[i].Bits)
+	}
+	return pins
 }

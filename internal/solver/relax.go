@@ -220,19 +220,24 @@ const maxPins = 16
 // growth thresholds): then q is decided in a few linear checks, where
 // bit-blasting its 64-bit dividers took up to seconds. At most maxPins
 // values are tried, all checks within half the query's time bound.
-func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linear, timeout time.Duration) (res Result, decided bool) {
+//
+// seedSearch is the small search's answer for the seed's divisors, which
+// solve asks before (pinsearch.go): Unsat, or Unknown (undecided, or the
+// search off), when Z3 decides that fixed query.
+func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linear, timeout time.Duration, seedSearch Status) (res Result, decided bool) {
 	deadline := time.Now().Add(timeout / 2)
 	ins := divisorInputs(q.Constraints)
-	seed := map[int]*big.Int{}
-	for _, i := range ins {
-		seed[i] = value(q.Leaves[i].K, q.Seed[i].Bits)
-	}
+	seed := seedPins(q, ins)
 	// The seed's divisors first, before the relaxation is set up: a table
 	// keeps its size, and the fixed query is often all there is to solve.
-	res, st, searched := s.pinned(ctx, z, q, seed)
-	if st == Sat {
-		s.countPinned(searched)
-		return res, true
+	st := seedSearch
+	if st != Unsat {
+		var res Result
+		res, st, _ = s.pinned(ctx, z, q, seed, false)
+		if st == Sat {
+			s.countPinned(false)
+			return res, true
+		}
 	}
 	// Then divisors next to the seed's, by the small search alone: a
 	// table one growth away (n*2, n/2) or one element off.
@@ -315,7 +320,7 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 			pins[i] = n
 		}
 		m.Close()
-		res, st, searched := s.pinned(ctx, z, q, pins)
+		res, st, searched := s.pinned(ctx, z, q, pins, true)
 		switch {
 		case st == Sat:
 			s.countPinned(searched)
@@ -333,10 +338,10 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 // integers: Sat with a model that holds by evaluation, Unsat, or Unknown
 // when the fixed query is not linear, its model does not hold (which
 // would be a bug) or time runs out.
-// searched reports an answer of the small search (pinsearch.go), which
-// asked Z3 nothing.
-func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int) (res Result, st Status, searched bool) {
-	if !s.opts.NoPinSearch {
+// The small search (pinsearch.go) goes first if search is set; searched
+// reports an answer of it, which asked Z3 nothing.
+func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int, search bool) (res Result, st Status, searched bool) {
+	if search && !s.opts.NoPinSearch {
 		switch model, st := pinnedSearch(q, pins); st {
 		case Sat:
 			return Result{Status: Sat, Model: model}, Sat, true

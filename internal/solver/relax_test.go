@@ -71,7 +71,7 @@ func TestRelaxationIsSound(t *testing.T) {
 			sat = holdsGo(t, cons, []rt.Value{{Bits: uint64(v & 0xff)}, {Bits: uint64(v >> 8)}})
 		}
 		if l, ok := relaxedQuery(query); ok {
-			res, ok := core.divisorSearch(context.Background(), core.context(), query, l, DefaultTimeout)
+			res, ok := core.divisorSearch(context.Background(), core.context(), query, l, DefaultTimeout, Unknown)
 			switch {
 			case !ok:
 			case res.Status == Unsat && sat:
