@@ -134,7 +134,7 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / refuted / next to the seed / linear / divisors / fixed-divisor search / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max (total) | whole chain, queries that reached Z3: count, median / p90 / max | answers changed |")
+	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / refuted / next to the seed / class search / linear / divisors / fixed-divisor search / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max (total) | whole chain, queries that reached Z3: count, median / p90 / max | answers changed |")
 	fmt.Println("|---|---:|---|---|---|---|---|---:|")
 	for _, s := range sources {
 		files, _ := filepath.Glob(filepath.Join(dir, s.name, "*.gob"))
@@ -186,8 +186,8 @@ func main() {
 		}
 		share := func(n int64) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(st.Groups, 1))) }
 		divisors := st.Relaxed + st.Pinned
-		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s / %s / %s / %s (%s) | %s | %s | %s | %d, %s | %d |\n", s.name, len(all),
-			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Refuted), share(st.NeighborHits), share(st.Linear), share(divisors), share(st.PinSearched), share(st.CoreQueries-st.Linear-divisors-st.PinSearched), share(st.Narrow),
+		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s / %s / %s / %s / %s (%s) | %s | %s | %s | %d, %s | %d |\n", s.name, len(all),
+			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Refuted), share(st.NeighborHits), share(st.ClassHits), share(st.Linear), share(divisors), share(st.PinSearched), share(st.CoreQueries-st.Linear-divisors-st.PinSearched), share(st.Narrow),
 			bv, lin, total(chainTimes), len(z3Times), percentiles(z3Times), changed)
 	}
 }
@@ -250,6 +250,7 @@ func add(a, b solver.Stats) solver.Stats {
 	a.DomainHits += b.DomainHits
 	a.Refuted += b.Refuted
 	a.NeighborHits += b.NeighborHits
+	a.ClassHits += b.ClassHits
 	a.CoreQueries += b.CoreQueries
 	a.Linear += b.Linear
 	a.Narrow += b.Narrow

@@ -18,7 +18,7 @@ type Config struct {
 }
 
 // Chain is the default solver chain, Independence → Caching → Order →
-// Domains → Refute → Neighbors → Z3, with shared counters. It is safe for concurrent use.
+// Domains → Refute → Neighbors → Classes → Z3, with shared counters. It is safe for concurrent use.
 type Chain struct {
 	top     Solver
 	pool    *Pool
@@ -36,7 +36,7 @@ func New(cfg Config) *Chain {
 	}
 	cfg.Metrics = m
 	pool := NewPool(cfg.Cores, cfg.Options)
-	var top Solver = NewIndependence(NewCaching(NewOrder(NewDomains(NewRefute(NewNeighbors(pool, m), m), m), m), m, cfg.CacheEntries, cfg.RecentModels), m)
+	var top Solver = NewIndependence(NewCaching(NewOrder(NewDomains(NewRefute(NewNeighbors(NewClasses(pool, m), m), m), m), m), m, cfg.CacheEntries, cfg.RecentModels), m)
 	c := &Chain{pool: pool, metrics: m}
 	if f := recordFile(); f != nil {
 		top, c.record = NewRecording(top, f), f

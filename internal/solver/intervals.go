@@ -524,127 +524,15 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 		if i := e.Input(); i < len(iv.leaves) && iv.leaves[i].IsLen && iv.leaves[i].Max >= 0 {
 			return fromActual(k, 0, int64(iv.leaves[i].Max), true)
 		}
+		return applyInterval(e.Op(), k, e.K2(), nil)
 	case rt.OpLen:
 		if a := e.Arg(0); a.Op() == rt.OpInput && a.Input() < len(iv.leaves) && iv.leaves[a.Input()].Max >= 0 {
 			return fromActual(k, 0, int64(iv.leaves[a.Input()].Max), true)
 		}
 		return fromActual(k, 0, math.MaxInt64, true)
-	case rt.OpAdd, rt.OpSub, rt.OpMul:
-		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
-		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
-		if !ok1 || !ok2 {
-			break
-		}
-		switch e.Op() {
-		case rt.OpAdd:
-			if r, ok := iv.shiftedRemainder(e); ok {
-				return r
-			}
-			lo, o1 := addOK(alo, blo)
-			hi, o2 := addOK(ahi, bhi)
-			return fromActual(k, lo, hi, o1 && o2)
-		case rt.OpSub:
-			lo, o1 := subOK(alo, bhi)
-			hi, o2 := subOK(ahi, blo)
-			return fromActual(k, lo, hi, o1 && o2)
-		default:
-			lo, hi, ok := int64(math.MaxInt64), int64(math.MinInt64), true
-			for _, x := range [2]int64{alo, ahi} {
-				for _, y := range [2]int64{blo, bhi} {
-					p, o := mulOK(x, y)
-					ok = ok && o
-					lo, hi = min(lo, p), max(hi, p)
-				}
-			}
-			return fromActual(k, lo, hi, ok)
-		}
-	case rt.OpRem:
-		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
-		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
-		if !ok1 || !ok2 || blo == math.MinInt64 {
-			break
-		}
-		m := max(abs64(blo), abs64(bhi)) - 1 // |a % b| <= |b| - 1
-		var r ival
-		switch {
-		case alo >= 0:
-			r = fromActual(k, 0, min(ahi, max(m, 0)), true)
-		case ahi <= 0:
-			r = fromActual(k, max(alo, -max(m, 0)), 0, true)
-		default:
-			r = fromActual(k, -max(m, 0), max(m, 0), true)
-		}
-		if blo <= 0 && bhi >= 0 {
-			// The run recorded b != 0, but the encoding gives a % 0 == a:
-			// stay sound for it too.
-			a := fromActual(k, alo, ahi, true)
-			r = ival{min(r.lo, a.lo), max(r.hi, a.hi)}
-		}
-		return r
-	case rt.OpAnd:
-		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
-		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
-		aNonNeg, bNonNeg := ok1 && alo >= 0, ok2 && blo >= 0
-		switch {
-		case aNonNeg && bNonNeg:
-			return fromActual(k, 0, min(ahi, bhi), true)
-		case aNonNeg:
-			return fromActual(k, 0, ahi, true)
-		case bNonNeg:
-			return fromActual(k, 0, bhi, true)
-		}
-	case rt.OpOr, rt.OpXor:
-		// Of non-negative operands: at least the larger operand's least
-		// (or: its bits stay set; xor: 0), below the power of two above
-		// both.
-		alo, ahi, ok1 := actual(k, iv.interval(e.Arg(0)))
-		blo, bhi, ok2 := actual(k, iv.interval(e.Arg(1)))
-		if !ok1 || !ok2 || alo < 0 || blo < 0 {
-			break
-		}
-		hi := int64(1)<<bits.Len64(uint64(max(ahi, bhi))) - 1
-		if e.Op() == rt.OpOr {
-			if alo == ahi && blo == bhi {
-				return fromActual(k, alo|blo, alo|blo, true)
-			}
-			return fromActual(k, max(alo, blo), hi, true)
-		}
-		if blo == bhi {
-			alo, ahi, blo, bhi = blo, bhi, alo, ahi // a constant first
-		}
-		if alo == ahi {
-			// With one value: the bits above those that vary in the
-			// other operand's interval are that value's flipped.
-			low := int64(1)<<bits.Len64(uint64(blo^bhi)) - 1
-			v := blo ^ alo
-			return fromActual(k, v&^low, v|low, true)
-		}
-		return fromActual(k, 0, hi, true)
-	case rt.OpShl, rt.OpShr:
-		// Of a non-negative operand by a constant below the width: no
-		// bit is lost (<<) when the largest value shifted fits the kind.
-		alo, ahi, ok := actual(k, iv.interval(e.Arg(0)))
-		sh := e.Arg(1)
-		if !ok || alo < 0 || !sh.IsConst() || sh.Bits() >= uint64(k.Bits()) {
-			break
-		}
-		n := sh.Bits()
-		if e.Op() == rt.OpShr {
-			return fromActual(k, alo>>n, ahi>>n, true)
-		}
-		if ahi > math.MaxInt64>>n {
-			break
-		}
-		return fromActual(k, alo<<n, ahi<<n, true)
-	case rt.OpNeg:
-		alo, ahi, ok := actual(k, iv.interval(e.Arg(0)))
-		if ok && alo != math.MinInt64 {
-			return fromActual(k, -ahi, -alo, true)
-		}
-	case rt.OpConv:
-		if k2 := e.K2(); k2.Integer() && k.Integer() {
-			lo, hi, ok := actual(k2, iv.interval(e.Arg(0)))
-			return fromActual(k, lo, hi, ok)
+	case rt.OpAdd:
+		if r, ok := iv.shiftedRemainder(e); ok {
+			return r
 		}
 	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
 		if !e.K2().Integer() {
@@ -667,17 +555,8 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 		case iv.belowDivisor(b, a):
 			return compare(e.Op(), ival{1, 1}, ival{0, 0})
 		}
-		return compare(e.Op(), iv.interval(a), iv.interval(b))
-	case rt.OpNot:
-		a := iv.interval(e.Arg(0))
-		return ival{1 - a.hi, 1 - a.lo}
-	case rt.OpLAnd:
-		a, b := iv.interval(e.Arg(0)), iv.interval(e.Arg(1))
-		return ival{min(a.lo, b.lo), min(a.hi, b.hi)}
-	case rt.OpLOr:
-		a, b := iv.interval(e.Arg(0)), iv.interval(e.Arg(1))
-		return ival{max(a.lo, b.lo), max(a.hi, b.hi)}
 	case rt.OpIte:
+		// Only the branches the condition allows.
 		c := iv.interval(e.Arg(0))
 		switch {
 		case c.lo == 1:
@@ -685,8 +564,176 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 		case c.hi == 0:
 			return iv.interval(e.Arg(2))
 		}
+	}
+	var buf [3]ival
+	args := buf[:0]
+	if !hasIntervalRule(e.Op(), k, e.K2()) || e.NumArgs() > len(buf) {
+		return applyInterval(rt.OpInvalid, k, e.K2(), nil)
+	}
+	for i := range e.NumArgs() {
+		args = append(args, iv.interval(e.Arg(i)))
+	}
+	return applyInterval(e.Op(), k, e.K2(), args)
+}
+
+// hasIntervalRule reports whether applyInterval has a rule for op on
+// kinds k and k2 that reads the operands' intervals.
+func hasIntervalRule(op rt.Op, k, k2 rt.Kind) bool {
+	switch op {
+	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpShl, rt.OpShr, rt.OpNeg, rt.OpNot, rt.OpLAnd, rt.OpLOr:
+		return true
+	case rt.OpConv:
+		return k.Integer() && k2.Integer()
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		return k2.Integer()
+	case rt.OpIte:
+		return k.Integer() || k == rt.KBool
+	}
+	return false
+}
+
+// applyInterval is the interval of op applied to operands whose intervals
+// are args, for a term of kind k (k2: the operand kind of comparisons and
+// conversions): the whole range of k where the operator may wrap around or
+// the layer has no rule for it.
+func applyInterval(op rt.Op, k, k2 rt.Kind, args []ival) ival {
+	switch op {
+	case rt.OpAdd, rt.OpSub, rt.OpMul:
+		alo, ahi, ok1 := actual(k, args[0])
+		blo, bhi, ok2 := actual(k, args[1])
+		if !ok1 || !ok2 {
+			break
+		}
+		switch op {
+		case rt.OpAdd:
+			lo, o1 := addOK(alo, blo)
+			hi, o2 := addOK(ahi, bhi)
+			return fromActual(k, lo, hi, o1 && o2)
+		case rt.OpSub:
+			lo, o1 := subOK(alo, bhi)
+			hi, o2 := subOK(ahi, blo)
+			return fromActual(k, lo, hi, o1 && o2)
+		default:
+			lo, hi, ok := int64(math.MaxInt64), int64(math.MinInt64), true
+			for _, x := range [2]int64{alo, ahi} {
+				for _, y := range [2]int64{blo, bhi} {
+					p, o := mulOK(x, y)
+					ok = ok && o
+					lo, hi = min(lo, p), max(hi, p)
+				}
+			}
+			return fromActual(k, lo, hi, ok)
+		}
+	case rt.OpRem:
+		alo, ahi, ok1 := actual(k, args[0])
+		blo, bhi, ok2 := actual(k, args[1])
+		if !ok1 || !ok2 || blo == math.MinInt64 {
+			break
+		}
+		m := max(abs64(blo), abs64(bhi)) - 1 // |a % b| <= |b| - 1
+		var r ival
+		switch {
+		case alo >= 0:
+			r = fromActual(k, 0, min(ahi, max(m, 0)), true)
+		case ahi <= 0:
+			r = fromActual(k, max(alo, -max(m, 0)), 0, true)
+		default:
+			r = fromActual(k, -max(m, 0), max(m, 0), true)
+		}
+		if blo <= 0 && bhi >= 0 {
+			// The run recorded b != 0, but the encoding gives a % 0 == a:
+			// stay sound for it too.
+			a := fromActual(k, alo, ahi, true)
+			r = ival{min(r.lo, a.lo), max(r.hi, a.hi)}
+		}
+		return r
+	case rt.OpAnd:
+		alo, ahi, ok1 := actual(k, args[0])
+		blo, bhi, ok2 := actual(k, args[1])
+		aNonNeg, bNonNeg := ok1 && alo >= 0, ok2 && blo >= 0
+		switch {
+		case aNonNeg && bNonNeg:
+			return fromActual(k, 0, min(ahi, bhi), true)
+		case aNonNeg:
+			return fromActual(k, 0, ahi, true)
+		case bNonNeg:
+			return fromActual(k, 0, bhi, true)
+		}
+	case rt.OpOr, rt.OpXor:
+		// Of non-negative operands: at least the larger operand's least
+		// (or: its bits stay set; xor: 0), below the power of two above
+		// both.
+		alo, ahi, ok1 := actual(k, args[0])
+		blo, bhi, ok2 := actual(k, args[1])
+		if !ok1 || !ok2 || alo < 0 || blo < 0 {
+			break
+		}
+		hi := int64(1)<<bits.Len64(uint64(max(ahi, bhi))) - 1
+		if op == rt.OpOr {
+			if alo == ahi && blo == bhi {
+				return fromActual(k, alo|blo, alo|blo, true)
+			}
+			return fromActual(k, max(alo, blo), hi, true)
+		}
+		if blo == bhi {
+			alo, ahi, blo, bhi = blo, bhi, alo, ahi // a constant first
+		}
+		if alo == ahi {
+			// With one value: the bits above those that vary in the
+			// other operand's interval are that value's flipped.
+			low := int64(1)<<bits.Len64(uint64(blo^bhi)) - 1
+			v := blo ^ alo
+			return fromActual(k, v&^low, v|low, true)
+		}
+		return fromActual(k, 0, hi, true)
+	case rt.OpShl, rt.OpShr:
+		// Of a non-negative operand by one count below the width: no
+		// bit is lost (<<) when the largest value shifted fits the kind.
+		alo, ahi, ok := actual(k, args[0])
+		n, nhi, ok2 := actual(k2, args[1]) // the count, of kind k2
+		if !ok || !ok2 || alo < 0 || n != nhi || n < 0 || n >= int64(k.Bits()) {
+			break
+		}
+		if op == rt.OpShr {
+			return fromActual(k, alo>>n, ahi>>n, true)
+		}
+		if ahi > math.MaxInt64>>n {
+			break
+		}
+		return fromActual(k, alo<<n, ahi<<n, true)
+	case rt.OpNeg:
+		alo, ahi, ok := actual(k, args[0])
+		if ok && alo != math.MinInt64 {
+			return fromActual(k, -ahi, -alo, true)
+		}
+	case rt.OpConv:
+		if k2.Integer() && k.Integer() {
+			lo, hi, ok := actual(k2, args[0])
+			return fromActual(k, lo, hi, ok)
+		}
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		if k2.Integer() {
+			return compare(op, args[0], args[1])
+		}
+	case rt.OpNot:
+		a := args[0]
+		return ival{1 - a.hi, 1 - a.lo}
+	case rt.OpLAnd:
+		a, b := args[0], args[1]
+		return ival{min(a.lo, b.lo), min(a.hi, b.hi)}
+	case rt.OpLOr:
+		a, b := args[0], args[1]
+		return ival{max(a.lo, b.lo), max(a.hi, b.hi)}
+	case rt.OpIte:
+		c := args[0]
+		switch {
+		case c.lo == 1:
+			return args[1]
+		case c.hi == 0:
+			return args[2]
+		}
 		if k.Integer() || k == rt.KBool {
-			a, b := iv.interval(e.Arg(1)), iv.interval(e.Arg(2))
+			a, b := args[1], args[2]
 			return ival{min(a.lo, b.lo), max(a.hi, b.hi)}
 		}
 	}

@@ -8,10 +8,10 @@ import (
 // Stats are the counters of a solver chain. The independence layer turns
 // each query into groups; every group it sends down is answered by exactly
 // one of the exact cache, the counterexample cache, the order layer, the
-// small-domain layer, the refutation layer, the neighbours' search and
-// the core, so Groups ==
+// small-domain layer, the refutation layer, the neighbours' search, the
+// class search and the core, so Groups ==
 // CacheHits + ModelHits + OrderHits + DomainHits + Refuted + NeighborHits +
-// CoreQueries when all layers share one Metrics.
+// ClassHits + CoreQueries when all layers share one Metrics.
 type Stats struct {
 	Queries      int64         // queries the chain was asked
 	Sat          int64         // answered Sat
@@ -27,6 +27,7 @@ type Stats struct {
 	DomainHits   int64         // groups decided by the small-domain layer, without Z3 (see domains.go)
 	Refuted      int64         // groups refuted by the refutation layer, without Z3 (see refute.go)
 	NeighborHits int64         // groups answered by a model next to the seed, without Z3 (see neighbors.go)
+	ClassHits    int64         // groups decided by the search over value classes, without Z3 (see classes.go)
 	CoreQueries  int64         // groups that reached the core solver
 	CoreTime     time.Duration // time spent in the core, encoding included
 	Timeouts     int64         // core queries that hit their time bound

@@ -124,23 +124,18 @@ func (ev *Evaluator) apply(e *Expr) (rt.Value, error) {
 	}
 
 	switch op := e.op; op {
-	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr:
-		v, err := arith(op, e.k, e.k2, vals[0].Bits, vals[1].Bits)
-		if err != nil {
-			return undefined("division by zero")
+	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr,
+		rt.OpNeg, rt.OpCpl, rt.OpNot, rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe, rt.OpConv:
+		if op >= rt.OpEq && op <= rt.OpGe && e.k2 == rt.KString {
+			b, _ := compare(op, e.k2, vals[0], vals[1])
+			return rt.Value{Bits: boolBits(b)}, nil
 		}
-		return rt.Value{Bits: v}, nil
-	case rt.OpNeg, rt.OpCpl, rt.OpNot:
-		v, _ := unary(op, e.k, vals[0].Bits)
-		return rt.Value{Bits: v}, nil
-	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
-		b, err := compare(op, e.k2, vals[0], vals[1])
-		if err != nil {
-			return undefined("ordered comparison of bools")
+		var b uint64
+		if len(vals) > 1 {
+			b = vals[1].Bits
 		}
-		return rt.Value{Bits: boolBits(b)}, nil
-	case rt.OpConv:
-		return rt.Value{Bits: convert(e.k, e.k2, vals[0].Bits)}, nil
+		v, err := Apply(op, e.k, e.k2, vals[0].Bits, b)
+		return rt.Value{Bits: v}, err
 	case rt.OpLen:
 		return rt.Value{Bits: truncate(e.k, uint64(len(vals[0].Str)))}, nil
 	case rt.OpIndex:
@@ -168,4 +163,39 @@ func (ev *Evaluator) apply(e *Expr) (rt.Value, error) {
 		return rt.Value{Str: string(b)}, nil
 	}
 	return rt.Value{}, fmt.Errorf("sym: eval: unknown operator %s", opName(e.op))
+}
+
+// Apply applies an operator on integers or bools — arithmetic, bitwise,
+// comparison, negation, conversion — to operand bits (b is ignored by
+// the unary ones), for a term of kind k whose operand kind is k2 (see
+// Context.Make), with Go's semantics. The error wraps ErrUndefined where
+// Go would panic. Connectives, if-then-else and string operators are not
+// applied: their operands are the caller's to choose.
+func Apply(op rt.Op, k, k2 rt.Kind, a, b uint64) (uint64, error) {
+	undefined := func(what string) (uint64, error) {
+		return 0, fmt.Errorf("sym: %s: %w", what, ErrUndefined)
+	}
+	switch op {
+	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr:
+		v, err := arith(op, k, k2, a, b)
+		if err != nil {
+			return undefined("division by zero")
+		}
+		return v, nil
+	case rt.OpNeg, rt.OpCpl, rt.OpNot:
+		v, _ := unary(op, k, a)
+		return v, nil
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		if k2 == rt.KString {
+			return 0, fmt.Errorf("sym: apply: comparison of strings")
+		}
+		c, err := compare(op, k2, rt.Value{Bits: a}, rt.Value{Bits: b})
+		if err != nil {
+			return undefined("ordered comparison of bools")
+		}
+		return boolBits(c), nil
+	case rt.OpConv:
+		return convert(k, k2, a), nil
+	}
+	return 0, fmt.Errorf("sym: apply: operator %s", opName(op))
 }

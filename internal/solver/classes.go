@@ -1,0 +1,481 @@
+package solver
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// Classes is a decorator that decides, by a backtracking search, groups
+// whose every input is a small-domain part (domains.go) — a string's
+// bytes and length, a slice length, a bool or an 8-bit input — when their
+// constraints relate several parts. That is what a parser's path asks
+// once it has scanned a few bytes: the position strings.IndexByte found
+// (ite(s[0] == '.', 0, ite(s[1] == '.', 1, ...)) > 0), how many dots
+// strings.Count found, a byte at a computed position, a slice compared
+// with a constant. Z3 spent 7 to 40 ms on each, bit-blasting a dozen
+// bytes, and most are unsatisfiable.
+//
+// The group is written over its parts, each an input of its own, with
+// the operations on strings written over their bytes exactly as the core
+// encodes them (classterms.go). A part is read through a few terms of
+// that part alone (s[0] == '.', int32(s[0]) - '0'); two values on which
+// each of those terms takes the same value are interchangeable in every
+// constraint, so the part's domain falls into classes — for a byte
+// compared with '.', ' ' and the digits, four — found by evaluation over
+// the whole domain. The search assigns each part one class after another
+// (the seed's class first, then in order of each class's most readable
+// value), evaluates a constraint exactly once all its parts are assigned
+// and as an interval before (classprog.go), and jumps back, when every
+// class of a part fails, to the deepest earlier part the failures depend
+// on. Exhausting the classes proves the group unsatisfiable, exactly; the
+// first complete assignment is a model, built into strings and checked on
+// the original constraints by evaluation. A search beyond maxClassNodes
+// assignments gives up, and the next solver decides; so does every group
+// outside the fragment. The layer never changes an answer.
+type Classes struct {
+	next Solver
+	m    *Metrics
+	c    *sym.Context // the rewritten groups' terms, shared across queries
+}
+
+// NewClasses returns the layer in front of next.
+func NewClasses(next Solver, m *Metrics) *Classes {
+	return &Classes{next: next, m: m, c: sym.NewContext()}
+}
+
+// maxClassParts bounds the parts of a group the layer searches.
+const maxClassParts = 64
+
+// maxClassNodes bounds the assignments one search tries.
+const maxClassNodes = 4096
+
+// Solve implements Solver.
+func (s *Classes) Solve(ctx context.Context, q Query) (Result, error) {
+	if r, ok := classSearch(s.c, q); ok {
+		s.m.add(func(st *Stats) { st.ClassHits++ })
+		return r, nil
+	}
+	return s.next.Solve(ctx, q)
+}
+
+// A classVar is one part of a group made an input of its own.
+type classVar struct {
+	p      part
+	values []uint64 // one value of each class, in the order tried
+}
+
+// classSearch decides q if it is in the layer's fragment and the search
+// ends within its bound; c holds the rewritten terms.
+func classSearch(c *sym.Context, q Query) (Result, bool) {
+	if len(q.Constraints) == 0 || len(q.Seed) != len(q.Leaves) {
+		return Result{}, false
+	}
+	g, ok := newClassGroup(c, q)
+	if !ok {
+		return Result{}, false
+	}
+	g.classify(q)
+	found, ok := g.search()
+	if !ok {
+		return Result{}, false
+	}
+	if !found {
+		return Result{Status: Unsat}, true
+	}
+	model, ok := g.model(q)
+	if !ok {
+		return Result{}, false
+	}
+	return Result{Status: Sat, Model: model}, true
+}
+
+// classGroup is a group rewritten over its parts and compiled.
+type classGroup struct {
+	vars   []classVar
+	leaves []rt.Leaf   // the rewritten group's layout, one leaf per var
+	cons   []*sym.Expr // the rewritten constraints
+	prog   *classProgram
+	// complete[d] lists the constraints whose last var is var d; partial[d]
+	// those that read var d and a later var; unary[d] those on var d alone.
+	complete, partial, unary [][]int
+	nodes                    int // the assignments tried
+}
+
+// newClassGroup rewrites q over its parts, or reports that q is outside the
+// fragment: a part that is not small-domain, a float input, fewer than two
+// parts (the small-domain layer's) or more than maxClassParts.
+func newClassGroup(c *sym.Context, q Query) (*classGroup, bool) {
+	var parts []part
+	seen := map[part]bool{}
+	add := func(p part) {
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	for _, t := range q.Constraints {
+		for _, p := range partsOf(t, q.Leaves) {
+			if p.in >= len(q.Leaves) || q.Leaves[p.in].Float {
+				return nil, false
+			}
+			if l := q.Leaves[p.in]; p.pos == wholeString {
+				// Read as a whole: its length and every byte.
+				if l.K != rt.KString || l.Max < 0 || l.Max >= maxClassParts {
+					return nil, false
+				}
+				add(part{in: p.in, pos: -1})
+				for k := range l.Max {
+					add(part{in: p.in, pos: k})
+				}
+				continue
+			}
+			if domainSize(q.Leaves, p) == 0 {
+				return nil, false
+			}
+			add(p)
+		}
+	}
+	if len(parts) < 2 || len(parts) > maxClassParts {
+		return nil, false
+	}
+	// Whole parts (lengths first among them) before bytes, bytes in
+	// string order: a parser's constraints are about a prefix.
+	slices.SortFunc(parts, func(a, b part) int {
+		if (a.pos < 0) != (b.pos < 0) {
+			if a.pos < 0 {
+				return -1
+			}
+			return 1
+		}
+		if a.in != b.in {
+			return a.in - b.in
+		}
+		return a.pos - b.pos
+	})
+	g := &classGroup{}
+	index := map[part]int{}
+	for j, p := range parts {
+		index[p] = j
+		l := q.Leaves[p.in]
+		var leaf rt.Leaf
+		switch {
+		case p.pos >= 0:
+			leaf = rt.Leaf{K: rt.KUint8, Path: fmt.Sprintf("%s[%d]", l.Path, p.pos)}
+		case l.K == rt.KString:
+			leaf = rt.Leaf{K: rt.KInt, IsLen: true, Max: l.Max, Path: "len(" + l.Path + ")"}
+		default:
+			leaf = l
+		}
+		g.vars = append(g.vars, classVar{p: p})
+		g.leaves = append(g.leaves, leaf)
+	}
+	w := &partRewriter{c: c, leaves: q.Leaves, index: index, memo: map[*sym.Expr]*sym.Expr{}, strs: map[*sym.Expr]*partString{}}
+	dist, budget := map[*sym.Expr]*sym.Expr{}, maxDistributed
+	for _, t := range q.Constraints {
+		r, ok := w.term(t)
+		if ok {
+			r, ok = w.distribute(r, dist, &budget)
+		}
+		if !ok {
+			return nil, false
+		}
+		g.cons = append(g.cons, r)
+	}
+	prog, ok := compileClasses(g.cons, g.leaves)
+	if !ok {
+		return nil, false
+	}
+	g.prog = prog
+	g.complete = make([][]int, len(g.vars))
+	g.partial = make([][]int, len(g.vars))
+	g.unary = make([][]int, len(g.vars))
+	for i, r := range prog.roots {
+		reads := prog.nodes[r].reads
+		switch {
+		case reads == 0:
+			// Constant: false makes the group unsatisfiable.
+			if prog.bad[r] {
+				return nil, false
+			}
+			if prog.val[r] == 0 {
+				g.unary[0] = append(g.unary[0], i)
+			}
+			continue
+		case bits.OnesCount64(reads) == 1:
+			v := bits.TrailingZeros64(reads)
+			g.unary[v] = append(g.unary[v], i)
+			continue
+		}
+		last := 63 - bits.LeadingZeros64(reads)
+		g.complete[last] = append(g.complete[last], i)
+		for r := reads &^ (1 << last); r != 0; r &= r - 1 {
+			v := bits.TrailingZeros64(r)
+			g.partial[v] = append(g.partial[v], i)
+		}
+	}
+	return g, true
+}
+
+// domainValues lists var j's domain in the order values are preferred:
+// the seed's value first; for a byte then printable ASCII, then the rest,
+// each ascending; for other parts by distance from the seed in the
+// kind's order, the smaller first on a tie.
+func (g *classGroup) domainValues(j int, q Query) []uint64 {
+	v := g.vars[j]
+	l := q.Leaves[v.p.in]
+	n := domainSize(q.Leaves, v.p)
+	out := make([]uint64, 0, n)
+	if v.p.pos >= 0 {
+		seed := -1
+		if s := q.Seed[v.p.in].Str; v.p.pos < len(s) {
+			seed = int(s[v.p.pos])
+		}
+		if seed >= 0 {
+			out = append(out, uint64(seed))
+		}
+		for b := ' '; b <= '~'; b++ {
+			if int(b) != seed {
+				out = append(out, uint64(b))
+			}
+		}
+		for b := range 256 {
+			if (b < ' ' || b > '~') && b != seed {
+				out = append(out, uint64(b))
+			}
+		}
+		return out
+	}
+	seed := int(q.Seed[v.p.in].Bits)
+	if l.K == rt.KString {
+		seed = len(q.Seed[v.p.in].Str)
+	}
+	key := func(x int) int64 {
+		if l.K.Signed() && !l.IsLen && l.K != rt.KString {
+			return ordered(l.K, uint64(x))
+		}
+		return int64(x)
+	}
+	vals := make([]int, n)
+	for i := range vals {
+		vals[i] = i
+	}
+	sk := key(min(max(seed, 0), n-1))
+	dist := func(x int) int64 {
+		d := key(x) - sk
+		if d < 0 {
+			return -d
+		}
+		return d
+	}
+	slices.SortStableFunc(vals, func(a, b int) int {
+		if da, db := dist(a), dist(b); da != db {
+			if da < db {
+				return -1
+			}
+			return 1
+		}
+		if ka, kb := key(a), key(b); ka != kb {
+			if ka < kb {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	for _, x := range vals {
+		out = append(out, uint64(x))
+	}
+	return out
+}
+
+// classify computes the vars' classes: values of a var are in one class
+// when every maximal term of that var alone takes the same value on them
+// (or is undefined on both). It keeps the first value of each class in
+// the preferred order, among the values the constraints on the var alone
+// accept (those are not checked again).
+func (g *classGroup) classify(q Query) {
+	p := g.prog
+	// The frontier: terms of one var read by a term of more vars.
+	frontier := make([][]int32, len(g.vars))
+	in := make([]bool, len(p.nodes))
+	for i := range p.nodes {
+		n := &p.nodes[i]
+		for a := range n.nargs {
+			ai := n.args[a]
+			r := p.nodes[ai].reads
+			if bits.OnesCount64(r) == 1 && r != n.reads && !in[ai] {
+				in[ai] = true
+				v := bits.TrailingZeros64(r)
+				frontier[v] = append(frontier[v], ai)
+			}
+		}
+	}
+	for j := range g.vars {
+		var values []uint64
+	domain:
+		for _, x := range g.domainValues(j, q) {
+			p.evalOnly(j, x)
+			for _, c := range g.unary[j] {
+				if r := p.roots[c]; p.bad[r] || p.val[r] == 0 {
+					continue domain
+				}
+			}
+			values = append(values, x)
+		}
+		// A term that keeps every value apart (the part itself, widened)
+		// makes every value a class of its own.
+		if slices.ContainsFunc(frontier[j], p.distinct) {
+			g.vars[j].values = values
+			continue
+		}
+		seen := map[string]bool{}
+		var sig []byte
+		for _, x := range values {
+			p.evalOnly(j, x)
+			sig = sig[:0]
+			for _, f := range frontier[j] {
+				if p.bad[f] {
+					sig = append(sig, 1)
+					continue
+				}
+				sig = append(sig, 0)
+				sig = binary.LittleEndian.AppendUint64(sig, p.val[f])
+			}
+			if !seen[string(sig)] {
+				seen[string(sig)] = true
+				g.vars[j].values = append(g.vars[j].values, x)
+			}
+		}
+	}
+	// Back to no var assigned.
+	for i := range p.nodes {
+		p.eval(int32(i))
+	}
+}
+
+// search assigns the vars in order, depth first, and jumps back over
+// the vars a failure does not depend on (conflict-directed backjumping):
+// when every value of a var fails, the failure is due to the earlier vars
+// the failing constraints read, and the deepest of those is the one to
+// change. It reports whether an assignment satisfies every constraint
+// (left in g.prog.vars), and false in ok if it gave up.
+func (g *classGroup) search() (found, ok bool) {
+	p := g.prog
+	// dfs returns, when it finds nothing, the earlier vars the failure
+	// depends on.
+	var dfs func(d int) (found, ok bool, conflict uint64)
+	dfs = func(d int) (bool, bool, uint64) {
+		if d == len(g.vars) {
+			return true, true, 0
+		}
+		below := uint64(1)<<d - 1 // the vars assigned before d
+		var conflict uint64
+		defer p.unassign(d)
+	values:
+		for _, x := range g.vars[d].values {
+			if g.nodes++; g.nodes > maxClassNodes {
+				return false, false, 0
+			}
+			p.assign(d, x)
+			for _, i := range g.complete[d] {
+				r := p.roots[i]
+				if p.bad[r] {
+					return false, false, 0
+				}
+				if p.val[r] == 0 {
+					conflict |= p.nodes[r].reads & below
+					continue values
+				}
+			}
+			for _, i := range g.partial[d] {
+				if r := p.roots[i]; p.iv[r].hi == 0 {
+					conflict |= p.nodes[r].reads & below
+					continue values
+				}
+			}
+			found, ok, deeper := dfs(d + 1)
+			if found || !ok {
+				return found, ok, 0
+			}
+			if deeper&(1<<d) == 0 {
+				// No value of d can help: jump back.
+				return false, true, deeper
+			}
+			conflict |= deeper & below
+		}
+		return false, true, conflict
+	}
+	found, ok, _ = dfs(0)
+	return found, ok
+}
+
+// model builds the input vector of g's assignment from q's seed and checks
+// it on q by evaluation, as the small-domain layer does: a constraint on
+// a byte beyond the string's length in the model is about a byte the
+// encoding has and the string does not.
+func (g *classGroup) model(q Query) ([]rt.Value, bool) {
+	model := clone(q.Seed)
+	length := map[int]int{}
+	for j, v := range g.vars {
+		if v.p.pos >= 0 {
+			continue
+		}
+		if q.Leaves[v.p.in].K == rt.KString {
+			length[v.p.in] = int(g.prog.vars[j])
+		} else {
+			model[v.p.in] = rt.Value{Bits: g.prog.vars[j]}
+		}
+	}
+	strs := map[int][]byte{}
+	for j, v := range g.vars {
+		if v.p.pos < 0 && q.Leaves[v.p.in].K != rt.KString {
+			continue
+		}
+		b, ok := strs[v.p.in]
+		if !ok {
+			n, ok := length[v.p.in]
+			if !ok {
+				n = len(q.Seed[v.p.in].Str)
+			}
+			b = make([]byte, n)
+			copy(b, q.Seed[v.p.in].Str)
+			strs[v.p.in] = b
+		}
+		if v.p.pos >= 0 && v.p.pos < len(b) {
+			b[v.p.pos] = byte(g.prog.vars[j])
+		}
+	}
+	for in, b := range strs {
+		model[in] = rt.Value{Str: string(b)}
+	}
+	if inDomain(q.Leaves, model) != nil {
+		return nil, false
+	}
+	ev := sym.NewEvaluator(model)
+	for _, c := range q.Constraints {
+		if beyondLength(c, q.Leaves, model) {
+			continue
+		}
+		if holds, err := ev.Holds(c); err != nil || !holds {
+			return nil, false
+		}
+	}
+	return model, true
+}
+
+// beyondLength reports whether c reads a byte of a string beyond the
+// string's length in model.
+func beyondLength(c *sym.Expr, leaves []rt.Leaf, model []rt.Value) bool {
+	for _, p := range partsOf(c, leaves) {
+		if p.pos >= 0 && p.pos >= len(model[p.in].Str) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,280 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// parserQuery builds queries of the shapes a parser's path has: s a
+// string of at most 5 bytes, t one of at most 3, n a byte, f a bool.
+type parserQuery struct {
+	c      *sym.Context
+	rng    *rand.Rand
+	leaves []rt.Leaf
+	s, t   *sym.Expr
+	n, f   *sym.Expr
+}
+
+func newParserQuery(seed uint64) *parserQuery {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 5}, {Path: "t", K: rt.KString, Max: 3}, {Path: "n", K: rt.KUint8}, {Path: "f", K: rt.KBool}}
+	return &parserQuery{c: c, rng: rand.New(rand.NewPCG(seed, seed+1)), leaves: leaves,
+		s: c.Input(0, rt.KString), t: c.Input(1, rt.KString), n: c.Input(2, rt.KUint8), f: c.Input(3, rt.KBool)}
+}
+
+var comparisons = []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+
+func (g *parserQuery) op() rt.Op { return comparisons[g.rng.IntN(len(comparisons))] }
+
+func (g *parserQuery) int(v int) *sym.Expr { return g.c.Const(rt.KInt, uint64(v)) }
+
+// letter is one of the few bytes the constraints compare with.
+func (g *parserQuery) letter() uint64 { return uint64("a.0x9"[g.rng.IntN(5)]) }
+
+// position is a small int: a constant, len(t), n's value, or t[0] - '0'.
+func (g *parserQuery) position() *sym.Expr {
+	c := g.c
+	switch g.rng.IntN(4) {
+	case 0:
+		return g.int(g.rng.IntN(6))
+	case 1:
+		return c.Len(g.t)
+	case 2:
+		return c.Conv(rt.KInt, g.n)
+	}
+	return c.Binary(rt.OpSub, c.Conv(rt.KInt, c.Index(g.t, g.int(0))), g.int('0'))
+}
+
+func (g *parserQuery) constraint() *sym.Expr {
+	c := g.c
+	byteAt := func(k int) *sym.Expr { return c.Index(g.s, g.int(k)) }
+	switch g.rng.IntN(11) {
+	case 0: // a byte through a conversion or a mask
+		e := byteAt(g.rng.IntN(5))
+		if g.rng.IntN(2) == 0 {
+			e = c.Binary(rt.OpOr, e, c.Const(rt.KUint8, 32))
+		}
+		return c.Compare(g.op(), c.Conv(rt.KInt32, e), c.Const(rt.KInt32, g.letter()))
+	case 1:
+		return c.Compare(g.op(), c.Len(g.s), g.int(g.rng.IntN(6)))
+	case 2: // strings.Count
+		count := g.int(0)
+		for k := range 5 {
+			count = c.Binary(rt.OpAdd, count, c.Ite(c.Compare(rt.OpEq, byteAt(k), c.Const(rt.KUint8, '.')), g.int(1), g.int(0)))
+		}
+		return c.Compare(g.op(), count, g.int(g.rng.IntN(4)))
+	case 3: // strings.IndexByte
+		at := g.int(-1)
+		for k := 4; k >= 0; k-- {
+			at = c.Ite(c.Compare(rt.OpEq, byteAt(k), c.Const(rt.KUint8, g.letter())), g.int(k), at)
+		}
+		return c.Compare(g.op(), at, g.int(g.rng.IntN(6)-1))
+	case 4: // a byte at a computed position
+		return c.Compare(g.op(), c.Index(g.s, g.position()), c.Const(rt.KUint8, g.letter()))
+	case 5: // a slice compared with a constant
+		lo := g.position()
+		hi := c.Binary(rt.OpAdd, lo, g.int(g.rng.IntN(3)))
+		return c.Compare(g.op(), c.Slice(g.s, lo, hi), c.Str([]string{"", ".", "a.", "9x"}[g.rng.IntN(4)]))
+	case 6: // a concatenation compared with the other string
+		return c.Compare(g.op(), c.Concat(g.t, c.Str(".")), c.Slice(g.s, g.int(0), c.Len(g.s)))
+	case 7: // a big-endian field of two bytes
+		f := c.Binary(rt.OpOr, c.Binary(rt.OpShl, c.Conv(rt.KUint16, byteAt(0)), c.Const(rt.KUint64, 8)), c.Conv(rt.KUint16, byteAt(1)))
+		return c.Compare(g.op(), f, c.Const(rt.KUint16, uint64(g.rng.IntN(3))<<8|g.letter()))
+	case 8: // the flag, alone or guarding a byte
+		if g.rng.IntN(2) == 0 {
+			return c.Compare(rt.OpEq, g.f, c.Bool(g.rng.IntN(2) == 0))
+		}
+		return c.Or(c.Not(g.f), c.Compare(rt.OpEq, byteAt(g.rng.IntN(5)), g.n))
+	case 9: // two bytes compared
+		return c.Compare(g.op(), byteAt(g.rng.IntN(5)), c.Index(g.t, g.int(g.rng.IntN(3))))
+	}
+	return c.Compare(g.op(), g.n, c.Const(rt.KUint8, g.letter()))
+}
+
+func (g *parserQuery) query() Query {
+	seeds := []string{"", "a", "a.", "9.x", "1.2.3", "..a"}
+	s, t := seeds[g.rng.IntN(len(seeds))], seeds[g.rng.IntN(4)]
+	seed := []rt.Value{{Str: s}, {Str: t}, {Bits: uint64(g.rng.IntN(256))}, {Bits: uint64(g.rng.IntN(2))}}
+	return Query{Constraints: conjunction(g.rng, 2, 5, g.constraint), Leaves: g.leaves, Seed: seed}
+}
+
+// TestClassSearchAgreesWithZ3: on random queries of parser shapes (bytes
+// compared with constants, counts, searches, bytes at computed positions,
+// slices and concatenations compared with strings, big-endian fields),
+// every verdict the class search gives is Z3's, and its models satisfy
+// the query by evaluation.
+func TestClassSearchAgreesWithZ3(t *testing.T) {
+	g := newParserQuery(11)
+	core := NewZ3(Options{})
+	defer core.Close()
+	c := sym.NewContext()
+	decided := map[Status]int{}
+	const queries = 600
+	for range queries {
+		q := g.query()
+		got, ok := classSearch(c, q)
+		if !ok {
+			continue
+		}
+		decided[got.Status]++
+		want, err := core.Solve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Status != Unknown && got.Status != want.Status {
+			t.Fatalf("%s\nseed %v: class search %v, Z3 %v", sym.FormatAll(q.Constraints, q.Leaves), q.Seed, got.Status, want.Status)
+		}
+		if got.Status == Sat {
+			checkClassModel(t, q, got.Model)
+		}
+	}
+	t.Logf("decided %d sat, %d unsat of %d", decided[Sat], decided[Unsat], queries)
+	if decided[Sat] < queries/4 || decided[Unsat] < queries/10 {
+		t.Errorf("decided %d sat, %d unsat of %d queries", decided[Sat], decided[Unsat], queries)
+	}
+}
+
+// checkClassModel fails t unless every constraint of q holds on model, or
+// reads a string's byte beyond the model's length (a byte the encoding
+// has and the string does not).
+func checkClassModel(t *testing.T, q Query, model []rt.Value) {
+	t.Helper()
+	if err := inDomain(q.Leaves, model); err != nil {
+		t.Fatalf("%s: model %v outside the domain: %v", sym.FormatAll(q.Constraints, q.Leaves), model, err)
+	}
+	for _, e := range q.Constraints {
+		holds, err := sym.Holds(e, model)
+		if errors.Is(err, sym.ErrUndefined) && beyondLength(e, q.Leaves, model) {
+			continue
+		}
+		if err != nil || !holds {
+			t.Fatalf("%s: model %v does not satisfy %s", sym.FormatAll(q.Constraints, q.Leaves), model, sym.FormatAll([]*sym.Expr{e}, q.Leaves))
+		}
+	}
+}
+
+// TestClassProgram: on random assignments of some of a group's vars, the
+// compiled program's exact values are the evaluator's, and its intervals
+// hold every value the terms take when the other vars range over their
+// domains.
+func TestClassProgram(t *testing.T) {
+	g := newParserQuery(12)
+	c := sym.NewContext()
+	checked := 0
+	for range 200 {
+		q := g.query()
+		grp, ok := newClassGroup(c, q)
+		if !ok {
+			continue
+		}
+		p := grp.prog
+		n := len(grp.vars)
+		for range 5 {
+			// Assign a random prefix of the vars; complete it randomly
+			// several times: every completion's values lie in the
+			// intervals.
+			d := g.rng.IntN(n + 1)
+			for v := range n {
+				p.unassign(v)
+			}
+			fixed := make([]uint64, n)
+			for v := range d {
+				fixed[v] = randomValue(g.rng, grp.leaves[v])
+				p.assign(v, fixed[v])
+			}
+			for range 8 {
+				in := make([]rt.Value, n)
+				for v := range n {
+					in[v] = rt.Value{Bits: fixed[v]}
+					if v >= d {
+						in[v].Bits = randomValue(g.rng, grp.leaves[v])
+					}
+				}
+				ev := sym.NewEvaluator(in)
+				for i, e := range p.terms {
+					v, err := ev.Eval(e)
+					if err != nil {
+						continue
+					}
+					checked++
+					n := &p.nodes[i]
+					if exact := n.reads&^p.assigned == 0; exact && (p.bad[i] || p.val[i] != v.Bits) {
+						t.Fatalf("%s on %v: program %d (undefined %v), evaluator %d", sym.Format(e, grp.leaves), in, p.val[i], p.bad[i], v.Bits)
+					}
+					if o, iv := ordered(n.k, v.Bits), p.iv[i]; o < iv.lo || o > iv.hi {
+						t.Fatalf("%s on %v: %d outside the interval [%d, %d] (vars below %d assigned)", sym.Format(e, grp.leaves), in, o, iv.lo, iv.hi, d)
+					}
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("checked %d values", checked)
+	}
+}
+
+func randomValue(rng *rand.Rand, l rt.Leaf) uint64 {
+	switch {
+	case l.IsLen:
+		return uint64(rng.IntN(l.Max + 1))
+	case l.K == rt.KBool:
+		return uint64(rng.IntN(2))
+	}
+	return uint64("a.0x9\x00\xff"[rng.IntN(7)])
+}
+
+// TestClassSearch: the layer decides what it should, passes on what it
+// cannot, and counts.
+func TestClassSearch(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}, {Path: "x", K: rt.KInt64}}
+	s, x := c.Input(0, rt.KString), c.Input(1, rt.KInt64)
+	at := func(k int) *sym.Expr { return c.Index(s, c.Const(rt.KInt, uint64(k))) }
+	is := func(e *sym.Expr, b byte) *sym.Expr { return c.Compare(rt.OpEq, e, c.Const(rt.KUint8, uint64(b))) }
+	dots := c.Const(rt.KInt, 0)
+	for k := range 4 {
+		dots = c.Binary(rt.OpAdd, dots, c.Ite(is(at(k), '.'), c.Const(rt.KInt, 1), c.Const(rt.KInt, 0)))
+	}
+	count := func(op rt.Op, n int) *sym.Expr { return c.Compare(op, dots, c.Const(rt.KInt, uint64(n))) }
+	length := func(op rt.Op, n int) *sym.Expr { return c.Compare(op, c.Len(s), c.Const(rt.KInt, uint64(n))) }
+	tests := []struct {
+		name   string
+		cons   []*sym.Expr
+		want   Status
+		passed bool   // passed on to the next solver
+		model  string // s in the model, if Sat
+	}{
+		{"two dots, the seed's", []*sym.Expr{length(rt.OpEq, 4), count(rt.OpEq, 2)}, Sat, false, "1.2."},
+		{"three dots in four bytes, two of them digits", []*sym.Expr{length(rt.OpEq, 4), count(rt.OpEq, 3), c.Not(is(at(0), '.')), c.Not(is(at(1), '.'))}, Unsat, false, ""},
+		{"the last byte a dot, and no dot", []*sym.Expr{length(rt.OpGt, 0), count(rt.OpEq, 0), is(c.Index(s, c.Binary(rt.OpSub, c.Len(s), c.Const(rt.KInt, 1))), '.')}, Unsat, false, ""},
+		{"a 64-bit input", []*sym.Expr{count(rt.OpEq, 1), c.Compare(rt.OpEq, x, c.Conv(rt.KInt64, at(0)))}, Unknown, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &Metrics{}
+			called := false
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: "1.2."}, {}}}
+			r, err := NewClasses(record{&called}, m).Solve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if called != tt.passed {
+				t.Fatalf("passed on: %v, want %v", called, tt.passed)
+			}
+			if tt.passed {
+				return
+			}
+			if r.Status != tt.want || m.Snapshot().ClassHits != 1 {
+				t.Fatalf("got %v (%d counted), want %v", r.Status, m.Snapshot().ClassHits, tt.want)
+			}
+			if tt.want == Sat && r.Model[0].Str != tt.model {
+				t.Errorf("model s = %q, want %q", r.Model[0].Str, tt.model)
+			}
+		})
+	}
+}

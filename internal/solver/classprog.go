@@ -1,0 +1,229 @@
+package solver
+
+import (
+	"github.com/dowse-go/dowse/internal/sym"
+	"github.com/dowse-go/dowse/rt"
+)
+
+// A classProgram is a rewritten group (classterms.go) compiled for the
+// class search: its terms in an array, operands before the terms that
+// read them, each with the set of vars it reads. The search assigns and
+// unassigns vars one at a time, and only the terms that read the var are
+// evaluated again: exactly, with the evaluator's semantics (sym.Apply,
+// and the connectives and if-then-else choosing their operand as
+// sym.Evaluator does), where every var the term reads is assigned; as an
+// interval of the values it can take (applyInterval) elsewhere, the
+// unassigned vars ranging over their domains. A constraint whose interval
+// is "false" holds for no completion of the assignment.
+type classProgram struct {
+	nodes  []progNode
+	terms  []*sym.Expr // the term of each node
+	roots  []int32     // the constraints' terms
+	byVar  [][]int32   // the terms reading each var, in order
+	only   [][]int32   // the terms reading that var alone, in order
+	domain []ival      // each var's domain
+
+	assigned uint64   // the vars assigned
+	vars     []uint64 // their values
+	val      []uint64 // each term's value, where exact
+	bad      []bool   // exact, and undefined (Go would panic)
+	iv       []ival   // each term's interval
+}
+
+// progNode is one term of a classProgram.
+type progNode struct {
+	op    rt.Op
+	k, k2 rt.Kind
+	nargs int
+	args  [3]int32
+	bits  uint64 // a constant's bits, an input's var
+	reads uint64 // the vars it reads
+}
+
+// compileClasses compiles the constraints cons over vars with the given
+// leaves, or reports a term it has no rule for (a string, an operator
+// with more than three operands).
+func compileClasses(cons []*sym.Expr, leaves []rt.Leaf) (*classProgram, bool) {
+	p := &classProgram{}
+	index := map[*sym.Expr]int32{}
+	var visit func(e *sym.Expr) (int32, bool)
+	visit = func(e *sym.Expr) (int32, bool) {
+		if i, ok := index[e]; ok {
+			return i, true
+		}
+		n := progNode{op: e.Op(), k: e.Kind(), k2: e.K2(), nargs: e.NumArgs(), bits: e.Bits()}
+		if e.Kind() == rt.KString || n.nargs > len(n.args) {
+			return 0, false
+		}
+		switch e.Op() {
+		case rt.OpInput:
+			if e.Input() >= len(leaves) || e.Input() >= 64 {
+				return 0, false
+			}
+			n.reads = 1 << e.Input()
+		case rt.OpConst, rt.OpIte, rt.OpLAnd, rt.OpLOr,
+			rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr,
+			rt.OpNeg, rt.OpCpl, rt.OpNot, rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe, rt.OpConv:
+		default:
+			return 0, false
+		}
+		for a := range n.nargs {
+			ai, ok := visit(e.Arg(a))
+			if !ok {
+				return 0, false
+			}
+			n.args[a] = ai
+			n.reads |= p.nodes[ai].reads
+		}
+		i := int32(len(p.nodes))
+		p.nodes = append(p.nodes, n)
+		p.terms = append(p.terms, e)
+		index[e] = i
+		return i, true
+	}
+	for _, c := range cons {
+		i, ok := visit(c)
+		if !ok {
+			return nil, false
+		}
+		p.roots = append(p.roots, i)
+	}
+	p.byVar = make([][]int32, len(leaves))
+	p.only = make([][]int32, len(leaves))
+	for i, n := range p.nodes {
+		for v := range leaves {
+			if n.reads>>v&1 == 1 {
+				p.byVar[v] = append(p.byVar[v], int32(i))
+				if n.reads == 1<<v {
+					p.only[v] = append(p.only[v], int32(i))
+				}
+			}
+		}
+	}
+	p.domain = make([]ival, len(leaves))
+	for v, l := range leaves {
+		switch {
+		case l.IsLen && l.Max >= 0:
+			p.domain[v] = fromActual(l.K, 0, int64(l.Max), true)
+		default:
+			p.domain[v] = top(l.K)
+		}
+	}
+	p.vars = make([]uint64, len(leaves))
+	p.val = make([]uint64, len(p.nodes))
+	p.bad = make([]bool, len(p.nodes))
+	p.iv = make([]ival, len(p.nodes))
+	for i := range p.nodes {
+		p.eval(int32(i))
+	}
+	return p, true
+}
+
+// assign gives var v the value x and evaluates the terms reading it again.
+func (p *classProgram) assign(v int, x uint64) {
+	p.vars[v] = x
+	p.assigned |= 1 << v
+	for _, i := range p.byVar[v] {
+		p.eval(i)
+	}
+}
+
+// unassign makes var v range over its domain again.
+func (p *classProgram) unassign(v int) {
+	p.assigned &^= 1 << v
+	for _, i := range p.byVar[v] {
+		p.eval(i)
+	}
+}
+
+// evalOnly evaluates exactly the terms reading var v alone, for the value
+// x of v, leaving the other terms as they are (classify).
+func (p *classProgram) evalOnly(v int, x uint64) {
+	p.vars[v] = x
+	for _, i := range p.only[v] {
+		p.val[i], p.bad[i] = p.exact(&p.nodes[i])
+	}
+}
+
+// eval evaluates term i from its operands.
+func (p *classProgram) eval(i int32) {
+	n := &p.nodes[i]
+	if n.reads&^p.assigned == 0 {
+		v, bad := p.exact(n)
+		p.val[i], p.bad[i] = v, bad
+		if bad {
+			p.iv[i] = applyInterval(rt.OpInvalid, n.k, n.k2, nil)
+		} else {
+			o := ordered(n.k, v)
+			p.iv[i] = ival{o, o}
+		}
+		return
+	}
+	if n.op == rt.OpInput {
+		p.iv[i] = p.domain[n.bits]
+		return
+	}
+	var buf [3]ival
+	for a := range n.nargs {
+		buf[a] = p.iv[n.args[a]]
+	}
+	p.iv[i] = applyInterval(n.op, n.k, n.k2, buf[:n.nargs])
+}
+
+// exact is the value of a term every var of which is assigned, and
+// whether it is undefined.
+func (p *classProgram) exact(n *progNode) (uint64, bool) {
+	switch n.op {
+	case rt.OpConst:
+		return n.bits, false
+	case rt.OpInput:
+		return p.vars[n.bits], false
+	case rt.OpIte:
+		c := n.args[0]
+		if p.bad[c] {
+			return 0, true
+		}
+		b := n.args[2]
+		if p.val[c] == 1 {
+			b = n.args[1]
+		}
+		return p.val[b], p.bad[b]
+	case rt.OpLAnd, rt.OpLOr:
+		a, b := n.args[0], n.args[1]
+		if p.bad[a] {
+			return 0, true
+		}
+		if (p.val[a] == 1) == (n.op == rt.OpLOr) {
+			return p.val[a], false
+		}
+		return p.val[b], p.bad[b]
+	}
+	var x, y uint64
+	for a := range n.nargs {
+		if p.bad[n.args[a]] {
+			return 0, true
+		}
+	}
+	if n.nargs > 0 {
+		x = p.val[n.args[0]]
+	}
+	if n.nargs > 1 {
+		y = p.val[n.args[1]]
+	}
+	v, err := sym.Apply(n.op, n.k, n.k2, x, y)
+	return v, err != nil
+}
+
+// distinct reports whether term i, of one var, takes a different value on
+// each value of the var: the var itself, or converted to integer kinds at
+// least as wide (which keep the bits).
+func (p *classProgram) distinct(i int32) bool {
+	n := &p.nodes[i]
+	for n.op == rt.OpConv {
+		if !n.k2.Integer() || !n.k.Integer() || n.k.Bits() < n.k2.Bits() {
+			return false
+		}
+		n = &p.nodes[n.args[0]]
+	}
+	return n.op == rt.OpInput
+}
