@@ -52,8 +52,12 @@ func NewClasses(next Solver, m *Metrics) *Classes {
 // maxClassParts bounds the parts of a group the layer searches.
 const maxClassParts = 64
 
-// maxClassNodes bounds the assignments one search tries.
-const maxClassNodes = 4096
+// maxClassNodes bounds the assignments one search tries, and
+// maxClassWork the terms it evaluates again for them (a few milliseconds).
+const (
+	maxClassNodes = 4096
+	maxClassWork  = 1 << 16
+)
 
 // Solve implements Solver.
 func (s *Classes) Solve(ctx context.Context, q Query) (Result, error) {
@@ -105,6 +109,7 @@ type classGroup struct {
 	// those that read var d and a later var; unary[d] those on var d alone.
 	complete, partial, unary [][]int
 	nodes                    int // the assignments tried
+	work                     int // the terms evaluated again
 }
 
 // newClassGroup rewrites q over its parts, or reports that q is outside the
@@ -379,7 +384,8 @@ func (g *classGroup) search() (found, ok bool) {
 		defer p.unassign(d)
 	values:
 		for _, x := range g.vars[d].values {
-			if g.nodes++; g.nodes > maxClassNodes {
+			g.nodes++
+			if g.work += len(p.byVar[d]); g.nodes > maxClassNodes || g.work > maxClassWork {
 				return false, false, 0
 			}
 			p.assign(d, x)
