@@ -180,12 +180,11 @@ func newClassGroup(c *sym.Context, q Query) (*classGroup, bool) {
 		g.vars = append(g.vars, classVar{p: p})
 		g.leaves = append(g.leaves, leaf)
 	}
-	w := &partRewriter{c: c, leaves: q.Leaves, index: index, memo: map[*sym.Expr]*sym.Expr{}, strs: map[*sym.Expr]*partString{}}
-	dist, budget := map[*sym.Expr]*sym.Expr{}, maxDistributed
+	w := newPartRewriter(c, q.Leaves, index)
 	for _, t := range q.Constraints {
 		r, ok := w.term(t)
 		if ok {
-			r, ok = w.distribute(r, dist, &budget)
+			r, ok = w.distribute(r)
 		}
 		if !ok {
 			return nil, false

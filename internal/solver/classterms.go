@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"errors"
-
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -32,6 +30,27 @@ type partRewriter struct {
 	index  map[part]int // the var of each part
 	memo   map[*sym.Expr]*sym.Expr
 	strs   map[*sym.Expr]*partString
+	dist   map[*sym.Expr]*sym.Expr // distribute's
+	// left is what the group may still build, in terms (estimated for
+	// the operations on strings, which build a term per byte or per pair
+	// of bytes): a group over long strings read at symbolic positions is
+	// left to the next solver.
+	left int
+}
+
+// maxRewritten bounds the terms rewriting and distribution build for one
+// group.
+const maxRewritten = 1 << 16
+
+func newPartRewriter(c *sym.Context, leaves []rt.Leaf, index map[part]int) *partRewriter {
+	return &partRewriter{c: c, leaves: leaves, index: index, memo: map[*sym.Expr]*sym.Expr{},
+		strs: map[*sym.Expr]*partString{}, dist: map[*sym.Expr]*sym.Expr{}, left: maxRewritten}
+}
+
+// spend takes n terms from what is left, and reports whether any was.
+func (w *partRewriter) spend(n int) bool {
+	w.left -= n
+	return w.left >= 0
 }
 
 func (w *partRewriter) u64(v int) *sym.Expr { return w.c.Const(rt.KUint64, uint64(v)) }
@@ -49,6 +68,9 @@ func (w *partRewriter) to64(e *sym.Expr) *sym.Expr {
 func (w *partRewriter) term(e *sym.Expr) (*sym.Expr, bool) {
 	if r, ok := w.memo[e]; ok {
 		return r, true
+	}
+	if !w.spend(1) {
+		return nil, false
 	}
 	var r *sym.Expr
 	switch e.Op() {
@@ -89,7 +111,7 @@ func (w *partRewriter) term(e *sym.Expr) (*sym.Expr, bool) {
 			return nil, false
 		}
 		i, ok := w.term(e.Arg(1))
-		if !ok {
+		if !ok || !w.spend(len(s.bytes)) {
 			return nil, false
 		}
 		r = s.at(w, w.to64(i), constIndex(e.Arg(1)))
@@ -99,7 +121,7 @@ func (w *partRewriter) term(e *sym.Expr) (*sym.Expr, bool) {
 		}
 		a, ok1 := w.str(e.Arg(0))
 		b, ok2 := w.str(e.Arg(1))
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || !w.spend(4*min(len(a.bytes), len(b.bytes))) {
 			return nil, false
 		}
 		switch e.Op() {
@@ -143,6 +165,9 @@ func (w *partRewriter) str(e *sym.Expr) (*partString, bool) {
 	if s, ok := w.strs[e]; ok {
 		return s, true
 	}
+	if !w.spend(1) {
+		return nil, false
+	}
 	var s *partString
 	switch e.Op() {
 	case rt.OpInput:
@@ -171,14 +196,14 @@ func (w *partRewriter) str(e *sym.Expr) (*partString, bool) {
 		}
 		lo, ok1 := w.term(e.Arg(1))
 		hi, ok2 := w.term(e.Arg(2))
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || !w.spend(len(a.bytes)*len(a.bytes)) {
 			return nil, false
 		}
 		s = a.slice(w, w.to64(lo), constIndex(e.Arg(1)), w.to64(hi), constIndex(e.Arg(2)))
 	case rt.OpConcat:
 		a, ok1 := w.str(e.Arg(0))
 		b, ok2 := w.str(e.Arg(1))
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || !w.spend((len(a.bytes)+len(b.bytes))*(len(b.bytes)+1)) {
 			return nil, false
 		}
 		s = concatTerm(w, a, b)
@@ -198,7 +223,7 @@ func (w *partRewriter) str(e *sym.Expr) (*partString, bool) {
 		}
 		a, ok1 := w.str(e.Arg(1))
 		b, ok2 := w.str(e.Arg(2))
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || !w.spend(max(len(a.bytes), len(b.bytes))) {
 			return nil, false
 		}
 		s = iteStringTerm(w, c, a, b)
@@ -329,29 +354,26 @@ func stringLessTerm(w *partRewriter, a, b *partString) *sym.Expr {
 	return less
 }
 
-// maxDistributed bounds the terms distribution may build for one group.
-const maxDistributed = 1 << 15
-
 // distribute moves comparisons with constants, conversions and
 // arithmetic with a constant operand into the branches of the
 // if-then-else they apply to: f(ite(c, a, b)) is ite(c, f(a), f(b)) for
 // operators that are defined on every operand. A byte that a chain of
 // if-then-else selects and the path compares with 128 is then read
 // through "byte < 128" rather than as a whole, and falls into two classes
-// instead of 256. ok is false when the terms grow beyond maxDistributed.
-func (w *partRewriter) distribute(e *sym.Expr, memo map[*sym.Expr]*sym.Expr, budget *int) (*sym.Expr, bool) {
-	if r, ok := memo[e]; ok {
+// instead of 256. ok is false when the terms grow beyond what is left.
+func (w *partRewriter) distribute(e *sym.Expr) (*sym.Expr, bool) {
+	if r, ok := w.dist[e]; ok {
 		return r, true
 	}
 	if len(e.Vars()) == 0 || e.NumArgs() == 0 {
 		return e, true
 	}
-	if *budget--; *budget < 0 {
+	if !w.spend(1) {
 		return nil, false
 	}
 	args := make([]*sym.Expr, e.NumArgs())
 	for i := range args {
-		a, ok := w.distribute(e.Arg(i), memo, budget)
+		a, ok := w.distribute(e.Arg(i))
 		if !ok {
 			return nil, false
 		}
@@ -361,7 +383,7 @@ func (w *partRewriter) distribute(e *sym.Expr, memo map[*sym.Expr]*sym.Expr, bud
 	if err != nil {
 		return nil, false
 	}
-	if r.Op() != rt.OpIte && r.NumArgs() > 0 && distributes(r) {
+	if r.Op() != rt.OpIte && distributes(r) {
 		x := -1 // the operand that is an if-then-else; the others are constants
 		for i := range r.NumArgs() {
 			switch a := r.Arg(i); {
@@ -384,27 +406,17 @@ func (w *partRewriter) distribute(e *sym.Expr, memo map[*sym.Expr]*sym.Expr, bud
 				if err != nil {
 					return nil, false
 				}
-				if branches[b], err = w.distributeTop(t, memo, budget); err != nil {
+				var ok bool
+				if branches[b], ok = w.distribute(t); !ok {
 					return nil, false
 				}
 			}
 			r = w.c.Ite(ite.Arg(0), branches[0], branches[1])
 		}
 	}
-	memo[e] = r
+	w.dist[e] = r
 	return r, true
 }
-
-// distributeTop distributes a term whose operands are distributed.
-func (w *partRewriter) distributeTop(t *sym.Expr, memo map[*sym.Expr]*sym.Expr, budget *int) (*sym.Expr, error) {
-	r, ok := w.distribute(t, memo, budget)
-	if !ok {
-		return nil, errDistribute
-	}
-	return r, nil
-}
-
-var errDistribute = errors.New("solver: distributed terms beyond the bound")
 
 // distributes reports whether f(ite(c, a, b)) may be written ite(c, f(a),
 // f(b)) for e's operator f: it is defined on every operand, and not an
