@@ -30,6 +30,7 @@ type input struct {
 // translation of shared subterms and the inputs it has created.
 type encoder struct {
 	z      *z3.Context
+	st     stringTerms[z3.AST] // the string encoding's terms (strings.go)
 	leaves []rt.Leaf
 	memo   map[*sym.Expr]term
 	inputs map[int]*input
@@ -43,7 +44,7 @@ type encoder struct {
 }
 
 func newEncoder(z *z3.Context, leaves []rt.Leaf) *encoder {
-	return &encoder{z: z, leaves: leaves, memo: map[*sym.Expr]term{}, inputs: map[int]*input{}}
+	return &encoder{z: z, st: z3Terms{z}, leaves: leaves, memo: map[*sym.Expr]term{}, inputs: map[int]*input{}}
 }
 
 // unsupportedError reports a term the encoder cannot translate.
@@ -111,7 +112,7 @@ func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 		}
 		return bv(z.BVVal(e.Bits(), en.width(k)))
 	case rt.OpStr:
-		return term{s: en.constString(e.Str())}, nil
+		return term{s: constString(en.st, e.Str())}, nil
 	case rt.OpInput:
 		in, err := en.input(e)
 		if err != nil {
@@ -160,14 +161,14 @@ func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 		return bv(en.resize(args[0].s.n, rt.KUint64, en.width(k)))
 	case rt.OpIndex:
 		i := e.Arg(1)
-		return bv(args[0].s.at(z, en.resize(args[1].t, i.Kind(), lenBits), constIndex(i)))
+		return bv(args[0].s.at(en.st, en.resize(args[1].t, i.Kind(), lenBits), constIndex(i)))
 	case rt.OpSlice:
 		lo, hi := e.Arg(1), e.Arg(2)
-		return term{s: args[0].s.slice(z,
+		return term{s: args[0].s.slice(en.st,
 			en.resize(args[1].t, lo.Kind(), lenBits), constIndex(lo),
 			en.resize(args[2].t, hi.Kind(), lenBits), constIndex(hi))}, nil
 	case rt.OpConcat:
-		return term{s: concat(z, args[0].s, args[1].s)}, nil
+		return term{s: concat(en.st, args[0].s, args[1].s)}, nil
 	case rt.OpFromList:
 		bytes := make([]z3.AST, len(args))
 		for i, a := range args {
@@ -176,7 +177,7 @@ func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 		return term{s: &bstring{n: z.BVVal(uint64(len(bytes)), lenBits), fixed: len(bytes), bytes: bytes}}, nil
 	case rt.OpIte:
 		if k == rt.KString {
-			return term{s: iteString(z, args[0].t, args[1].s, args[2].s)}, nil
+			return term{s: iteString(en.st, args[0].t, args[1].s, args[2].s)}, nil
 		}
 		return bv(z.Ite(args[0].t, args[1].t, args[2].t))
 	}
@@ -268,17 +269,17 @@ func (en *encoder) compare(op rt.Op, k rt.Kind, a, b term) z3.AST {
 	if k == rt.KString {
 		switch op {
 		case rt.OpEq:
-			return stringsEqual(z, a.s, b.s)
+			return stringsEqual(en.st, a.s, b.s)
 		case rt.OpNe:
-			return z.Not(stringsEqual(z, a.s, b.s))
+			return z.Not(stringsEqual(en.st, a.s, b.s))
 		case rt.OpLt:
-			return stringLess(z, a.s, b.s)
+			return stringLess(en.st, a.s, b.s)
 		case rt.OpGt:
-			return stringLess(z, b.s, a.s)
+			return stringLess(en.st, b.s, a.s)
 		case rt.OpLe:
-			return z.Not(stringLess(z, b.s, a.s))
+			return z.Not(stringLess(en.st, b.s, a.s))
 		default: // OpGe
-			return z.Not(stringLess(z, a.s, b.s))
+			return z.Not(stringLess(en.st, a.s, b.s))
 		}
 	}
 	lt, le := z.ULt, z.ULe
