@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"math"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -16,7 +17,7 @@ import (
 // after run, bucket choices the path has already fixed (key % n == 0 after
 // key % n == 3) and bounds checks that cannot fail
 // (uint64(key % n) >= uint64(n) where 0 <= key % n and n <= 4). Nine in ten
-// of its queries are such, and each cost Z3 a millisecond or more. Three
+// of its queries are such, and each cost Z3 a millisecond or more. Four
 // arguments, each about a subset of the constraints (a subset that is
 // unsatisfiable makes the query so):
 //
@@ -31,6 +32,9 @@ import (
 //   - Relations: comparisons between the same two non-constant terms
 //     that exclude every order of them (x == y and x != y; x < y and
 //     x >= y).
+//   - Differences: comparisons of terms offset by constants, such as
+//     t + c <= u + d, as bounds on the terms' differences, a cycle of
+//     which no integers meet (byDifferences).
 //   - Remainders (residues.go): constraints that read the inputs only
 //     through remainders of one term by constants, evaluated on every
 //     residue class of the term.
@@ -94,7 +98,7 @@ const maxGuardRounds = 8
 // unsatisfiable, and returns q's intervals.
 func (r *Refute) refuted(q Query) (*intervals, bool) {
 	iv, refuted := byIntervals(q)
-	return iv, refuted || byRelations(q) || r.byResidues(q, iv)
+	return iv, refuted || byRelations(q) || byDifferences(q, iv) || r.byResidues(q, iv)
 }
 
 // byIntervals states every constraint's comparisons with constants, then
@@ -162,6 +166,127 @@ func byRelations(q Query) bool {
 		admitted[p] = rel
 	}
 	return false
+}
+
+// byDifferences reads the comparisons between two terms offset by
+// constants, t + c op u + d where neither sum wraps around (the
+// intervals show it) and conversions keep the values, as bounds on the
+// difference of the terms (t - u <= d - c for <=), and looks for a cycle
+// of them that no integers meet (Bellman-Ford): an offset read from a
+// message checked against the message's length from both sides,
+// off + 26 <= len(msg) and off + 24 >= len(msg), cannot hold, though
+// each term alone has values that meet both.
+func byDifferences(q Query, iv *intervals) bool {
+	type bound struct {
+		t, u int   // t - u <= w
+		w    int64 // the bound
+	}
+	node := map[*sym.Expr]int{}
+	id := func(e *sym.Expr) int {
+		if i, ok := node[e]; ok {
+			return i
+		}
+		node[e] = len(node)
+		return len(node) - 1
+	}
+	// The comparisons of two terms, before any interval is asked: a
+	// cycle needs two.
+	var candidates []*sym.Expr
+	for _, c := range q.Constraints {
+		for c.Op() == rt.OpNot {
+			c = c.Arg(0)
+		}
+		if isComparison(c.Op()) && c.K2().Integer() && !c.Arg(0).IsConst() && !c.Arg(1).IsConst() {
+			candidates = append(candidates, c)
+		}
+	}
+	if len(candidates) < 2 {
+		return false
+	}
+	var bounds []bound
+	add := func(a, b *sym.Expr, w int64, ok bool) { // a - b <= w
+		if ok {
+			bounds = append(bounds, bound{id(a), id(b), w})
+		}
+	}
+	for _, c := range q.Constraints {
+		holds := true
+		for c.Op() == rt.OpNot {
+			c, holds = c.Arg(0), !holds
+		}
+		if !isComparison(c.Op()) || !c.K2().Integer() || c.Arg(0).IsConst() || c.Arg(1).IsConst() {
+			continue
+		}
+		op := c.Op()
+		if !holds {
+			op = sym.Negate(op)
+		}
+		a, da := iv.offsetTerm(c.Arg(0))
+		b, db := iv.offsetTerm(c.Arg(1))
+		if a == b {
+			continue // byRelations' and the intervals' case
+		}
+		// a + da op b + db: a - b op db - da.
+		k, ok := subOK(db, da)
+		if !ok {
+			continue
+		}
+		switch op {
+		case rt.OpLt:
+			k1, ok1 := subOK(k, 1)
+			add(a, b, k1, ok1)
+		case rt.OpLe:
+			add(a, b, k, true)
+		case rt.OpGt: // b - a < -k
+			k1, ok1 := subOK(-k, 1)
+			add(b, a, k1, ok1 && k != math.MinInt64)
+		case rt.OpGe:
+			add(b, a, -k, k != math.MinInt64)
+		case rt.OpEq:
+			add(a, b, k, true)
+			add(b, a, -k, k != math.MinInt64)
+		}
+	}
+	if len(bounds) < 2 {
+		return false
+	}
+	// A negative cycle: distances from a virtual source at 0 to every
+	// term still shrink after len(node) rounds.
+	dist := make([]int64, len(node))
+	for range len(node) + 1 {
+		changed := false
+		for _, e := range bounds {
+			// t <= u + w
+			if d, ok := addOK(dist[e.u], e.w); ok && d < dist[e.t] {
+				dist[e.t], changed = d, true
+			}
+		}
+		if !changed {
+			return false
+		}
+	}
+	return true
+}
+
+// offsetTerm writes e as t + d for a constant d, through sums and
+// differences with constants that do not wrap around and conversions
+// that keep the values (t is e itself, d 0, when there are none).
+func (iv *intervals) offsetTerm(e *sym.Expr) (*sym.Expr, int64) {
+	e = iv.unconverted(e)
+	var total int64
+	for e.Op() == rt.OpAdd || e.Op() == rt.OpSub {
+		base := iv.unconverted(e.Arg(0))
+		d, ok := iv.offset(base, e)
+		if !ok {
+			break
+		}
+		sum, ok := addOK(total, d)
+		if !ok {
+			break
+		}
+		total, e = sum, base
+	}
+	return e, total
 }
 
 // orders is the set of orders comparison op admits.

@@ -55,6 +55,10 @@ func TestRefute(t *testing.T) {
 		{"two equal keys on either side of zero", []*sym.Expr{cmp(rt.OpGt, n, i64(0)), cmp(rt.OpLt, rem(key, n), i64(0)), cmp(rt.OpGe, rem(k2, n), i64(0)), cmp(rt.OpEq, k2, key)}, true},
 		{"keys equal through a third", []*sym.Expr{cmp(rt.OpEq, key, n), cmp(rt.OpEq, k2, n), cmp(rt.OpEq, rem(key, i64(4)), i64(1)), cmp(rt.OpEq, rem(k2, i64(4)), i64(2))}, true},
 		{"a mask", []*sym.Expr{cmp(rt.OpGt, c.Binary(rt.OpAnd, key, i64(7)), i64(7))}, true},
+		{"an offset checked against a length from both sides", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, asU(add(key, i64(24))), asU(n))}, true},
+		{"an offset checked against a length from both sides, satisfiable", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, add(key, i64(24)), n), cmp(rt.OpGe, asU(add(key, i64(24))), asU(n))}, false},
+		{"a cycle of three differences", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(9)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(9)), cmp(rt.OpGe, k2, i64(0)), cmp(rt.OpLe, k2, i64(9)), cmp(rt.OpLt, key, n), cmp(rt.OpLt, n, add(k2, i64(-1))), cmp(rt.OpLe, k2, add(key, i64(1)))}, true},
+		{"differences of terms that may wrap", []*sym.Expr{cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, add(key, i64(24)), n)}, false},
 	}
 	core := NewZ3(Options{})
 	defer core.Close()
@@ -345,5 +349,55 @@ func TestMergeEqualInputs(t *testing.T) {
 	floats := Query{Constraints: []*sym.Expr{c.Compare(rt.OpEq, f, g), c.Compare(rt.OpNe, g, c.Const(rt.KUint64, 0))}, Leaves: leaves}
 	if _, ok := mergeEqualInputs(c, floats); ok {
 		t.Error("floating-point inputs merged")
+	}
+}
+
+// TestDifferencesAgreeWithZ3 builds random queries comparing terms offset
+// by constants — bytes widened to int64, a length, an int8 that may wrap,
+// some through conversions to uint64 — with each other: every query the
+// layer refutes is unsatisfiable for Z3, and the differences refute
+// queries the other arguments do not.
+func TestDifferencesAgreeWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "a", K: rt.KUint8}, {Path: "b", K: rt.KUint8}, {Path: "len(xs)", K: rt.KInt, IsLen: true, Max: 40}, {Path: "i", K: rt.KInt8}}
+	terms := []*sym.Expr{c.Conv(rt.KInt64, c.Input(0, rt.KUint8)), c.Conv(rt.KInt64, c.Input(1, rt.KUint8)), c.Conv(rt.KInt64, c.Input(2, rt.KInt))}
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(21, 22))
+	side := func() *sym.Expr {
+		e := terms[rng.IntN(3)]
+		if rng.IntN(6) == 0 {
+			e = c.Input(3, rt.KInt8) // may wrap: i + 100
+			e = c.Binary(rt.OpAdd, e, c.Const(rt.KInt8, uint64(rng.IntN(120))))
+			return c.Conv(rt.KInt64, e)
+		}
+		if k := rng.IntN(21) - 10; k != 0 {
+			e = c.Binary(rt.OpAdd, e, c.Const(rt.KInt64, uint64(int64(k))))
+		}
+		return e
+	}
+	constraint := func() *sym.Expr {
+		a, b := side(), side()
+		op := comparisons[rng.IntN(len(comparisons))]
+		if rng.IntN(3) == 0 {
+			return c.Compare(op, c.Conv(rt.KUint64, a), c.Conv(rt.KUint64, b))
+		}
+		return c.Compare(op, a, b)
+	}
+	const queries = 400
+	refuted, byDiff := 0, 0
+	for range queries {
+		q := Query{Constraints: conjunction(rng, 4, 5, constraint), Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+		if !refutedAsZ3Agrees(t, core, q) {
+			continue
+		}
+		refuted++
+		if iv, byIv := byIntervals(q); !byIv && !byRelations(q) && byDifferences(q, iv) {
+			byDiff++
+		}
+	}
+	t.Logf("refuted %d of %d, %d by differences alone", refuted, queries, byDiff)
+	if byDiff < queries/20 {
+		t.Errorf("differences refuted %d of %d random queries", byDiff, queries)
 	}
 }
