@@ -12,6 +12,9 @@ import (
 )
 
 // recorder is a Solver that records the queries it gets and passes them on.
+// comparisons are the comparison operators, for random queries.
+var comparisons = []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+
 type recorder struct {
 	next    Solver
 	queries []Query

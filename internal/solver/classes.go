@@ -92,7 +92,11 @@ func classSearch(c *sym.Context, q Query) (Result, bool) {
 	if !found {
 		return Result{Status: Unsat}, true
 	}
-	model, ok := g.model(q)
+	values := make(map[part]uint64, len(g.vars))
+	for j, v := range g.vars {
+		values[v.p] = g.prog.vars[j]
+	}
+	model, ok := partModel(q, values)
 	if !ok {
 		return Result{}, false
 	}
@@ -418,69 +422,4 @@ func (g *classGroup) search() (found, ok bool) {
 	}
 	found, ok, _ = dfs(0)
 	return found, ok
-}
-
-// model builds the input vector of g's assignment from q's seed and checks
-// it on q by evaluation, as the small-domain layer does: a constraint on
-// a byte beyond the string's length in the model is about a byte the
-// encoding has and the string does not.
-func (g *classGroup) model(q Query) ([]rt.Value, bool) {
-	model := clone(q.Seed)
-	length := map[int]int{}
-	for j, v := range g.vars {
-		if v.p.pos >= 0 {
-			continue
-		}
-		if q.Leaves[v.p.in].K == rt.KString {
-			length[v.p.in] = int(g.prog.vars[j])
-		} else {
-			model[v.p.in] = rt.Value{Bits: g.prog.vars[j]}
-		}
-	}
-	strs := map[int][]byte{}
-	for j, v := range g.vars {
-		if v.p.pos < 0 && q.Leaves[v.p.in].K != rt.KString {
-			continue
-		}
-		b, ok := strs[v.p.in]
-		if !ok {
-			n, ok := length[v.p.in]
-			if !ok {
-				n = len(q.Seed[v.p.in].Str)
-			}
-			b = make([]byte, n)
-			copy(b, q.Seed[v.p.in].Str)
-			strs[v.p.in] = b
-		}
-		if v.p.pos >= 0 && v.p.pos < len(b) {
-			b[v.p.pos] = byte(g.prog.vars[j])
-		}
-	}
-	for in, b := range strs {
-		model[in] = rt.Value{Str: string(b)}
-	}
-	if inDomain(q.Leaves, model) != nil {
-		return nil, false
-	}
-	ev := sym.NewEvaluator(model)
-	for _, c := range q.Constraints {
-		if beyondLength(c, q.Leaves, model) {
-			continue
-		}
-		if holds, err := ev.Holds(c); err != nil || !holds {
-			return nil, false
-		}
-	}
-	return model, true
-}
-
-// beyondLength reports whether c reads a byte of a string beyond the
-// string's length in model.
-func beyondLength(c *sym.Expr, leaves []rt.Leaf, model []rt.Value) bool {
-	for _, p := range partsOf(c, leaves) {
-		if p.pos >= 0 && p.pos >= len(model[p.in].Str) {
-			return true
-		}
-	}
-	return false
 }

@@ -27,8 +27,6 @@ func newParserQuery(seed uint64) *parserQuery {
 		s: c.Input(0, rt.KString), t: c.Input(1, rt.KString), n: c.Input(2, rt.KUint8), f: c.Input(3, rt.KBool)}
 }
 
-var comparisons = []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
-
 func (g *parserQuery) op() rt.Op { return comparisons[g.rng.IntN(len(comparisons))] }
 
 func (g *parserQuery) int(v int) *sym.Expr { return g.c.Const(rt.KInt, uint64(v)) }

@@ -78,10 +78,7 @@ func (w *partRewriter) term(e *sym.Expr) (*sym.Expr, bool) {
 			if !ok {
 				return nil, false
 			}
-			r = w.c.Input(j, rt.KInt)
-			if e.Kind() != rt.KInt {
-				r = w.c.Conv(e.Kind(), r)
-			}
+			r = w.c.Input(j, rt.KInt) // len is an int
 			break
 		}
 		s, ok := w.str(e.Arg(0))

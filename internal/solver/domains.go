@@ -169,15 +169,13 @@ func (d *Domains) decide(q Query) (Result, bool) {
 		return Result{}, false
 	}
 	layout := layoutHash(q.Leaves)
-	facts := make([]domainFact, len(q.Constraints))
 	sets := map[part][]uint64{}
 	var order []part
-	for i, c := range q.Constraints {
+	for _, c := range q.Constraints {
 		f := d.fact(c, q.Leaves, layout)
 		if !f.ok {
 			return Result{}, false
 		}
-		facts[i] = f
 		s, seen := sets[f.p]
 		if !seen {
 			s = append([]uint64(nil), f.allowed...)
@@ -194,27 +192,51 @@ func (d *Domains) decide(q Query) (Result, bool) {
 			return Result{Status: Unsat}, true
 		}
 	}
-	model := clone(q.Seed)
-	// Lengths first: the bytes a string keeps depend on it.
-	length := map[int]int{}
+	values := make(map[part]uint64, len(order))
 	for _, p := range order {
 		l := q.Leaves[p.in]
 		if p.pos >= 0 {
+			seed := -1
+			if p.pos < len(q.Seed[p.in].Str) {
+				seed = int(q.Seed[p.in].Str[p.pos])
+			}
+			values[p] = uint64(nearestByte(sets[p], seed))
 			continue
 		}
 		seed := int(q.Seed[p.in].Bits)
 		if l.K == rt.KString {
 			seed = len(q.Seed[p.in].Str)
 		}
-		v := nearest(sets[p], domainSize(q.Leaves, p), seed, l)
-		if l.K == rt.KString {
-			length[p.in] = v
-		} else {
-			model[p.in] = rt.Value{Bits: uint64(v)}
+		values[p] = uint64(nearest(sets[p], domainSize(q.Leaves, p), seed, l))
+	}
+	model, ok := partModel(q, values)
+	if !ok {
+		return Result{}, false
+	}
+	return Result{Status: Sat, Model: model}, true
+}
+
+// partModel builds the input vector that gives each part its value in
+// values — a length, a byte, a whole small input — and keeps the seed's
+// for the rest (a string's other bytes up to its new length, zeros
+// beyond the seed's), and checks it on q by evaluation and domain. A byte
+// beyond its string's length in the model is one the encoding has and
+// the string does not (docs/solver.md): constraints that read such a
+// byte are not checked, as the core's models are not.
+func partModel(q Query, values map[part]uint64) ([]rt.Value, bool) {
+	model := clone(q.Seed)
+	length := map[int]int{}
+	for p, v := range values {
+		switch {
+		case p.pos >= 0:
+		case q.Leaves[p.in].K == rt.KString:
+			length[p.in] = int(v)
+		default:
+			model[p.in] = rt.Value{Bits: v}
 		}
 	}
 	strs := map[int][]byte{}
-	for _, p := range order {
+	for p := range values {
 		if p.pos < 0 && q.Leaves[p.in].K != rt.KString {
 			continue
 		}
@@ -229,38 +251,44 @@ func (d *Domains) decide(q Query) (Result, bool) {
 		copy(b, q.Seed[p.in].Str)
 		strs[p.in] = b
 	}
-	for _, p := range order {
+	short := false // some byte given lies beyond its string's length
+	for p, v := range values {
 		if p.pos < 0 {
 			continue
 		}
-		b := strs[p.in]
-		if p.pos >= len(b) {
-			continue // beyond the length: the byte is not part of the string
+		if b := strs[p.in]; p.pos < len(b) {
+			b[p.pos] = byte(v)
+		} else {
+			short = true
 		}
-		seed := -1
-		if p.pos < len(q.Seed[p.in].Str) {
-			seed = int(q.Seed[p.in].Str[p.pos])
-		}
-		b[p.pos] = byte(nearestByte(sets[p], seed))
 	}
 	for in, b := range strs {
 		model[in] = rt.Value{Str: string(b)}
 	}
-	// The check by evaluation: every constraint whose part the model
-	// holds must be true on it.
+	if inDomain(q.Leaves, model) != nil {
+		return nil, false
+	}
 	ev := sym.NewEvaluator(model)
-	for i, c := range q.Constraints {
-		if f := facts[i]; f.p.pos >= 0 && f.p.pos >= len(model[f.p.in].Str) {
+	for _, c := range q.Constraints {
+		if short && beyondLength(c, q.Leaves, model) {
 			continue
 		}
-		if ok, err := ev.Holds(c); err != nil || !ok {
-			return Result{}, false
+		if holds, err := ev.Holds(c); err != nil || !holds {
+			return nil, false
 		}
 	}
-	if inDomain(q.Leaves, model) != nil {
-		return Result{}, false
+	return model, true
+}
+
+// beyondLength reports whether c reads a byte of a string beyond the
+// string's length in model.
+func beyondLength(c *sym.Expr, leaves []rt.Leaf, model []rt.Value) bool {
+	for _, p := range partsOf(c, leaves) {
+		if p.pos >= 0 && p.pos >= len(model[p.in].Str) {
+			return true
+		}
 	}
-	return Result{Status: Sat, Model: model}, true
+	return false
 }
 
 // fact returns what the layer knows of constraint c, computing and

@@ -97,7 +97,7 @@ func TestDomainsAgreeWithZ3(t *testing.T) {
 	core := NewZ3(Options{})
 	defer core.Close()
 	rng := rand.New(rand.NewPCG(1, 2))
-	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	ops := comparisons
 	atom := func() *sym.Expr {
 		op := ops[rng.IntN(len(ops))]
 		switch rng.IntN(5) {

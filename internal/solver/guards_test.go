@@ -219,7 +219,7 @@ func TestDecideGuardsAgreesWithZ3(t *testing.T) {
 	defer core.Close()
 	rng := rand.New(rand.NewPCG(7, 8))
 	nested := false // the second half of the queries reads offsets at offsets
-	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	ops := comparisons
 	op := func() rt.Op { return ops[rng.IntN(len(ops))] }
 	offset := func() *sym.Expr {
 		o := offsets[rng.IntN(2)]
@@ -309,7 +309,7 @@ func TestBitsAgreeWithZ3(t *testing.T) {
 	core := NewZ3(Options{})
 	defer core.Close()
 	rng := rand.New(rand.NewPCG(11, 12))
-	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	ops := comparisons
 	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
 	masks := []int64{192, 63, 15, 128, 255}
 	bound := func() int64 { return []int64{0, 1, 63, 64, 192, 255, 256, 16383, 16384, 65535}[rng.IntN(10)] }

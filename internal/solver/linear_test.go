@@ -117,7 +117,7 @@ func TestLinearAgreesWithBruteForce(t *testing.T) {
 			}
 			return []*sym.Expr{x, y}[rng.IntN(2)]
 		}
-		ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+		ops := comparisons
 		var cons []*sym.Expr
 		// Bounds on the inputs make many queries linear.
 		for _, v := range []*sym.Expr{x, y} {

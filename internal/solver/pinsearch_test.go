@@ -86,7 +86,7 @@ func TestPinnedSearchAgreesWithZ3(t *testing.T) {
 	core := NewZ3(Options{})
 	defer core.Close()
 	rng := rand.New(rand.NewPCG(17, 18))
-	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	ops := comparisons
 	i8 := func(v int64) *sym.Expr { return c.Const(rt.KInt8, uint64(v)) }
 	divisor := func() *sym.Expr {
 		if rng.IntN(3) == 0 {

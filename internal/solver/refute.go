@@ -191,13 +191,18 @@ func byDifferences(q Query, iv *intervals) bool {
 	}
 	// The comparisons of two terms, before any interval is asked: a
 	// cycle needs two.
-	var candidates []*sym.Expr
+	type comparison struct {
+		c     *sym.Expr
+		holds bool
+	}
+	var candidates []comparison
 	for _, c := range q.Constraints {
+		holds := true
 		for c.Op() == rt.OpNot {
-			c = c.Arg(0)
+			c, holds = c.Arg(0), !holds
 		}
 		if isComparison(c.Op()) && c.K2().Integer() && !c.Arg(0).IsConst() && !c.Arg(1).IsConst() {
-			candidates = append(candidates, c)
+			candidates = append(candidates, comparison{c, holds})
 		}
 	}
 	if len(candidates) < 2 {
@@ -209,16 +214,9 @@ func byDifferences(q Query, iv *intervals) bool {
 			bounds = append(bounds, bound{id(a), id(b), w})
 		}
 	}
-	for _, c := range q.Constraints {
-		holds := true
-		for c.Op() == rt.OpNot {
-			c, holds = c.Arg(0), !holds
-		}
-		if !isComparison(c.Op()) || !c.K2().Integer() || c.Arg(0).IsConst() || c.Arg(1).IsConst() {
-			continue
-		}
-		op := c.Op()
-		if !holds {
+	for _, cand := range candidates {
+		c, op := cand.c, cand.c.Op()
+		if !cand.holds {
 			op = sym.Negate(op)
 		}
 		a, da := iv.offsetTerm(c.Arg(0))

@@ -99,7 +99,7 @@ func TestRefuteAgreesWithZ3(t *testing.T) {
 	defer core.Close()
 	rng := rand.New(rand.NewPCG(3, 4))
 	small := func() int64 { return int64(rng.IntN(19)) - 9 }
-	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	ops := comparisons
 	// term returns an int64 term.
 	var term func(depth int) *sym.Expr
 	term = func(depth int) *sym.Expr {
@@ -179,7 +179,7 @@ func TestRefuteLogicAgreesWithZ3(t *testing.T) {
 	defer core.Close()
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := func(v int) *sym.Expr { return c.Const(rt.KInt, uint64(v)) }
-	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	ops := comparisons
 	bytes := []uint64{'.', 'x', '0', '9', 128}
 	at := func(i int) *sym.Expr { return c.Index(s, n(i)) }
 	atom := func() *sym.Expr {
@@ -288,7 +288,7 @@ func TestMergedInputsAgreeWithZ3(t *testing.T) {
 	core := NewZ3(Options{})
 	defer core.Close()
 	rng := rand.New(rand.NewPCG(13, 14))
-	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+	ops := comparisons
 	i8 := func(v int64) *sym.Expr { return c.Const(rt.KInt8, uint64(v)) }
 	term := func() *sym.Expr {
 		x := in[rng.IntN(len(in))]

@@ -54,7 +54,7 @@ func TestRelaxationIsSound(t *testing.T) {
 			}
 			return b.make(rt.OpNeg, k, 0, term(depth-1))
 		}
-		ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
+		ops := comparisons
 		var cons []*sym.Expr
 		// The guards a run records before it divides.
 		cons = append(cons, b.cmp(rt.OpNe, x, c.Const(k, 0)), b.cmp(rt.OpNe, y, c.Const(k, 0)))

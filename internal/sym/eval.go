@@ -124,12 +124,14 @@ func (ev *Evaluator) apply(e *Expr) (rt.Value, error) {
 	}
 
 	switch op := e.op; op {
-	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr,
-		rt.OpNeg, rt.OpCpl, rt.OpNot, rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe, rt.OpConv:
-		if op >= rt.OpEq && op <= rt.OpGe && e.k2 == rt.KString {
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		if e.k2 == rt.KString {
 			b, _ := compare(op, e.k2, vals[0], vals[1])
 			return rt.Value{Bits: boolBits(b)}, nil
 		}
+		fallthrough
+	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr,
+		rt.OpNeg, rt.OpCpl, rt.OpNot, rt.OpConv:
 		var b uint64
 		if len(vals) > 1 {
 			b = vals[1].Bits
