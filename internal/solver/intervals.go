@@ -412,14 +412,17 @@ func (iv *intervals) backwardConv(t *sym.Expr) bool {
 //   - a & b is at most each operand, so each is at least its lower end;
 //   - a << n (n a constant, no bit lost) has a within its ends shifted
 //     back;
-//   - a ^ c (c a constant) fixed to v has a == v ^ c.
+//   - a ^ c (c a constant) fixed to v has a == v ^ c;
+//   - a >> n (n fixed) has a between its ends shifted back, the bits
+//     shifted out any: x >> 8 == 0 puts x below 256, so that uint8(x)
+//     keeps x's value (backwardConv).
 //
 // A compression pointer's offset below the message length,
 // (int64(msg[29]) ^ 192) << 8 | int64(msg[30]) < 64, so fixes msg[29] to
 // 192. It reports false if an operand is left no value.
 func (iv *intervals) backwardBits(t *sym.Expr) bool {
 	op, k := t.Op(), t.Kind()
-	if op != rt.OpOr && op != rt.OpAnd && op != rt.OpShl && op != rt.OpXor || !k.Integer() {
+	if op != rt.OpOr && op != rt.OpAnd && op != rt.OpShl && op != rt.OpShr && op != rt.OpXor || !k.Integer() {
 		return true
 	}
 	lo, hi, ok := actual(k, iv.interval(t))
@@ -456,6 +459,18 @@ func (iv *intervals) backwardBits(t *sym.Expr) bool {
 		}
 		n := b.Bits()
 		return at(a, ceilDiv(lo, 1<<n), hi>>n)
+	case rt.OpShr:
+		n, nhi, ok := actual(t.K2(), iv.interval(b))
+		if !ok || n != nhi || n < 0 || n >= int64(min(k.Bits(), 63)) || lo > math.MaxInt64>>n {
+			return true
+		}
+		// The bits shifted out are any: a is between lo's bits followed by
+		// zeros and hi's followed by ones.
+		top := int64(math.MaxInt64)
+		if hi <= math.MaxInt64>>n {
+			top = hi<<n | (1<<n - 1)
+		}
+		return at(a, lo<<n, top)
 	case rt.OpXor:
 		if a.IsConst() {
 			a, b = b, a
@@ -547,7 +562,7 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 			return ival{1, 1}
 		}
 		if d, ok := iv.difference(a, b); ok {
-			return compare(e.Op(), ival{0, 0}, ival{d, d}) // b is a + d
+			return compare(e.Op(), ival{0, 0}, d) // b is a + d
 		}
 		switch {
 		case iv.belowDivisor(a, b):
@@ -743,22 +758,63 @@ func applyInterval(op rt.Op, k, k2 rt.Kind, args []ival) ival {
 	return ival{}
 }
 
-// difference finds d such that b == a + d in values (so that a op b is
-// 0 op d): b is a + d or a is b - d, through conversions that keep the
-// values, where the sum does not wrap around. strings.Split compares a
-// count with the count plus one.
-func (iv *intervals) difference(a, b *sym.Expr) (int64, bool) {
+// difference finds the values d takes where b == a + d in values (so
+// that a op b is 0 op d): b is a + d or a is b - d, through conversions
+// that keep the values, where the sum does not wrap around, and d a
+// constant or a term with an interval. strings.Split compares a count
+// with the count plus one; a DNS name's next label starts past the
+// current one by one plus the length byte read there, off + 1 + int64(n),
+// which is never below off + 1.
+func (iv *intervals) difference(a, b *sym.Expr) (ival, bool) {
 	a, b = iv.unconverted(a), iv.unconverted(b)
 	if a == b {
-		return 0, true
+		return ival{0, 0}, true
 	}
-	if d, ok := iv.offset(a, b); ok {
+	if d, ok := iv.spread(a, b); ok {
 		return d, true
 	}
-	if d, ok := iv.offset(b, a); ok && d != math.MinInt64 {
-		return -d, true
+	if d, ok := iv.spread(b, a); ok && d.lo != math.MinInt64 {
+		return ival{-d.hi, -d.lo}, true
 	}
-	return 0, false
+	return ival{}, false
+}
+
+// spread finds the values d takes where y is x + d (or x - (-d)), d a
+// constant or a term with an interval, y not wrapping around on the
+// operands' intervals. The values are actual ones, not in y's kind's
+// order.
+func (iv *intervals) spread(x, y *sym.Expr) (ival, bool) {
+	if d, ok := iv.offset(x, y); ok {
+		return ival{d, d}, true
+	}
+	op := y.Op()
+	if op != rt.OpAdd && op != rt.OpSub || !y.Kind().Integer() {
+		return ival{}, false
+	}
+	var e *sym.Expr // the term added
+	switch {
+	case iv.unconverted(y.Arg(0)) == x:
+		e = y.Arg(1)
+	case op == rt.OpAdd && iv.unconverted(y.Arg(1)) == x:
+		e = y.Arg(0)
+	default:
+		return ival{}, false
+	}
+	k := y.Kind()
+	if iv.forward(y) == top(k) {
+		return ival{}, false // may wrap around
+	}
+	lo, hi, ok := actual(k, iv.interval(e))
+	if !ok {
+		return ival{}, false
+	}
+	if op == rt.OpSub {
+		if lo == math.MinInt64 {
+			return ival{}, false
+		}
+		lo, hi = -hi, -lo
+	}
+	return ival{lo, hi}, true
 }
 
 // offset finds d such that y is x + d (or x - (-d)) with a constant d and

@@ -13,8 +13,10 @@ import (
 // must pass on.
 func TestRefute(t *testing.T) {
 	c := sym.NewContext()
-	leaves := []rt.Leaf{{Path: "key", K: rt.KInt64}, {Path: "n", K: rt.KInt64}, {Path: "k2", K: rt.KInt64}, {Path: "u", K: rt.KUint64}}
+	leaves := []rt.Leaf{{Path: "key", K: rt.KInt64}, {Path: "n", K: rt.KInt64}, {Path: "k2", K: rt.KInt64}, {Path: "u", K: rt.KUint64}, {Path: "hi", K: rt.KUint8}, {Path: "lo", K: rt.KUint8}}
 	key, n, k2, u := c.Input(0, rt.KInt64), c.Input(1, rt.KInt64), c.Input(2, rt.KInt64), c.Input(3, rt.KUint64)
+	hi, lo := c.Input(4, rt.KUint8), c.Input(5, rt.KUint8)
+	field := c.Binary(rt.OpOr, c.Binary(rt.OpShl, c.Conv(rt.KUint16, hi), c.Const(rt.KUint16, 8)), c.Conv(rt.KUint16, lo)) // big-endian
 	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
 	u64 := func(v uint64) *sym.Expr { return c.Const(rt.KUint64, v) }
 	cmp := c.Compare
@@ -58,6 +60,11 @@ func TestRefute(t *testing.T) {
 		{"an offset checked against a length from both sides", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, asU(add(key, i64(24))), asU(n))}, true},
 		{"an offset checked against a length from both sides, satisfiable", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, add(key, i64(24)), n), cmp(rt.OpGe, asU(add(key, i64(24))), asU(n))}, false},
 		{"a cycle of three differences", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(9)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(9)), cmp(rt.OpGe, k2, i64(0)), cmp(rt.OpLe, k2, i64(9)), cmp(rt.OpLt, key, n), cmp(rt.OpLt, n, add(k2, i64(-1))), cmp(rt.OpLe, k2, add(key, i64(1)))}, true},
+		{"a 16-bit field below 256 read as a byte", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpShr, field, c.Const(rt.KUint16, 8)), c.Const(rt.KUint16, 0)), cmp(rt.OpNe, field, c.Const(rt.KUint16, 2)), cmp(rt.OpEq, c.Conv(rt.KUint8, field), c.Const(rt.KUint8, 2))}, true},
+		{"a 16-bit field that may exceed 255 read as a byte", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpShr, field, c.Const(rt.KUint16, 9)), c.Const(rt.KUint16, 0)), cmp(rt.OpNe, field, c.Const(rt.KUint16, 2)), cmp(rt.OpEq, c.Conv(rt.KUint8, field), c.Const(rt.KUint8, 2))}, false},
+		{"a position past a length byte before the position", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGt, asU(add(key, i64(1))), asU(add(add(key, i64(1)), c.Conv(rt.KInt64, lo))))}, true},
+		{"a position past a length byte at the position", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGe, asU(add(key, i64(1))), asU(add(add(key, i64(1)), c.Conv(rt.KInt64, lo))))}, false},
+		{"a position past a length byte that may wrap", []*sym.Expr{cmp(rt.OpGt, add(key, i64(1)), add(add(key, i64(1)), c.Conv(rt.KInt64, lo)))}, false},
 		{"differences of terms that may wrap", []*sym.Expr{cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, add(key, i64(24)), n)}, false},
 	}
 	core := NewZ3(Options{})
@@ -399,5 +406,92 @@ func TestDifferencesAgreeWithZ3(t *testing.T) {
 	t.Logf("refuted %d of %d, %d by differences alone", refuted, queries, byDiff)
 	if byDiff < queries/20 {
 		t.Errorf("differences refuted %d of %d random queries", byDiff, queries)
+	}
+}
+
+// TestFieldsAgreeWithZ3 builds random queries in the shapes a binary
+// parser's path takes: 16-bit fields read big-endian from two bytes
+// (uint16(a) << 8 | uint16(b)), shifted right and truncated to a byte,
+// compared with constants; positions past a length byte (p + 1 +
+// int64(b)) compared with the position they started from, some
+// through conversions to uint64. Every query the layer refutes is
+// unsatisfiable for Z3, and the refutations include ones only a shift
+// read backwards or a difference that is a term can make.
+func TestFieldsAgreeWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "a", K: rt.KUint8}, {Path: "b", K: rt.KUint8}, {Path: "p", K: rt.KInt64}, {Path: "s", K: rt.KInt8}}
+	a, b, p, s := c.Input(0, rt.KUint8), c.Input(1, rt.KUint8), c.Input(2, rt.KInt64), c.Input(3, rt.KInt8)
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(31, 32))
+	u16 := func(v uint64) *sym.Expr { return c.Const(rt.KUint16, v) }
+	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	field := func() *sym.Expr {
+		hi, lo := c.Conv(rt.KUint16, a), c.Conv(rt.KUint16, b)
+		if rng.IntN(2) == 0 {
+			hi, lo = lo, hi
+		}
+		return c.Binary(rt.OpOr, c.Binary(rt.OpShl, hi, u16(8)), lo)
+	}
+	consts16 := []uint64{0, 1, 2, 3, 0xff, 0x100, 0x101, 0x1ff, 0xffff}
+	fieldConstraint := func() *sym.Expr {
+		op := comparisons[rng.IntN(len(comparisons))]
+		x := field()
+		switch rng.IntN(4) {
+		case 0:
+			n := uint64(1 + rng.IntN(15))
+			return c.Compare(op, c.Binary(rt.OpShr, x, u16(n)), u16(consts16[rng.IntN(4)]))
+		case 1:
+			return c.Compare(op, c.Conv(rt.KUint8, x), c.Const(rt.KUint8, consts16[rng.IntN(5)]))
+		case 2:
+			// An arithmetic shift of a signed byte.
+			return c.Compare(op, c.Binary(rt.OpShr, s, c.Const(rt.KUint8, uint64(rng.IntN(8)))), c.Const(rt.KInt8, uint64(rng.IntN(5)-2)))
+		}
+		return c.Compare(op, x, u16(consts16[rng.IntN(len(consts16))]))
+	}
+	position := func() *sym.Expr {
+		e := p
+		if rng.IntN(2) == 0 {
+			e = c.Binary(rt.OpAdd, e, i64(int64(rng.IntN(3))))
+		}
+		switch rng.IntN(4) {
+		case 0:
+			return e
+		case 1:
+			return c.Binary(rt.OpAdd, e, c.Conv(rt.KInt64, b))
+		case 2:
+			return c.Binary(rt.OpSub, e, c.Conv(rt.KInt64, a))
+		}
+		return c.Binary(rt.OpAdd, c.Conv(rt.KInt64, s), e)
+	}
+	positionConstraint := func() *sym.Expr {
+		op := comparisons[rng.IntN(len(comparisons))]
+		x, y := position(), position()
+		if rng.IntN(2) == 0 {
+			return c.Compare(op, c.Conv(rt.KUint64, x), c.Conv(rt.KUint64, y))
+		}
+		return c.Compare(op, x, y)
+	}
+	const queries = 600
+	refuted := 0
+	for range queries {
+		var cons []*sym.Expr
+		if rng.IntN(3) > 0 {
+			// The position within a message, or anywhere (sums may wrap).
+			cons = append(cons, c.Compare(rt.OpGe, p, i64(0)), c.Compare(rt.OpLt, p, i64(512)))
+		}
+		cons = append(cons, conjunction(rng, 1, 4, func() *sym.Expr {
+			if rng.IntN(2) == 0 {
+				return fieldConstraint()
+			}
+			return positionConstraint()
+		})...)
+		if refutedAsZ3Agrees(t, core, Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}) {
+			refuted++
+		}
+	}
+	t.Logf("refuted %d of %d", refuted, queries)
+	if refuted < queries/10 {
+		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
 	}
 }
