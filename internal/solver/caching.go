@@ -102,18 +102,22 @@ func (s *Caching) lookup(key string, vars []int, seed []rt.Value) (Result, bool)
 // counterexample looks for the seed or a recent model, restricted to the
 // constraints' inputs and completed by the seed, that satisfies the query.
 func (s *Caching) counterexample(layout string, vars []int, q Query) ([]rt.Value, bool) {
-	if holdsAll(sym.NewEvaluator(q.Seed), q.Constraints) {
-		return clone(q.Seed), true
+	// One evaluator for every candidate, changed in place: its memory
+	// is the bulk of what checking a candidate allocates.
+	candidate := clone(q.Seed)
+	ev := sym.NewEvaluator(candidate)
+	if holdsAll(ev, q.Constraints) {
+		return candidate, true
 	}
 	s.mu.Lock()
 	recent := s.models[layout]
 	s.mu.Unlock()
 	for i := len(recent) - 1; i >= 0; i-- {
-		candidate := clone(q.Seed)
 		for _, v := range vars {
 			candidate[v] = recent[i][v]
 		}
-		if holdsAll(sym.NewEvaluator(candidate), q.Constraints) && inDomain(q.Leaves, candidate) == nil {
+		ev.Reset()
+		if holdsAll(ev, q.Constraints) && inDomain(q.Leaves, candidate) == nil {
 			return candidate, true
 		}
 	}

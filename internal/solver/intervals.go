@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -98,11 +99,26 @@ type intervals struct {
 	neOf   map[*sym.Expr][]int64 // ne by term, for lookups
 	// asserted marks the comparisons backward has stated as facts.
 	asserted map[*sym.Expr]bool
-	changed  bool               // set when a statement narrows a term
-	memo     map[*sym.Expr]ival // intervals computed since the last narrowing
+	changed  bool // set when a statement narrows a term
 	// contradiction is set when a term's interval is empty: what the
 	// constraints state of it and of its operands leaves it no value.
 	contradiction bool
+
+	// The query's terms, numbered (link), with the intervals computed
+	// for them and the terms that read each: a narrowing forgets the
+	// intervals above the term narrowed, and only those.
+	index    map[*sym.Expr]int32 // a term's number
+	terms    []*sym.Expr         // the terms, by number
+	users    [][]int32           // the terms that have a term as an operand
+	known    []ival              // the intervals computed, by number
+	has      []bool              // whether known holds one
+	computed int                 // the count of has set
+	visited  []uint32            // forget's marks, by number
+	epoch    uint32              // the current forget's mark
+	stack    []int32             // link's and forget's work list
+	// other holds the intervals of terms outside the query's (none
+	// expected), all forgotten at each narrowing.
+	other map[*sym.Expr]ival
 }
 
 // excluded is a statement t != v (v in t's kind's order).
@@ -111,8 +127,119 @@ type excluded struct {
 	v int64
 }
 
-func newIntervals(leaves []rt.Leaf) *intervals {
-	return &intervals{leaves: leaves, stated: map[*sym.Expr]ival{}, memo: map[*sym.Expr]ival{}, neOf: map[*sym.Expr][]int64{}, asserted: map[*sym.Expr]bool{}}
+// intervalsPool keeps released intervals: their maps and slices, grown to
+// a query's terms, were most of what the layer allocated.
+var intervalsPool = sync.Pool{New: func() any {
+	return &intervals{stated: map[*sym.Expr]ival{}, neOf: map[*sym.Expr][]int64{}, asserted: map[*sym.Expr]bool{}, index: map[*sym.Expr]int32{}}
+}}
+
+// newIntervals returns empty intervals for the query over leaves whose
+// constraints are roots, from the pool when it has some.
+func newIntervals(leaves []rt.Leaf, roots []*sym.Expr) *intervals {
+	iv := intervalsPool.Get().(*intervals)
+	iv.leaves = leaves
+	iv.link(roots)
+	return iv
+}
+
+// release empties iv and gives it back to the pool; iv must not be used
+// after.
+func (iv *intervals) release() {
+	clear(iv.stated)
+	clear(iv.neOf)
+	clear(iv.asserted)
+	clear(iv.ne)
+	clear(iv.index)
+	clear(iv.terms)
+	clear(iv.other)
+	*iv = intervals{stated: iv.stated, neOf: iv.neOf, asserted: iv.asserted, ne: iv.ne[:0], index: iv.index,
+		terms: iv.terms[:0], users: iv.users[:0], known: iv.known[:0], has: iv.has[:0], visited: iv.visited[:0], stack: iv.stack[:0], other: iv.other}
+	intervalsPool.Put(iv)
+}
+
+// link numbers the terms of roots and records their users.
+func (iv *intervals) link(roots []*sym.Expr) {
+	place := func(e *sym.Expr) (int32, bool) {
+		if i, ok := iv.index[e]; ok {
+			return i, false
+		}
+		i := int32(len(iv.terms))
+		iv.index[e] = i
+		iv.terms = append(iv.terms, e)
+		if int(i) < cap(iv.users) {
+			iv.users = iv.users[:i+1]
+			iv.users[i] = iv.users[i][:0] // a released query's
+		} else {
+			iv.users = append(iv.users, nil)
+		}
+		return i, true
+	}
+	stack := iv.stack[:0]
+	for _, c := range roots {
+		if i, fresh := place(c); fresh {
+			stack = append(stack, i)
+		}
+	}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		e := iv.terms[t]
+		for a := range e.NumArgs() {
+			i, fresh := place(e.Arg(a))
+			iv.users[i] = append(iv.users[i], t)
+			if fresh {
+				stack = append(stack, i)
+			}
+		}
+	}
+	iv.stack = stack
+	n := len(iv.terms)
+	iv.known = slices.Grow(iv.known[:0], n)[:n]
+	iv.has = slices.Grow(iv.has[:0], n)[:n]
+	iv.visited = slices.Grow(iv.visited[:0], n)[:n]
+	clear(iv.has)
+	clear(iv.visited)
+	iv.computed, iv.epoch = 0, 0
+}
+
+// forget drops the intervals computed from e's: e's and those of every
+// term above e in the query. The others stay: a narrowing deep in one
+// constraint leaves the other constraints' intervals as they were.
+func (iv *intervals) forget(e *sym.Expr) {
+	if len(iv.other) > 0 {
+		clear(iv.other)
+	}
+	if iv.computed == 0 {
+		return
+	}
+	at, ok := iv.index[e]
+	if !ok {
+		clear(iv.has) // not a term of the query's: forget everything
+		iv.computed = 0
+		return
+	}
+	iv.epoch++
+	if iv.epoch == 0 { // wrapped around: old marks would count
+		clear(iv.visited)
+		iv.epoch = 1
+	}
+	iv.visited[at] = iv.epoch
+	stack := append(iv.stack[:0], at)
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if iv.has[t] {
+			iv.has[t] = false
+			iv.computed--
+		}
+		for _, u := range iv.users[t] {
+			if iv.visited[u] != iv.epoch {
+				iv.visited[u] = iv.epoch
+				stack = append(stack, u)
+			}
+		}
+	}
+	iv.stack = stack
 }
 
 // state records what constraint c (taken as true) says of a term compared
@@ -161,7 +288,7 @@ func (iv *intervals) assert(c *sym.Expr, holds bool) bool {
 			iv.ne = append(iv.ne, excluded{x, v}) // applied by finish, on x's whole interval
 			iv.neOf[x] = append(iv.neOf[x], v)
 			iv.changed = true
-			clear(iv.memo) // comparisons of x with v are decided now
+			iv.forget(x) // comparisons of x with v are decided now
 		}
 		return true
 	case rt.OpLt:
@@ -194,7 +321,7 @@ func (iv *intervals) narrow(e *sym.Expr, r ival) bool {
 	}
 	iv.stated[e] = n
 	iv.changed = true
-	clear(iv.memo) // the terms above e may narrow too
+	iv.forget(e) // the terms above e may narrow too
 	return !n.empty()
 }
 
@@ -505,10 +632,16 @@ func ceilDiv(a, b int64) int64 {
 }
 
 // interval is an over-approximation of the values of e under what the
-// constraints stated, remembered until the next narrowing.
+// constraints stated, remembered until a narrowing below e.
 func (iv *intervals) interval(e *sym.Expr) ival {
-	if r, ok := iv.memo[e]; ok {
-		return r
+	at, ok := iv.index[e]
+	if ok && iv.has[at] {
+		return iv.known[at]
+	}
+	if !ok {
+		if r, ok := iv.other[e]; ok {
+			return r
+		}
 	}
 	r := iv.forward(e)
 	if s, ok := iv.stated[e]; ok {
@@ -518,7 +651,15 @@ func (iv *intervals) interval(e *sym.Expr) ival {
 		iv.contradiction = true
 		r = top(e.Kind()) // for the terms above: the query is refuted anyway
 	}
-	iv.memo[e] = r
+	if ok {
+		iv.known[at], iv.has[at] = r, true
+		iv.computed++
+	} else {
+		if iv.other == nil {
+			iv.other = map[*sym.Expr]ival{}
+		}
+		iv.other[e] = r
+	}
 	return r
 }
 

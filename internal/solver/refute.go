@@ -78,8 +78,10 @@ func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
 		if round == 0 {
 			q = inContext(r.c, q)
 		}
+		iv.release()
 		iv, refuted = r.refuted(q)
 	}
+	iv.release()
 	if refuted {
 		r.m.add(func(st *Stats) { st.Refuted++ })
 		return Result{Status: Unsat}, nil
@@ -104,7 +106,7 @@ func (r *Refute) refuted(q Query) (*intervals, bool) {
 // byIntervals states every constraint's comparisons with constants, then
 // looks for a constraint that cannot hold. It returns the intervals too.
 func byIntervals(q Query) (*intervals, bool) {
-	iv := newIntervals(q.Leaves)
+	iv := newIntervals(q.Leaves, q.Constraints)
 	for _, c := range q.Constraints {
 		if !iv.state(c) {
 			return iv, true
