@@ -495,3 +495,86 @@ func TestFieldsAgreeWithZ3(t *testing.T) {
 		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
 	}
 }
+
+// TestRememberedIntervalsAreCurrent checks what the layer remembers
+// across narrowings: after the intervals of random queries (searches and
+// counts over a string's bytes, fields read from two bytes, sums) are
+// computed and narrowed to a fixed point, every interval still
+// remembered must be the one computing it afresh gives. A narrowing that
+// forgot too little would leave wider intervals above the term narrowed,
+// and refute less.
+func TestRememberedIntervalsAreCurrent(t *testing.T) {
+	c := sym.NewContext()
+	const size = 5
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: size}, {Path: "p", K: rt.KInt64}}
+	s, p := c.Input(0, rt.KString), c.Input(1, rt.KInt64)
+	rng := rand.New(rand.NewPCG(41, 42))
+	n := func(v int) *sym.Expr { return c.Const(rt.KInt, uint64(v)) }
+	at := func(i int) *sym.Expr { return c.Index(s, n(i)) }
+	bytes := []uint64{'.', '0', '9', 1, 2}
+	b := func() *sym.Expr { return c.Const(rt.KUint8, bytes[rng.IntN(len(bytes))]) }
+	search := func() *sym.Expr {
+		x, r := b(), n(size)
+		for i := size - 1; i >= 0; i-- {
+			r = c.Ite(c.Compare(rt.OpEq, at(i), x), n(i), r)
+		}
+		return r
+	}
+	count := func() *sym.Expr {
+		x, r := b(), n(0)
+		for i := range size {
+			r = c.Binary(rt.OpAdd, r, c.Ite(c.Compare(rt.OpEq, at(i), x), n(1), n(0)))
+		}
+		return r
+	}
+	field := func() *sym.Expr {
+		i := rng.IntN(size - 1)
+		return c.Binary(rt.OpOr, c.Binary(rt.OpShl, c.Conv(rt.KUint16, at(i)), c.Const(rt.KUint16, 8)), c.Conv(rt.KUint16, at(i+1)))
+	}
+	constraint := func() *sym.Expr {
+		op := comparisons[rng.IntN(len(comparisons))]
+		switch rng.IntN(6) {
+		case 0:
+			return c.Compare(op, search(), n(rng.IntN(size+1)))
+		case 1:
+			return c.Compare(op, count(), n(rng.IntN(3)))
+		case 2:
+			return c.Compare(op, c.Binary(rt.OpShr, field(), c.Const(rt.KUint16, 8)), c.Const(rt.KUint16, uint64(rng.IntN(3))))
+		case 3:
+			return c.Compare(op, c.Conv(rt.KUint8, field()), b())
+		case 4:
+			return c.Compare(op, c.Binary(rt.OpAdd, p, c.Conv(rt.KInt64, at(rng.IntN(size)))), c.Const(rt.KInt64, uint64(rng.IntN(300))))
+		}
+		return c.Compare(op, c.Len(s), n(rng.IntN(size+1)))
+	}
+	remembered := 0
+	for range 300 {
+		q := Query{Constraints: conjunction(rng, 2, 6, constraint), Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+		iv, _ := byIntervals(q)
+		if iv.contradiction {
+			continue // the intervals above an empty one are not meant to be exact
+		}
+		type kept struct {
+			e *sym.Expr
+			r ival
+		}
+		var before []kept
+		for i, e := range iv.terms {
+			if iv.has[i] {
+				before = append(before, kept{e, iv.known[i]})
+			}
+		}
+		clear(iv.has)
+		iv.computed = 0
+		for _, k := range before {
+			if got := iv.interval(k.e); got != k.r {
+				t.Fatalf("%s: remembered %v for %s, computed afresh %v", sym.FormatAll(q.Constraints, leaves), k.r, sym.Format(k.e, leaves), got)
+			}
+		}
+		remembered += len(before)
+		iv.release()
+	}
+	if remembered < 1000 {
+		t.Errorf("%d intervals remembered in all: the test checks too little", remembered)
+	}
+}
