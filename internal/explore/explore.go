@@ -237,6 +237,8 @@ type Row struct {
 	Outputs       []rt.Value // an automatic target's results (rt.Result.Outputs)
 	Isolated      int        // isolated calls the run made (rt.Result.Isolated)
 	MockCalls     [][]string // the calls its parameters' mocks recorded (rt.Result.MockCalls)
+
+	conds []*sym.Expr // the path condition, written into PathCondition by finish
 }
 
 // Failure is a run that did not pass: t.Error/t.Fatal, a panic, os.Exit,
@@ -263,6 +265,8 @@ type Failure struct {
 	// code passed to panic itself (not a runtime error): a precondition
 	// the code checks, reported apart from other failures.
 	Deliberate bool
+
+	conds []*sym.Expr // the path condition, written into PathCondition by finish
 }
 
 // Unsolved is a branch outcome the solver could not decide.
@@ -813,11 +817,14 @@ func (e *explorer) newPath(n *node, key prefix) {
 		})
 	}
 	row := -1
-	var cond string
+	// The path condition is written out at the end, for the rows and
+	// failures kept: most rows are dropped, and writing every one took a
+	// fifth of a string parser's exploration.
+	var cond []*sym.Expr
 	switch res.Status {
 	case rt.StatusPass, rt.StatusFail, rt.StatusPanic, rt.StatusExit:
 		if n.conds != nil {
-			cond = sym.FormatAll(e.pathConds(n, len(res.Events)), e.leaves)
+			cond = e.pathConds(n, len(res.Events))
 		}
 	}
 	switch res.Status {
@@ -828,7 +835,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 		row = len(e.rep.Rows)
 		e.rep.Rows = append(e.rep.Rows, Row{
 			Run: n.run, Inputs: n.inputs, Status: res.Status, Messages: res.Messages,
-			PanicAt: res.PanicAt, PathCondition: cond, Outcomes: outcomes(res), Outputs: res.Outputs,
+			PanicAt: res.PanicAt, conds: cond, Outcomes: outcomes(res), Outputs: res.Outputs,
 			Isolated: res.Isolated, MockCalls: res.MockCalls,
 		})
 	}
@@ -836,7 +843,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 	case rt.StatusFail, rt.StatusPanic, rt.StatusExit:
 		e.rep.Failures = append(e.rep.Failures, Failure{
 			Row: row, Run: n.run, Status: res.Status, Messages: res.Messages, PanicAt: res.PanicAt,
-			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), PathCondition: cond,
+			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), conds: cond,
 			Deliberate: e.target.Regression && res.Status == rt.StatusPanic && !res.RuntimeError,
 			Isolated:   res.Isolated,
 		})
@@ -1079,6 +1086,16 @@ func (e *explorer) finish() {
 		}
 		if fresh {
 			rep.Rows = append(rep.Rows, s.row)
+		}
+	}
+	for i := range rep.Rows {
+		if r := &rep.Rows[i]; r.conds != nil {
+			r.PathCondition, r.conds = sym.FormatAll(r.conds, e.leaves), nil
+		}
+	}
+	for i := range rep.Failures {
+		if f := &rep.Failures[i]; f.conds != nil {
+			f.PathCondition, f.conds = sym.FormatAll(f.conds, e.leaves), nil
 		}
 	}
 	rep.Elapsed = time.Since(e.start)
