@@ -1,9 +1,10 @@
 // Command solverbench measures the solver on query corpora recorded from
 // real explorations. It runs dowse gen with DOWSE_RECORD_QUERIES set on
 // copies of the benchmark module's triangle and hash table, this
-// repository's bank example, magic-value suite and lexer, and two fuzz
+// repository's bank example, magic-value suite and lexer, and five fuzz
 // targets of real modules from the module proxy (blang/semver's parsers,
-// x/net's dnsmessage; see bench/realfuzz), then replays every recorded
+// x/net's dnsmessage, go-glob's Glob, cron's ParseStandard, go-units'
+// FromHumanSize and RAMInBytes; see bench/realfuzz), then replays every recorded
 // query, side by side in one run:
 //
 //   - through a fresh default chain per corpus file, in the recorded
@@ -74,12 +75,15 @@ var sources = []source{
 	// Fuzz targets of real modules (bench/realfuzz has their versions).
 	{"blang-semver", "github.com/blang/semver/v4@v4.0.0", append(slices.Clone(realArgs), "."), "blangsemver_test.go"},
 	{"dnsmessage", "golang.org/x/net@v0.62.0", append(slices.Clone(realArgs), "./dns/dnsmessage"), ""},
+	{"go-glob", "github.com/ryanuber/go-glob@v1.0.0", append(slices.Clone(realArgs), "."), "goglob_test.go"},
+	{"cron", "github.com/robfig/cron/v3@v3.0.1", append(slices.Clone(realArgs), "."), "cron_test.go"},
+	{"go-units", "github.com/docker/go-units@v0.5.0", append(slices.Clone(realArgs), "."), "units_test.go"},
 }
 
 func main() {
 	benchDir := flag.String("bench", "../shared/bench", "benchmark module")
 	corpus := flag.String("corpus", "", "directory of the corpora (one subdirectory per source): recorded there if it does not exist, else replayed (default: recorded in a temporary directory)")
-	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer, blang-semver, dnsmessage)")
+	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer, blang-semver, dnsmessage, go-glob, cron, go-units)")
 	core := flag.Bool("core", true, "also replay every query through the Z3 core alone (the two core columns; slow on the hash table and lexer corpora)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the replays to this file")
 	flag.Parse()

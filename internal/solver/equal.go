@@ -169,3 +169,38 @@ func equalClasses(q Query) map[int][]int {
 	}
 	return out
 }
+
+// withoutEqualities returns q without its top-level equalities between
+// inputs, when the merging (mergeEqualInputs) left no other constraint
+// reading an input of a class but the lowest-numbered: the next layers
+// solve for that one, and copies maps each input left out to it. A
+// solution of the reduced query with the copies made solves q; every
+// solution of q solves the reduced query. So two strings compared whole
+// (subj == pattern) are not two strings of bytes related byte by byte
+// below. copies is nil when q has no such equality.
+func withoutEqualities(q Query) (Query, map[int]int) {
+	class := equalClasses(q)
+	if len(class) == 0 {
+		return q, nil
+	}
+	copies := map[int]int{}
+	for in, members := range class {
+		if in != members[0] {
+			copies[in] = members[0]
+		}
+	}
+	rest := make([]*sym.Expr, 0, len(q.Constraints))
+	for _, t := range q.Constraints {
+		if _, _, ok := equalInputs(q.Leaves, t); ok {
+			continue
+		}
+		for _, v := range t.Vars() {
+			if _, out := copies[v]; out {
+				return q, nil // not merged: the equalities stay
+			}
+		}
+		rest = append(rest, t)
+	}
+	q.Constraints = rest
+	return q, copies
+}

@@ -86,6 +86,22 @@ func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
 		r.m.add(func(st *Stats) { st.Refuted++ })
 		return Result{Status: Unsat}, nil
 	}
+	if reduced, copies := withoutEqualities(q); copies != nil {
+		res, err := r.next.Solve(ctx, reduced)
+		if err != nil || res.Status != Sat {
+			return res, err // every solution of q solves reduced
+		}
+		model := clone(res.Model)
+		for in, from := range copies {
+			model[in] = model[from]
+		}
+		if inDomain(q.Leaves, model) == nil {
+			res.Model = model
+			return res, nil
+		}
+		// A copy outside its input's domain (a shorter bound on one of two
+		// equal strings): q decides.
+	}
 	return r.next.Solve(ctx, q)
 }
 
