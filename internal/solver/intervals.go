@@ -691,6 +691,9 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 			return r
 		}
 	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+		if k2 := e.K2(); (k2.Integer() || k2 == rt.KBool || k2 == rt.KString) && sameValue(e.Arg(0), e.Arg(1)) {
+			return compare(e.Op(), ival{0, 0}, ival{0, 0})
+		}
 		if !e.K2().Integer() {
 			break
 		}
@@ -730,6 +733,31 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 		args = append(args, iv.interval(e.Arg(i)))
 	}
 	return applyInterval(e.Op(), k, e.K2(), args)
+}
+
+// sameValue reports whether a and b are one term, or one operation on
+// the same two operands written in the other order (b == a for a == b,
+// y > x for x < y, y + x for x + y on integers): a property that compares
+// a result with a specification's, got := match(p, s); want := p == s,
+// often writes them so.
+func sameValue(a, b *sym.Expr) bool {
+	if a == b {
+		return true
+	}
+	op := a.Op()
+	if b.Op() != sym.Mirror(op) || a.NumArgs() != 2 || b.NumArgs() != 2 || a.Kind() != b.Kind() || a.K2() != b.K2() {
+		return false
+	}
+	switch op {
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe, rt.OpLAnd, rt.OpLOr:
+	case rt.OpAdd, rt.OpMul, rt.OpAnd, rt.OpOr, rt.OpXor:
+		if !a.Kind().Integer() {
+			return false // a string sum is a concatenation
+		}
+	default:
+		return false
+	}
+	return a.Arg(0) == b.Arg(1) && a.Arg(1) == b.Arg(0)
 }
 
 // hasIntervalRule reports whether applyInterval has a rule for op on

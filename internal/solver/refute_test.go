@@ -65,6 +65,11 @@ func TestRefute(t *testing.T) {
 		{"a position past a length byte before the position", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGt, asU(add(key, i64(1))), asU(add(add(key, i64(1)), c.Conv(rt.KInt64, lo))))}, true},
 		{"a position past a length byte at the position", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(0xffff)), cmp(rt.OpGe, asU(add(key, i64(1))), asU(add(add(key, i64(1)), c.Conv(rt.KInt64, lo))))}, false},
 		{"a position past a length byte that may wrap", []*sym.Expr{cmp(rt.OpGt, add(key, i64(1)), add(add(key, i64(1)), c.Conv(rt.KInt64, lo)))}, false},
+		{"a comparison unequal to itself written the other way", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpEq, key, n), cmp(rt.OpEq, n, key))}, true},
+		{"an order unequal to its mirror", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpLt, key, n), cmp(rt.OpGt, n, key))}, true},
+		{"a sum less than itself written the other way", []*sym.Expr{cmp(rt.OpLt, add(key, n), add(n, key))}, true},
+		{"a comparison unequal to another", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpEq, key, n), cmp(rt.OpEq, n, k2))}, false},
+		{"an order unequal to its converse", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpLt, key, n), cmp(rt.OpLt, n, key))}, false},
 		{"differences of terms that may wrap", []*sym.Expr{cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, add(key, i64(24)), n)}, false},
 	}
 	core := NewZ3(Options{})
