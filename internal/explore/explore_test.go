@@ -151,6 +151,11 @@ func TestExploreFailures(t *testing.T) {
 	}
 	for _, r := range rep.Rows {
 		if r.Status != rt.StatusSkip {
+			// The path condition is written when the report is finished,
+			// for every row kept.
+			if len(r.Outcomes) > 0 && r.PathCondition == "" {
+				t.Errorf("row %+v has no path condition", r)
+			}
 			continue
 		}
 		if r.PathCondition != "" {
