@@ -286,6 +286,9 @@ func layerAgreesWithZ3(t *testing.T, core *Z3, q Query) *Query {
 				t.Fatalf("%s: model %v does not satisfy %s", sym.FormatAll(q.Constraints, q.Leaves), got.Model, sym.FormatAll([]*sym.Expr{e}, q.Leaves))
 			}
 		}
+		if err := inDomain(q.Leaves, got.Model); err != nil {
+			t.Fatalf("%s: model %v: %v", sym.FormatAll(q.Constraints, q.Leaves), got.Model, err)
+		}
 	}
 	if len(rec.queries) == 0 {
 		return nil

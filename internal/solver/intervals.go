@@ -953,9 +953,6 @@ func (iv *intervals) difference(a, b *sym.Expr) (ival, bool) {
 // operands' intervals. The values are actual ones, not in y's kind's
 // order.
 func (iv *intervals) spread(x, y *sym.Expr) (ival, bool) {
-	if d, ok := iv.offset(x, y); ok {
-		return ival{d, d}, true
-	}
 	op := y.Op()
 	if op != rt.OpAdd && op != rt.OpSub || !y.Kind().Integer() {
 		return ival{}, false
