@@ -542,14 +542,17 @@ func (iv *intervals) backwardConv(t *sym.Expr) bool {
 //   - a ^ c (c a constant) fixed to v has a == v ^ c;
 //   - a >> n (n fixed) has a between its ends shifted back, the bits
 //     shifted out any: x >> 8 == 0 puts x below 256, so that uint8(x)
-//     keeps x's value (backwardConv).
+//     keeps x's value (backwardConv);
+//   - a &^ b (b non-negative) is a's bits outside b's, so a lies between
+//     its lower end and its upper end plus every bit b may have: a
+//     formatter's v &^ 7 == 0 puts v in 0..7, whatever v's kind.
 //
 // A compression pointer's offset below the message length,
 // (int64(msg[29]) ^ 192) << 8 | int64(msg[30]) < 64, so fixes msg[29] to
 // 192. It reports false if an operand is left no value.
 func (iv *intervals) backwardBits(t *sym.Expr) bool {
 	op, k := t.Op(), t.Kind()
-	if op != rt.OpOr && op != rt.OpAnd && op != rt.OpShl && op != rt.OpShr && op != rt.OpXor || !k.Integer() {
+	if op != rt.OpOr && op != rt.OpAnd && op != rt.OpAndNot && op != rt.OpShl && op != rt.OpShr && op != rt.OpXor || !k.Integer() {
 		return true
 	}
 	lo, hi, ok := actual(k, iv.interval(t))
@@ -580,6 +583,30 @@ func (iv *intervals) backwardBits(t *sym.Expr) bool {
 		return at(a, 0, hi) && at(b, 0, hi)
 	case rt.OpAnd:
 		return at(a, lo, math.MaxInt64) && at(b, lo, math.MaxInt64)
+	case rt.OpAndNot:
+		// a is its bits outside b's (lo..hi) plus its bits inside them;
+		// a b that is non-negative has its bits below the power of two
+		// above its largest value, and leaves a's sign bit in the result.
+		blo, bhi, ok := actual(b.Kind(), iv.interval(b))
+		if !ok || blo < 0 {
+			return true
+		}
+		mask := int64(1)<<bits.Len64(uint64(bhi)) - 1
+		top, ok := addOK(hi, mask)
+		if !ok {
+			top = math.MaxInt64
+		}
+		// Unlike | and &, that holds whatever a's interval was: narrow
+		// it from its whole range.
+		xr := iv.interval(a)
+		r := xr.meet(fromActual(k, lo, top, true))
+		if r.empty() {
+			return false
+		}
+		if r == xr {
+			return true
+		}
+		return iv.narrow(a, r)
 	case rt.OpShl:
 		if !b.IsConst() || b.Bits() >= uint64(min(k.Bits(), 63)) || iv.forward(t) == top(k) {
 			return true // a bit may be lost
@@ -764,7 +791,7 @@ func sameValue(a, b *sym.Expr) bool {
 // kinds k and k2 that reads the operands' intervals.
 func hasIntervalRule(op rt.Op, k, k2 rt.Kind) bool {
 	switch op {
-	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpShl, rt.OpShr, rt.OpNeg, rt.OpNot, rt.OpLAnd, rt.OpLOr:
+	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpAndNot, rt.OpOr, rt.OpXor, rt.OpShl, rt.OpShr, rt.OpNeg, rt.OpNot, rt.OpLAnd, rt.OpLOr:
 		return true
 	case rt.OpConv:
 		return k.Integer() && k2.Integer()
@@ -808,6 +835,23 @@ func applyInterval(op rt.Op, k, k2 rt.Kind, args []ival) ival {
 			}
 			return fromActual(k, lo, hi, ok)
 		}
+	case rt.OpQuo:
+		// Truncated division is monotone in each operand where the
+		// divisor keeps its sign: the extremes are at the corners. A
+		// divisor that may be 0 (the encoding defines a / 0) or the one
+		// quotient that wraps (MinInt64 / -1) gets no rule.
+		alo, ahi, ok1 := actual(k, args[0])
+		blo, bhi, ok2 := actual(k, args[1])
+		if !ok1 || !ok2 || blo <= 0 && bhi >= 0 || alo == math.MinInt64 && blo <= -1 && bhi >= -1 {
+			break
+		}
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for _, x := range [2]int64{alo, ahi} {
+			for _, y := range [2]int64{blo, bhi} {
+				lo, hi = min(lo, x/y), max(hi, x/y)
+			}
+		}
+		return fromActual(k, lo, hi, true)
 	case rt.OpRem:
 		alo, ahi, ok1 := actual(k, args[0])
 		blo, bhi, ok2 := actual(k, args[1])
@@ -842,6 +886,12 @@ func applyInterval(op rt.Op, k, k2 rt.Kind, args []ival) ival {
 			return fromActual(k, 0, ahi, true)
 		case bNonNeg:
 			return fromActual(k, 0, bhi, true)
+		}
+	case rt.OpAndNot:
+		// Clearing bits of a non-negative operand keeps it between 0
+		// and itself.
+		if alo, ahi, ok := actual(k, args[0]); ok && alo >= 0 {
+			return fromActual(k, 0, ahi, true)
 		}
 	case rt.OpOr, rt.OpXor:
 		// Of non-negative operands: at least the larger operand's least

@@ -23,6 +23,7 @@ func TestRefute(t *testing.T) {
 	rem := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpRem, a, b) }
 	add := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpAdd, a, b) }
 	mul := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpMul, a, b) }
+	quo := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpQuo, a, b) }
 	asU := func(a *sym.Expr) *sym.Expr { return c.Conv(rt.KUint64, a) }
 	tests := []struct {
 		name    string
@@ -71,6 +72,14 @@ func TestRefute(t *testing.T) {
 		{"a comparison unequal to another", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpEq, key, n), cmp(rt.OpEq, n, k2))}, false},
 		{"an order unequal to its converse", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpLt, key, n), cmp(rt.OpLt, n, key))}, false},
 		{"differences of terms that may wrap", []*sym.Expr{cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, add(key, i64(24)), n)}, false},
+		{"a digit that is not a digit", []*sym.Expr{cmp(rt.OpGe, key, i64(1000)), cmp(rt.OpEq, c.Conv(rt.KUint8, rem(quo(key, i64(100)), i64(10))), c.Const(rt.KUint8, 252))}, true},
+		{"a digit of a value that may be negative", []*sym.Expr{cmp(rt.OpGe, key, i64(-1000)), cmp(rt.OpEq, c.Conv(rt.KUint8, rem(quo(key, i64(100)), i64(10))), c.Const(rt.KUint8, 252))}, false},
+		{"a quotient by a negative divisor below its least", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(-3)), cmp(rt.OpLe, n, i64(-1)), cmp(rt.OpLt, quo(key, n), i64(-20))}, true},
+		{"a quotient by a negative divisor at its least", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(-3)), cmp(rt.OpLe, n, i64(-1)), cmp(rt.OpLe, quo(key, n), i64(-20))}, false},
+		{"a quotient by a negative divisor at its greatest", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(-3)), cmp(rt.OpLe, n, i64(-1)), cmp(rt.OpGe, quo(key, n), i64(-3))}, false},
+		{"a quotient by a divisor that may be 0", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(1)), cmp(rt.OpLt, quo(key, n), i64(0))}, false},
+		{"no bits outside a mask and a value past it", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpAndNot, key, i64(7)), i64(0)), cmp(rt.OpGe, asU(key), u64(10))}, true},
+		{"no bits outside a mask and a value in it", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpAndNot, key, i64(7)), i64(0)), cmp(rt.OpGe, asU(key), u64(7))}, false},
 	}
 	core := NewZ3(Options{})
 	defer core.Close()
@@ -100,8 +109,8 @@ func TestRefute(t *testing.T) {
 	}
 }
 
-// TestRefuteAgreesWithZ3 builds random queries of remainders, masks,
-// sums, products and conversions compared with constants and with each
+// TestRefuteAgreesWithZ3 builds random queries of remainders, quotients,
+// masks, sums, products and conversions compared with constants and with each
 // other: every query the layer refutes, Z3 must find unsatisfiable.
 func TestRefuteAgreesWithZ3(t *testing.T) {
 	c := sym.NewContext()
@@ -127,7 +136,13 @@ func TestRefuteAgreesWithZ3(t *testing.T) {
 			return c.Conv(rt.KInt64, h)
 		}
 		a := term(depth - 1)
-		switch rng.IntN(7) {
+		switch rng.IntN(10) {
+		case 7:
+			return c.Binary(rt.OpQuo, a, c.Const(rt.KInt64, uint64(small()|1)))
+		case 8:
+			return c.Binary(rt.OpQuo, a, d) // d != 0 is part of every query
+		case 9:
+			return c.Binary(rt.OpAndNot, a, c.Const(rt.KInt64, uint64(rng.IntN(16))))
 		case 0:
 			return c.Binary(rt.OpRem, a, c.Const(rt.KInt64, uint64(1+rng.IntN(8))))
 		case 1:
