@@ -1,10 +1,12 @@
 // Command solverbench measures the solver on query corpora recorded from
 // real explorations. It runs dowse gen with DOWSE_RECORD_QUERIES set on
 // copies of the benchmark module's triangle and hash table, this
-// repository's bank example, magic-value suite and lexer, and five fuzz
-// targets of real modules from the module proxy (blang/semver's parsers,
-// x/net's dnsmessage, go-glob's Glob, cron's ParseStandard, go-units'
-// FromHumanSize and RAMInBytes; see bench/realfuzz), then replays every recorded
+// repository's bank example, magic-value suite and lexer, and the eleven
+// fuzz targets of real modules from the module proxy that bench/realfuzz
+// measures (blang/semver's parsers, x/net's dnsmessage, go-glob's Glob,
+// cron's ParseStandard, go-units' FromHumanSize and RAMInBytes,
+// go-humanize's Comma, uuid's Parse, x/mod's semver and module path
+// checks, shlex's and go-shellquote's Split), then replays every recorded
 // query, side by side in one run:
 //
 //   - through a fresh default chain per corpus file, in the recorded
@@ -78,12 +80,18 @@ var sources = []source{
 	{"go-glob", "github.com/ryanuber/go-glob@v1.0.0", append(slices.Clone(realArgs), "."), "goglob_test.go"},
 	{"cron", "github.com/robfig/cron/v3@v3.0.1", append(slices.Clone(realArgs), "."), "cron_test.go"},
 	{"go-units", "github.com/docker/go-units@v0.5.0", append(slices.Clone(realArgs), "."), "units_test.go"},
+	{"humanize", "github.com/dustin/go-humanize@v1.1.0", append(slices.Clone(realArgs), "-run", "^FuzzComma$", "."), ""},
+	{"uuid", "github.com/google/uuid@v1.6.0", append(slices.Clone(realArgs), "-run", "^FuzzParse$", "."), ""},
+	{"x-mod-semver", "golang.org/x/mod@v0.42.0", append(slices.Clone(realArgs), "./semver"), "xmodsemver_test.go"},
+	{"x-mod-module", "golang.org/x/mod@v0.42.0", append(slices.Clone(realArgs), "./module"), "xmodmodule_test.go"},
+	{"shlex", "github.com/google/shlex@v0.0.0-20191202100458-e7afc7fbc510", append(slices.Clone(realArgs), "."), "shlex_test.go"},
+	{"shellquote", "github.com/kballard/go-shellquote@v0.0.0-20180428030007-95032a82bc51", append(slices.Clone(realArgs), "."), "shellquote_test.go"},
 }
 
 func main() {
 	benchDir := flag.String("bench", "../shared/bench", "benchmark module")
 	corpus := flag.String("corpus", "", "directory of the corpora (one subdirectory per source): recorded there if it does not exist, else replayed (default: recorded in a temporary directory)")
-	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer, blang-semver, dnsmessage, go-glob, cron, go-units)")
+	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer, blang-semver, dnsmessage, go-glob, cron, go-units, humanize, uuid, x-mod-semver, x-mod-module, shlex, shellquote)")
 	core := flag.Bool("core", true, "also replay every query through the Z3 core alone (the two core columns; slow on the hash table and lexer corpora)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the replays to this file")
 	flag.Parse()
