@@ -31,9 +31,11 @@ import (
 // the whole domain. The search assigns each part one class after another
 // (the seed's class first, then in order of each class's most readable
 // value), evaluates a constraint exactly once all its parts are assigned
-// and as an interval before (classprog.go), and jumps back, when every
-// class of a part fails, to the deepest earlier part the failures depend
-// on. Exhausting the classes proves the group unsatisfiable, exactly; the
+// and as an interval before (classprog.go; only the terms whose operands
+// changed), and jumps back, when every class of a part fails, to the
+// deepest earlier part the failures depend on — the parts the failing
+// constraints' evaluation read, not every part they mention: a search of
+// a byte that stopped at s[1] does not depend on s[5]. Exhausting the classes proves the group unsatisfiable, exactly; the
 // first complete assignment is a model, built into strings and checked on
 // the original constraints by evaluation. A search beyond maxClassNodes
 // assignments gives up, and the next solver decides; so does every group
@@ -52,11 +54,13 @@ func NewClasses(next Solver, m *Metrics) *Classes {
 // maxClassParts bounds the parts of a group the layer searches.
 const maxClassParts = 64
 
-// maxClassNodes bounds the assignments one search tries, and
-// maxClassWork the terms it evaluates again for them (a few milliseconds).
+// maxClassNodes bounds the assignments one search tries, maxClassWork
+// the terms it evaluates again for them, and maxClassWalk the terms it
+// visits to explain failures (together a few milliseconds).
 const (
 	maxClassNodes = 4096
 	maxClassWork  = 1 << 16
+	maxClassWalk  = 1 << 18
 )
 
 // Solve implements Solver.
@@ -114,6 +118,7 @@ type classGroup struct {
 	complete, partial, unary [][]int
 	nodes                    int // the assignments tried
 	work                     int // the terms evaluated again
+	walk                     int // the terms visited to explain failures
 }
 
 // newClassGroup rewrites q over its parts, or reports that q is outside the
@@ -367,11 +372,19 @@ func (g *classGroup) classify(q Query) {
 	}
 }
 
+// explain returns the vars constraint r's failure depends on, counting
+// the terms visited.
+func (g *classGroup) explain(r int32) uint64 {
+	vars, visited := g.prog.explain(r)
+	g.walk += visited
+	return vars
+}
+
 // search assigns the vars in order, depth first, and jumps back over
 // the vars a failure does not depend on (conflict-directed backjumping):
 // when every value of a var fails, the failure is due to the earlier vars
-// the failing constraints read, and the deepest of those is the one to
-// change. It reports whether an assignment satisfies every constraint
+// the failing constraints' evaluation read (classProgram.explain), and
+// the deepest of those is the one to change. It reports whether an assignment satisfies every constraint
 // (left in g.prog.vars), and false in ok if it gave up.
 func (g *classGroup) search() (found, ok bool) {
 	p := g.prog
@@ -388,23 +401,22 @@ func (g *classGroup) search() (found, ok bool) {
 	values:
 		for _, x := range g.vars[d].values {
 			g.nodes++
-			if g.work += len(p.byVar[d]); g.nodes > maxClassNodes || g.work > maxClassWork {
+			if g.work += p.assign(d, x); g.nodes > maxClassNodes || g.work > maxClassWork || g.walk > maxClassWalk {
 				return false, false, 0
 			}
-			p.assign(d, x)
 			for _, i := range g.complete[d] {
 				r := p.roots[i]
 				if p.bad[r] {
 					return false, false, 0
 				}
 				if p.val[r] == 0 {
-					conflict |= p.nodes[r].reads & below
+					conflict |= g.explain(r) & below
 					continue values
 				}
 			}
 			for _, i := range g.partial[d] {
 				if r := p.roots[i]; p.iv[r].hi == 0 {
-					conflict |= p.nodes[r].reads & below
+					conflict |= g.explain(r) & below
 					continue values
 				}
 			}

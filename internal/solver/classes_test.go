@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/dowse-go/dowse/internal/sym"
@@ -185,6 +186,20 @@ func TestClassProgram(t *testing.T) {
 				fixed[v] = randomValue(g.rng, grp.leaves[v])
 				p.assign(v, fixed[v])
 			}
+			// Assign again, and unassign and assign again, as the search
+			// does: only the terms whose operands changed are evaluated.
+			for range g.rng.IntN(4) {
+				if d == 0 {
+					break
+				}
+				v := g.rng.IntN(d)
+				if g.rng.IntN(2) == 0 {
+					p.unassign(v)
+				}
+				fixed[v] = randomValue(g.rng, grp.leaves[v])
+				p.assign(v, fixed[v])
+			}
+			checkProgramCurrent(t, p)
 			for range 8 {
 				in := make([]rt.Value, n)
 				for v := range n {
@@ -213,6 +228,77 @@ func TestClassProgram(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Errorf("checked %d values", checked)
+	}
+}
+
+// checkProgramCurrent fails t unless every term of p holds what
+// evaluating all of them again, in order, gives.
+func checkProgramCurrent(t *testing.T, p *classProgram) {
+	t.Helper()
+	val, bad, iv := slices.Clone(p.val), slices.Clone(p.bad), slices.Clone(p.iv)
+	for i := range p.nodes {
+		p.eval(int32(i))
+	}
+	for i := range p.nodes {
+		exact := p.nodes[i].reads&^p.assigned == 0
+		if p.iv[i] != iv[i] || exact && (p.val[i] != val[i] || p.bad[i] != bad[i]) {
+			t.Fatalf("term %d: kept %d %v %v, evaluated again %d %v %v", i, val[i], bad[i], iv[i], p.val[i], p.bad[i], p.iv[i])
+		}
+	}
+}
+
+// TestClassExplain: a constraint false on a partial assignment (exactly,
+// or as an interval) is false on every completion that keeps the values
+// of the vars explain names, whatever the other vars take.
+func TestClassExplain(t *testing.T) {
+	g := newParserQuery(13)
+	c := sym.NewContext()
+	checked, narrower := 0, 0
+	for range 300 {
+		q := g.query()
+		grp, ok := newClassGroup(c, q)
+		if !ok {
+			continue
+		}
+		p := grp.prog
+		n := len(grp.vars)
+		fixed := make([]uint64, n)
+		for v := range n {
+			if g.rng.IntN(3) > 0 {
+				fixed[v] = randomValue(g.rng, grp.leaves[v])
+				p.assign(v, fixed[v])
+			}
+		}
+		for _, r := range p.roots {
+			if p.iv[r].hi != 0 {
+				continue
+			}
+			vars, _ := p.explain(r)
+			if vars&^p.assigned != 0 {
+				t.Fatalf("%s: explained by unassigned vars %b (assigned %b)", sym.Format(p.terms[r], grp.leaves), vars, p.assigned)
+			}
+			if vars != p.nodes[r].reads&p.assigned {
+				narrower++
+			}
+			for range 16 {
+				in := make([]rt.Value, n)
+				for v := range n {
+					in[v] = rt.Value{Bits: randomValue(g.rng, grp.leaves[v])}
+					if vars>>v&1 == 1 {
+						in[v].Bits = fixed[v]
+					}
+				}
+				holds, err := sym.Holds(p.terms[r], in)
+				if err == nil && holds {
+					t.Fatalf("%s: false with %b assigned (%v), explained by %b, but holds on %v", sym.Format(p.terms[r], grp.leaves), p.assigned, fixed, vars, in)
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("checked %d completions; %d explanations narrower than the assigned vars read", checked, narrower)
+	if checked < 1000 || narrower == 0 {
+		t.Errorf("checked %d completions, %d explanations narrower", checked, narrower)
 	}
 }
 

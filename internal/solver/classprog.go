@@ -28,6 +28,13 @@ type classProgram struct {
 	val      []uint64 // each term's value, where exact
 	bad      []bool   // exact, and undefined (Go would panic)
 	iv       []ival   // each term's interval
+
+	seen  []uint32 // explain's marks, by term
+	epoch uint32   // the current explain's mark
+
+	exactNow []bool   // each term evaluated exactly, at its last evaluation
+	changed  []uint32 // the update in which each term's value last changed
+	round    uint32   // the current update
 }
 
 // progNode is one term of a classProgram.
@@ -113,27 +120,64 @@ func compileClasses(cons []*sym.Expr, leaves []rt.Leaf) (*classProgram, bool) {
 	p.val = make([]uint64, len(p.nodes))
 	p.bad = make([]bool, len(p.nodes))
 	p.iv = make([]ival, len(p.nodes))
+	p.seen = make([]uint32, len(p.nodes))
+	p.exactNow = make([]bool, len(p.nodes))
+	p.changed = make([]uint32, len(p.nodes))
 	for i := range p.nodes {
 		p.eval(int32(i))
 	}
 	return p, true
 }
 
-// assign gives var v the value x and evaluates the terms reading it again.
-func (p *classProgram) assign(v int, x uint64) {
+// assign gives var v the value x and evaluates again the terms reading
+// it whose operands changed; it returns how many it evaluated.
+func (p *classProgram) assign(v int, x uint64) int {
 	p.vars[v] = x
 	p.assigned |= 1 << v
-	for _, i := range p.byVar[v] {
-		p.eval(i)
-	}
+	return p.update(v)
 }
 
 // unassign makes var v range over its domain again.
-func (p *classProgram) unassign(v int) {
+func (p *classProgram) unassign(v int) int {
 	p.assigned &^= 1 << v
-	for _, i := range p.byVar[v] {
-		p.eval(i)
+	return p.update(v)
+}
+
+// update evaluates again, in order, the terms reading var v one of whose
+// operands changed (the var itself, first): a term's value (exact or an
+// interval, and which of the two) is a function of its operands' alone,
+// so the others keep theirs. In a search's chain of if-then-else over the
+// bytes, a byte past the one the search stopped at changes the chain's
+// innermost terms only.
+func (p *classProgram) update(v int) int {
+	p.round++
+	if p.round == 0 {
+		clear(p.changed)
+		p.round = 1
 	}
+	evaluated := 0
+	for _, i := range p.byVar[v] {
+		n := &p.nodes[i]
+		if n.op != rt.OpInput {
+			dirty := false
+			for a := range n.nargs {
+				if p.changed[n.args[a]] == p.round {
+					dirty = true
+					break
+				}
+			}
+			if !dirty {
+				continue
+			}
+		}
+		val, bad, iv, exact := p.val[i], p.bad[i], p.iv[i], p.exactNow[i]
+		p.eval(i)
+		evaluated++
+		if p.val[i] != val || p.bad[i] != bad || p.iv[i] != iv || p.exactNow[i] != exact {
+			p.changed[i] = p.round
+		}
+	}
+	return evaluated
 }
 
 // evalOnly evaluates exactly the terms reading var v alone, for the value
@@ -148,7 +192,8 @@ func (p *classProgram) evalOnly(v int, x uint64) {
 // eval evaluates term i from its operands.
 func (p *classProgram) eval(i int32) {
 	n := &p.nodes[i]
-	if n.reads&^p.assigned == 0 {
+	p.exactNow[i] = n.reads&^p.assigned == 0
+	if p.exactNow[i] {
 		v, bad := p.exact(n)
 		p.val[i], p.bad[i] = v, bad
 		if bad {
@@ -226,4 +271,64 @@ func (p *classProgram) distinct(i int32) bool {
 		n = &p.nodes[n.args[0]]
 	}
 	return n.op == rt.OpInput
+}
+
+// explain returns the assigned vars term i's current interval depends on,
+// and how many terms it visited: an if-then-else whose condition is
+// decided depends on the condition and the operand it chose, a
+// conjunction one operand of which is false (a disjunction one of which
+// is true) on that operand, every other term on all its operands. Every
+// completion of an assignment that agrees with this one on those vars
+// gives the term a value within its current interval, as evaluation
+// reads only them; a constraint false now is false on all of them, which
+// is what lets the search jump back over the vars that did not matter.
+func (p *classProgram) explain(i int32) (uint64, int) {
+	p.epoch++
+	if p.epoch == 0 {
+		clear(p.seen)
+		p.epoch = 1
+	}
+	var vars uint64
+	visited := 0
+	var walk func(i int32)
+	walk = func(i int32) {
+		n := &p.nodes[i]
+		if n.reads&p.assigned&^vars == 0 || p.seen[i] == p.epoch {
+			return
+		}
+		p.seen[i] = p.epoch
+		visited++
+		switch n.op {
+		case rt.OpInput:
+			vars |= n.reads
+			return
+		case rt.OpIte:
+			switch c := p.iv[n.args[0]]; {
+			case c.lo == 1:
+				walk(n.args[0])
+				walk(n.args[1])
+				return
+			case c.hi == 0:
+				walk(n.args[0])
+				walk(n.args[2])
+				return
+			}
+		case rt.OpLAnd, rt.OpLOr:
+			decides := int64(0) // a false operand decides a conjunction
+			if n.op == rt.OpLOr {
+				decides = 1
+			}
+			for a := range 2 {
+				if x := p.iv[n.args[a]]; x.lo == decides && x.hi == decides {
+					walk(n.args[a])
+					return
+				}
+			}
+		}
+		for a := range n.nargs {
+			walk(n.args[a])
+		}
+	}
+	walk(i)
+	return vars, visited
 }
