@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
@@ -41,14 +42,53 @@ import (
 // assignments gives up, and the next solver decides; so does every group
 // outside the fragment. The layer never changes an answer.
 type Classes struct {
-	next Solver
-	m    *Metrics
-	c    *sym.Context // the rewritten groups' terms, shared across queries
+	next    Solver
+	m       *Metrics
+	c       *sym.Context // the rewritten groups' terms, shared across queries
+	classes *classCache  // the classes found, by what they depend on
 }
 
 // NewClasses returns the layer in front of next.
 func NewClasses(next Solver, m *Metrics) *Classes {
-	return &Classes{next: next, m: m, c: sym.NewContext()}
+	return &Classes{next: next, m: m, c: sym.NewContext(), classes: &classCache{}}
+}
+
+// A classCache remembers the classes of the vars of earlier groups. A
+// var's classes are a function of its domain in the order values are
+// preferred and of the terms of that var alone the group reads or
+// constrains it by — terms of the layer's shared context, where equal
+// terms are one — so a later group with the same ones gets the same
+// classes without evaluating its terms over the domain again. The
+// queries of one exploration share most of them (a parser's path
+// prefix). Safe for concurrent use; cleared when it holds
+// maxCachedClasses entries.
+type classCache struct {
+	mu sync.Mutex
+	m  map[string][]uint64
+}
+
+const maxCachedClasses = 1 << 14
+
+func (cc *classCache) get(key []byte) ([]uint64, bool) {
+	if cc == nil {
+		return nil, false
+	}
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	v, ok := cc.m[string(key)]
+	return v, ok
+}
+
+func (cc *classCache) put(key []byte, values []uint64) {
+	if cc == nil {
+		return
+	}
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.m == nil || len(cc.m) >= maxCachedClasses {
+		cc.m = map[string][]uint64{}
+	}
+	cc.m[string(key)] = values
 }
 
 // maxClassParts bounds the parts of a group the layer searches.
@@ -65,7 +105,7 @@ const (
 
 // Solve implements Solver.
 func (s *Classes) Solve(ctx context.Context, q Query) (Result, error) {
-	if r, ok := classSearch(s.c, q); ok {
+	if r, ok := classSearch(s.c, s.classes, q); ok {
 		s.m.add(func(st *Stats) { st.ClassHits++ })
 		return r, nil
 	}
@@ -79,8 +119,9 @@ type classVar struct {
 }
 
 // classSearch decides q if it is in the layer's fragment and the search
-// ends within its bound; c holds the rewritten terms.
-func classSearch(c *sym.Context, q Query) (Result, bool) {
+// ends within its bound; c holds the rewritten terms, and cache (if not
+// nil) the classes found for earlier groups of c's terms.
+func classSearch(c *sym.Context, cache *classCache, q Query) (Result, bool) {
 	if len(q.Constraints) == 0 || len(q.Seed) != len(q.Leaves) {
 		return Result{}, false
 	}
@@ -88,7 +129,7 @@ func classSearch(c *sym.Context, q Query) (Result, bool) {
 	if !ok {
 		return Result{}, false
 	}
-	g.classify(q)
+	g.classify(q, cache)
 	found, ok := g.search()
 	if !ok {
 		return Result{}, false
@@ -312,7 +353,7 @@ func (g *classGroup) domainValues(j int, q Query) []uint64 {
 // (or is undefined on both). It keeps the first value of each class in
 // the preferred order, among the values the constraints on the var alone
 // accept (those are not checked again).
-func (g *classGroup) classify(q Query) {
+func (g *classGroup) classify(q Query, cache *classCache) {
 	p := g.prog
 	// The frontier: terms of one var read by a term of more vars.
 	frontier := make([][]int32, len(g.vars))
@@ -329,47 +370,82 @@ func (g *classGroup) classify(q Query) {
 			}
 		}
 	}
+	var key []byte
 	for j := range g.vars {
-		var values []uint64
-	domain:
-		for _, x := range g.domainValues(j, q) {
-			p.evalOnly(j, x)
-			for _, c := range g.unary[j] {
-				if r := p.roots[c]; p.bad[r] || p.val[r] == 0 {
-					continue domain
-				}
-			}
-			values = append(values, x)
+		domain := g.domainValues(j, q)
+		// The key: the domain, the constraints on var j alone and the
+		// frontier's terms, each list preceded by its length.
+		key = binary.AppendUvarint(key[:0], uint64(len(domain)))
+		for _, x := range domain {
+			key = binary.AppendUvarint(key, x)
 		}
-		// A term that keeps every value apart (the part itself, widened)
-		// makes every value a class of its own.
-		if slices.ContainsFunc(frontier[j], p.distinct) {
+		key = binary.AppendUvarint(key, uint64(len(g.unary[j])))
+		for _, c := range g.unary[j] {
+			key = binary.AppendUvarint(key, uint64(p.terms[p.roots[c]].ID()))
+		}
+		key = binary.AppendUvarint(key, uint64(len(frontier[j])))
+		ids := make([]uint64, len(frontier[j]))
+		for k, f := range frontier[j] {
+			ids[k] = uint64(p.terms[f].ID())
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			key = binary.AppendUvarint(key, id)
+		}
+		if values, ok := cache.get(key); ok {
 			g.vars[j].values = values
 			continue
 		}
-		seen := map[string]bool{}
-		var sig []byte
-		for _, x := range values {
-			p.evalOnly(j, x)
-			sig = sig[:0]
-			for _, f := range frontier[j] {
-				if p.bad[f] {
-					sig = append(sig, 1)
-					continue
-				}
-				sig = append(sig, 0)
-				sig = binary.LittleEndian.AppendUint64(sig, p.val[f])
-			}
-			if !seen[string(sig)] {
-				seen[string(sig)] = true
-				g.vars[j].values = append(g.vars[j].values, x)
-			}
-		}
+		g.vars[j].values = g.classesOf(j, domain, frontier[j])
+		cache.put(key, g.vars[j].values)
 	}
 	// Back to no var assigned.
 	for i := range p.nodes {
 		p.eval(int32(i))
 	}
+}
+
+// classesOf returns the first value of each of var j's classes, in the
+// order of domain, among the values the constraints on var j alone
+// accept; frontier lists the terms of var j alone the group reads.
+func (g *classGroup) classesOf(j int, domain []uint64, frontier []int32) []uint64 {
+	p := g.prog
+	var values []uint64
+values:
+	for _, x := range domain {
+		p.evalOnly(j, x)
+		for _, c := range g.unary[j] {
+			if r := p.roots[c]; p.bad[r] || p.val[r] == 0 {
+				continue values
+			}
+		}
+		values = append(values, x)
+	}
+	// A term that keeps every value apart (the part itself, widened)
+	// makes every value a class of its own.
+	if slices.ContainsFunc(frontier, p.distinct) {
+		return values
+	}
+	var classes []uint64
+	seen := map[string]bool{}
+	var sig []byte
+	for _, x := range values {
+		p.evalOnly(j, x)
+		sig = sig[:0]
+		for _, f := range frontier {
+			if p.bad[f] {
+				sig = append(sig, 1)
+				continue
+			}
+			sig = append(sig, 0)
+			sig = binary.LittleEndian.AppendUint64(sig, p.val[f])
+		}
+		if !seen[string(sig)] {
+			seen[string(sig)] = true
+			classes = append(classes, x)
+		}
+	}
+	return classes
 }
 
 // explain returns the vars constraint r's failure depends on, counting

@@ -116,7 +116,7 @@ func TestClassSearchAgreesWithZ3(t *testing.T) {
 	const queries = 600
 	for range queries {
 		q := g.query()
-		got, ok := classSearch(c, q)
+		got, ok := classSearch(c, nil, q)
 		if !ok {
 			continue
 		}
@@ -228,6 +228,43 @@ func TestClassProgram(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Errorf("checked %d values", checked)
+	}
+}
+
+// TestClassCache: the classes a group's vars get from the cache are the
+// ones classify computes without it, for queries that share terms and
+// differ in their seeds (the order values are preferred in).
+func TestClassCache(t *testing.T) {
+	g := newParserQuery(14)
+	c := sym.NewContext()
+	cache := &classCache{}
+	hits := 0
+	for range 300 {
+		q := g.query()
+		seeds := [][]rt.Value{q.Seed, g.query().Seed, q.Seed}
+		for _, seed := range seeds {
+			// The same constraints with another seed, then the first again.
+			q.Seed = seed
+			cached, ok := newClassGroup(c, q)
+			if !ok {
+				break
+			}
+			fresh, _ := newClassGroup(c, q)
+			before := len(cache.m)
+			cached.classify(q, cache)
+			fresh.classify(q, nil)
+			if len(cache.m) == before {
+				hits++
+			}
+			for j := range cached.vars {
+				if !slices.Equal(cached.vars[j].values, fresh.vars[j].values) {
+					t.Fatalf("%s, seed %v: var %s's classes %v from the cache, %v computed", sym.FormatAll(q.Constraints, q.Leaves), q.Seed, cached.leaves[j].Path, cached.vars[j].values, fresh.vars[j].values)
+				}
+			}
+		}
+	}
+	if hits < 100 {
+		t.Errorf("%d groups classified from the cache alone", hits)
 	}
 }
 
