@@ -718,7 +718,7 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 			return r
 		}
 	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
-		if k2 := e.K2(); (k2.Integer() || k2 == rt.KBool || k2 == rt.KString) && sameValue(e.Arg(0), e.Arg(1)) {
+		if k2 := e.K2(); (k2.Integer() || k2 == rt.KBool || k2 == rt.KString) && (sameValue(e.Arg(0), e.Arg(1)) || iv.equalValues(e.Arg(0), e.Arg(1), maxEqualDepth)) {
 			return compare(e.Op(), ival{0, 0}, ival{0, 0})
 		}
 		if !e.K2().Integer() {
@@ -760,6 +760,108 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 		args = append(args, iv.interval(e.Arg(i)))
 	}
 	return applyInterval(e.Op(), k, e.K2(), args)
+}
+
+// maxEqualDepth bounds equalValues' descent.
+const maxEqualDepth = 8
+
+// equalValues reports whether a and b take the same value wherever the
+// statements hold, written in kinds that keep it: a formatter's digits
+// of v and a specification's digits of uint64(v) once v >= 0
+// (uint8(v / 100 % 10) and uint8(uint64(v) / 100 % 10)), the strings
+// built from them, the top digit v / 10^18 and uint64(v) / 10^18 % 10.
+// The rules, each exact for the integers a and b stand for:
+//
+//   - a conversion that keeps its operand's value (its interval fits the
+//     kind) is its operand; x % d with 0 <= x < d (intervals) is x;
+//   - conversions to one kind of equal values are equal;
+//   - one operation of one kind on equal operands gives equal results;
+//   - / and % on equal non-negative operands (a positive divisor) give
+//     equal results in any kinds: the result is at most the dividend;
+//   - constants of equal values, and strings built from equal bytes.
+//
+// depth bounds the descent.
+func (iv *intervals) equalValues(a, b *sym.Expr, depth int) bool {
+	if a == b {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	depth--
+	if a.Kind() == rt.KString || b.Kind() == rt.KString {
+		if a.Op() != rt.OpFromList || b.Op() != rt.OpFromList || a.NumArgs() != b.NumArgs() {
+			return false
+		}
+		for i := range a.NumArgs() {
+			if !iv.equalValues(a.Arg(i), b.Arg(i), depth) {
+				return false
+			}
+		}
+		return true
+	}
+	if !a.Kind().Integer() || !b.Kind().Integer() {
+		return false
+	}
+	if x, ok := iv.valueOf(a); ok {
+		return iv.equalValues(x, b, depth)
+	}
+	if y, ok := iv.valueOf(b); ok {
+		return iv.equalValues(a, y, depth)
+	}
+	if a.IsConst() && b.IsConst() {
+		xo, yo := ordered(a.Kind(), a.Bits()), ordered(b.Kind(), b.Bits())
+		x, _, ok1 := actual(a.Kind(), ival{xo, xo})
+		y, _, ok2 := actual(b.Kind(), ival{yo, yo})
+		return ok1 && ok2 && x == y
+	}
+	if a.Op() != b.Op() || a.NumArgs() != b.NumArgs() || a.NumArgs() == 0 {
+		return false
+	}
+	switch {
+	case a.Op() == rt.OpConv && a.Kind() == b.Kind():
+		// A conversion is a function of its operand's integer value.
+	case a.Kind() == b.Kind() && a.K2() == b.K2():
+	case a.Op() == rt.OpQuo || a.Op() == rt.OpRem:
+		for _, x := range [4]*sym.Expr{a.Arg(0), a.Arg(1), b.Arg(0), b.Arg(1)} {
+			if lo, _, ok := actual(x.Kind(), iv.interval(x)); !ok || lo < 0 {
+				return false
+			}
+		}
+		for _, d := range [2]*sym.Expr{a.Arg(1), b.Arg(1)} {
+			if lo, _, _ := actual(d.Kind(), iv.interval(d)); lo < 1 {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	for i := range a.NumArgs() {
+		if !iv.equalValues(a.Arg(i), b.Arg(i), depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueOf returns the operand a term equals as an integer: the operand
+// of a conversion that keeps its values, x of x % d with 0 <= x < d.
+func (iv *intervals) valueOf(e *sym.Expr) (*sym.Expr, bool) {
+	switch e.Op() {
+	case rt.OpConv:
+		x := e.Arg(0)
+		if !x.Kind().Integer() {
+			return nil, false
+		}
+		lo, hi, ok := actual(x.Kind(), iv.interval(x))
+		return x, ok && fits(e.Kind(), lo, hi)
+	case rt.OpRem:
+		x, d := e.Arg(0), e.Arg(1)
+		xlo, xhi, ok1 := actual(x.Kind(), iv.interval(x))
+		dlo, _, ok2 := actual(d.Kind(), iv.interval(d))
+		return x, ok1 && ok2 && xlo >= 0 && xhi < dlo
+	}
+	return nil, false
 }
 
 // sameValue reports whether a and b are one term, or one operation on

@@ -25,6 +25,19 @@ func TestRefute(t *testing.T) {
 	mul := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpMul, a, b) }
 	quo := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpQuo, a, b) }
 	asU := func(a *sym.Expr) *sym.Expr { return c.Conv(rt.KUint64, a) }
+	// The decimal digits of x from 10^2 down, the top one without % 10
+	// when top is set, as a formatter writes them.
+	digits := func(x *sym.Expr, top bool) *sym.Expr {
+		var bs []*sym.Expr
+		for p := 100; p >= 1; p /= 10 {
+			d := c.Binary(rt.OpQuo, x, c.Const(x.Kind(), uint64(p)))
+			if !top || p != 100 {
+				d = c.Binary(rt.OpRem, d, c.Const(x.Kind(), 10))
+			}
+			bs = append(bs, c.Binary(rt.OpAdd, c.Conv(rt.KUint8, d), c.Const(rt.KUint8, '0')))
+		}
+		return c.FromList(bs)
+	}
 	tests := []struct {
 		name    string
 		cons    []*sym.Expr
@@ -77,6 +90,12 @@ func TestRefute(t *testing.T) {
 		{"a quotient by a negative divisor below its least", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(-3)), cmp(rt.OpLe, n, i64(-1)), cmp(rt.OpLt, quo(key, n), i64(-20))}, true},
 		{"a quotient by a negative divisor at its least", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(-3)), cmp(rt.OpLe, n, i64(-1)), cmp(rt.OpLe, quo(key, n), i64(-20))}, false},
 		{"a quotient by a negative divisor at its greatest", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(-3)), cmp(rt.OpLe, n, i64(-1)), cmp(rt.OpGe, quo(key, n), i64(-3))}, false},
+		{"a formatter's digits against the unsigned ones", []*sym.Expr{cmp(rt.OpGe, key, i64(100)), cmp(rt.OpLe, key, i64(999)), cmp(rt.OpNe, digits(key, true), digits(asU(key), false))}, true},
+		{"a formatter's digits against the unsigned ones, past the top digit", []*sym.Expr{cmp(rt.OpGe, key, i64(100)), cmp(rt.OpLe, key, i64(1000)), cmp(rt.OpNe, digits(key, true), digits(asU(key), false))}, false},
+		{"a formatter's digits against the unsigned ones of a value that may be negative", []*sym.Expr{cmp(rt.OpGe, key, i64(-999)), cmp(rt.OpLe, key, i64(999)), cmp(rt.OpNe, digits(key, false), digits(asU(key), false))}, false},
+		{"a byte widened again against the value", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(255)), cmp(rt.OpNe, c.Conv(rt.KInt64, c.Conv(rt.KUint8, key)), key)}, true},
+		{"a byte widened again against a value that may not fit", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(256)), cmp(rt.OpNe, c.Conv(rt.KInt64, c.Conv(rt.KUint8, key)), key)}, false},
+		{"a value's low byte and low 16 bits, each modulo 100", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(70000)), cmp(rt.OpNe, asU(c.Binary(rt.OpRem, c.Conv(rt.KUint8, key), c.Const(rt.KUint8, 100))), asU(c.Binary(rt.OpRem, c.Conv(rt.KUint16, key), c.Const(rt.KUint16, 100))))}, false},
 		{"a quotient by a divisor that may be 0", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(1)), cmp(rt.OpLt, quo(key, n), i64(0))}, false},
 		{"no bits outside a mask and a value past it", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpAndNot, key, i64(7)), i64(0)), cmp(rt.OpGe, asU(key), u64(10))}, true},
 		{"no bits outside a mask and a value in it", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpAndNot, key, i64(7)), i64(0)), cmp(rt.OpGe, asU(key), u64(7))}, false},
@@ -640,4 +659,91 @@ func TestEqualStringsAgreeWithZ3(t *testing.T) {
 		t.Errorf("equal strings left out in %d of %d queries", copied, queries)
 	}
 	t.Logf("equal strings left out in %d of %d queries", copied, queries)
+}
+
+// TestEqualValuesAgreeWithZ3 builds random integer terms of one input
+// (quotients, remainders, sums, products and conversions, the shapes of
+// a formatter's digits) and a twin of each written in other kinds (the
+// input converted to uint64 or int32, a remainder by a bound the value
+// may or may not stay below), then states the input's range and that the
+// two differ, as integers or as the strings of their bytes: every query
+// the layer refutes, Z3 must find unsatisfiable.
+func TestEqualValuesAgreeWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "v", K: rt.KInt64}}
+	v := c.Input(0, rt.KInt64)
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(41, 42))
+	kinds := []rt.Kind{rt.KInt64, rt.KUint64, rt.KInt32, rt.KUint8}
+	// build applies the same random steps to x and to its twin y, the
+	// twin's steps in another kind where the step allows.
+	type step struct {
+		op rt.Op
+		c  uint64
+		k  rt.Kind
+	}
+	steps := func() []step {
+		var out []step
+		for range 1 + rng.IntN(4) {
+			ops := []rt.Op{rt.OpQuo, rt.OpRem, rt.OpAdd, rt.OpMul, rt.OpConv}
+			out = append(out, step{ops[rng.IntN(len(ops))], uint64(1 + rng.IntN(12)), kinds[rng.IntN(len(kinds))]})
+		}
+		return out
+	}
+	apply := func(x *sym.Expr, st []step, twin bool) *sym.Expr {
+		for _, s := range st {
+			if twin && rng.IntN(3) == 0 && x.Kind().Integer() {
+				x = c.Conv(kinds[rng.IntN(2)], x) // to int64 or uint64
+			}
+			if twin && rng.IntN(4) == 0 {
+				x = c.Binary(rt.OpRem, x, c.Const(x.Kind(), uint64(5+rng.IntN(20))))
+			}
+			if twin && rng.IntN(4) == 0 && x.Kind() != rt.KUint8 {
+				x = c.Conv(x.Kind(), c.Conv(rt.KUint8, x)) // its low byte, widened again
+			}
+			switch s.op {
+			case rt.OpConv:
+				x = c.Conv(s.k, x)
+			default:
+				x = c.Binary(s.op, x, c.Const(x.Kind(), s.c))
+			}
+		}
+		return x
+	}
+	refuted := 0
+	const queries = 500
+	for range queries {
+		lo := int64(rng.IntN(40)) - 10
+		cons := []*sym.Expr{c.Compare(rt.OpGe, v, c.Const(rt.KInt64, uint64(lo))), c.Compare(rt.OpLe, v, c.Const(rt.KInt64, uint64(lo+int64(rng.IntN(30)))))}
+		x := v
+		if rng.IntN(2) == 0 {
+			x = c.Conv(rt.KUint64, v)
+		}
+		var a, b *sym.Expr
+		if rng.IntN(2) == 0 {
+			st := steps()
+			a, b = apply(v, st, false), apply(x, st, true)
+			if a.Kind() != b.Kind() {
+				b = c.Conv(a.Kind(), b)
+			}
+		} else {
+			// Strings of bytes.
+			var as, bs []*sym.Expr
+			for range 1 + rng.IntN(3) {
+				st := steps()
+				as = append(as, c.Conv(rt.KUint8, apply(v, st, false)))
+				bs = append(bs, c.Conv(rt.KUint8, apply(x, st, true)))
+			}
+			a, b = c.FromList(as), c.FromList(bs)
+		}
+		cons = append(cons, c.Compare(rt.OpNe, a, b))
+		if refutedAsZ3Agrees(t, core, Query{Constraints: cons, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}) {
+			refuted++
+		}
+	}
+	t.Logf("refuted %d of %d", refuted, queries)
+	if refuted < queries/10 {
+		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
+	}
 }
