@@ -162,15 +162,8 @@ func checkClassModel(t *testing.T, q Query, model []rt.Value) {
 // hold every value the terms take when the other vars range over their
 // domains.
 func TestClassProgram(t *testing.T) {
-	g := newParserQuery(12)
-	c := sym.NewContext()
 	checked := 0
-	for range 200 {
-		q := g.query()
-		grp, ok := newClassGroup(c, q)
-		if !ok {
-			continue
-		}
+	eachGroup(12, 200, func(g *parserQuery, q Query, grp *classGroup) {
 		p := grp.prog
 		n := len(grp.vars)
 		for range 5 {
@@ -225,7 +218,7 @@ func TestClassProgram(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 	if checked < 1000 {
 		t.Errorf("checked %d values", checked)
 	}
@@ -288,15 +281,8 @@ func checkProgramCurrent(t *testing.T, p *classProgram) {
 // or as an interval) is false on every completion that keeps the values
 // of the vars explain names, whatever the other vars take.
 func TestClassExplain(t *testing.T) {
-	g := newParserQuery(13)
-	c := sym.NewContext()
 	checked, narrower := 0, 0
-	for range 300 {
-		q := g.query()
-		grp, ok := newClassGroup(c, q)
-		if !ok {
-			continue
-		}
+	eachGroup(13, 300, func(g *parserQuery, q Query, grp *classGroup) {
 		p := grp.prog
 		n := len(grp.vars)
 		fixed := make([]uint64, n)
@@ -332,10 +318,23 @@ func TestClassExplain(t *testing.T) {
 				checked++
 			}
 		}
-	}
+	})
 	t.Logf("checked %d completions; %d explanations narrower than the assigned vars read", checked, narrower)
 	if checked < 1000 || narrower == 0 {
 		t.Errorf("checked %d completions, %d explanations narrower", checked, narrower)
+	}
+}
+
+// eachGroup calls f for each of n random queries of parser shapes (from
+// seed) that are in the class search's fragment, with its group.
+func eachGroup(seed uint64, n int, f func(g *parserQuery, q Query, grp *classGroup)) {
+	g := newParserQuery(seed)
+	c := sym.NewContext()
+	for range n {
+		q := g.query()
+		if grp, ok := newClassGroup(c, q); ok {
+			f(g, q, grp)
+		}
 	}
 }
 
