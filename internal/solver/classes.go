@@ -36,7 +36,8 @@ import (
 // changed), and jumps back, when every class of a part fails, to the
 // deepest earlier part the failures depend on — the parts the failing
 // constraints' evaluation read, not every part they mention: a search of
-// a byte that stopped at s[1] does not depend on s[5]. Exhausting the classes proves the group unsatisfiable, exactly; the
+// a byte that stopped at s[1] does not depend on s[5]. Exhausting the
+// classes proves the group unsatisfiable, exactly; the
 // first complete assignment is a model, built into strings and checked on
 // the original constraints by evaluation. A search beyond maxClassNodes
 // assignments gives up, and the next solver decides; so does every group
