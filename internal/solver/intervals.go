@@ -390,8 +390,9 @@ func (iv *intervals) backward() bool {
 //     So the position found by a search that the path compared with a
 //     constant, ite(s[0] == '.', 0, ite(s[1] == '.', 1, 2)) == 1, states
 //     s[0] != '.' and s[1] == '.'.
-//   - a && b true has both true; a || b false has both false; !a decided
-//     decides a.
+//   - a && b true has both true; a || b false has both false; a || b
+//     true with a false has b true (a && b false with a true, b false);
+//     !a decided decides a.
 //   - a comparison of a term with a constant, decided, is stated as a
 //     constraint is (assert).
 func (iv *intervals) backwardLogic(t *sym.Expr) bool {
@@ -415,13 +416,26 @@ func (iv *intervals) backwardLogic(t *sym.Expr) bool {
 		if iv.interval(b).meet(tr).empty() {
 			return iv.narrow(c, ival{1, 1}) && iv.narrow(a, tr)
 		}
-	case rt.OpLAnd:
-		if tr.lo == 1 {
-			return iv.narrow(t.Arg(0), ival{1, 1}) && iv.narrow(t.Arg(1), ival{1, 1})
+	case rt.OpLAnd, rt.OpLOr:
+		// decides is the operand value that decides the connective:
+		// false for &&, true for ||.
+		decides := int64(0)
+		if t.Op() == rt.OpLOr {
+			decides = 1
 		}
-	case rt.OpLOr:
-		if tr.hi == 0 {
-			return iv.narrow(t.Arg(0), ival{0, 0}) && iv.narrow(t.Arg(1), ival{0, 0})
+		a, b := t.Arg(0), t.Arg(1)
+		switch {
+		case tr.lo == 1-decides && tr.hi == 1-decides:
+			// Not decided by an operand: both are the other value.
+			return iv.narrow(a, ival{1 - decides, 1 - decides}) && iv.narrow(b, ival{1 - decides, 1 - decides})
+		case tr.lo == decides && tr.hi == decides:
+			// Decided: by b if a cannot decide it, and the converse.
+			if ar := iv.interval(a); ar.lo == 1-decides && ar.hi == 1-decides {
+				return iv.narrow(b, ival{decides, decides})
+			}
+			if br := iv.interval(b); br.lo == 1-decides && br.hi == 1-decides {
+				return iv.narrow(a, ival{decides, decides})
+			}
 		}
 	case rt.OpNot:
 		if tr.lo == tr.hi {
