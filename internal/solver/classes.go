@@ -372,6 +372,7 @@ func (g *classGroup) classify(q Query, cache *classCache) {
 		}
 	}
 	var key []byte
+	var ids []uint64
 	for j := range g.vars {
 		domain := g.domainValues(j, q)
 		// The key: the domain, the constraints on var j alone and the
@@ -382,12 +383,12 @@ func (g *classGroup) classify(q Query, cache *classCache) {
 		}
 		key = binary.AppendUvarint(key, uint64(len(g.unary[j])))
 		for _, c := range g.unary[j] {
-			key = binary.AppendUvarint(key, uint64(p.terms[p.roots[c]].ID()))
+			key = binary.AppendUvarint(key, p.terms[p.roots[c]].ID())
 		}
 		key = binary.AppendUvarint(key, uint64(len(frontier[j])))
-		ids := make([]uint64, len(frontier[j]))
-		for k, f := range frontier[j] {
-			ids[k] = uint64(p.terms[f].ID())
+		ids = ids[:0]
+		for _, f := range frontier[j] {
+			ids = append(ids, p.terms[f].ID())
 		}
 		slices.Sort(ids)
 		for _, id := range ids {

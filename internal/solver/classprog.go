@@ -138,9 +138,9 @@ func (p *classProgram) assign(v int, x uint64) int {
 }
 
 // unassign makes var v range over its domain again.
-func (p *classProgram) unassign(v int) int {
+func (p *classProgram) unassign(v int) {
 	p.assigned &^= 1 << v
-	return p.update(v)
+	p.update(v)
 }
 
 // update evaluates again, in order, the terms reading var v one of whose
