@@ -164,8 +164,11 @@ type classGroup struct {
 }
 
 // newClassGroup rewrites q over its parts, or reports that q is outside the
-// fragment: a part that is not small-domain, a float input, fewer than two
-// parts (the small-domain layer's) or more than maxClassParts.
+// fragment: a part that is not small-domain, a float input, no part or
+// more than maxClassParts. (A group of one part is usually the
+// small-domain layer's, but the refutation layer between the two may
+// leave one: its guards decided, a parser's query can come down to
+// len(p) == 0.)
 func newClassGroup(c *sym.Context, q Query) (*classGroup, bool) {
 	var parts []part
 	seen := map[part]bool{}
@@ -197,7 +200,7 @@ func newClassGroup(c *sym.Context, q Query) (*classGroup, bool) {
 			add(p)
 		}
 	}
-	if len(parts) < 2 || len(parts) > maxClassParts {
+	if len(parts) == 0 || len(parts) > maxClassParts {
 		return nil, false
 	}
 	// Whole parts (lengths first among them) before bytes, bytes in

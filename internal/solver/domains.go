@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"math/bits"
 	"strings"
 
@@ -273,11 +274,54 @@ func partModel(q Query, values map[part]uint64) ([]rt.Value, bool) {
 		if short && beyondLength(c, q.Leaves, model) {
 			continue
 		}
-		if holds, err := ev.Holds(c); err != nil || !holds {
+		holds, err := ev.Holds(c)
+		if errors.Is(err, sym.ErrUndefined) && readsOutside(ev, c, model) {
+			// The encoding reads 0 there (the search evaluated c so).
+			continue
+		}
+		if err != nil || !holds {
 			return nil, false
 		}
 	}
 	return model, true
+}
+
+// readsOutside reports whether c reads a string input of model at a
+// position outside it: Go would panic, the encoding reads a 0 byte (or
+// one of the input's bytes beyond its length, see beyondLength). A
+// path's prefix read p[len(p)-1] with len(p) >= 1; a query that asks for
+// len(p) == 0 gets, from the encoding as from Z3, the empty string.
+func readsOutside(ev *sym.Evaluator, c *sym.Expr, model []rt.Value) bool {
+	visited := map[*sym.Expr]bool{}
+	var walk func(e *sym.Expr) bool
+	walk = func(e *sym.Expr) bool {
+		if len(e.Vars()) == 0 || visited[e] {
+			return false
+		}
+		visited[e] = true
+		if e.Op() == rt.OpIndex && e.Arg(0).Op() == rt.OpInput && e.Arg(0).Input() < len(model) {
+			s, i := e.Arg(0), e.Arg(1)
+			if pos, err := ev.Eval(i); err == nil {
+				v := pos.Bits
+				if i.Kind().Signed() {
+					if sym.SignExtend(i.Kind(), v) < 0 {
+						return true
+					}
+					v = uint64(sym.SignExtend(i.Kind(), v))
+				}
+				if v >= uint64(len(model[s.Input()].Str)) {
+					return true
+				}
+			}
+		}
+		for a := range e.NumArgs() {
+			if walk(e.Arg(a)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(c)
 }
 
 // beyondLength reports whether c reads a byte of a string beyond the

@@ -94,9 +94,13 @@ func mulOK(a, b int64) (int64, bool) {
 // intervals computes, for one query, the intervals of its terms.
 type intervals struct {
 	leaves []rt.Leaf
-	stated map[*sym.Expr]ival    // what the constraints say of terms, by comparisons with constants
-	ne     []excluded            // the disequalities with constants, in the order stated
-	neOf   map[*sym.Expr][]int64 // ne by term, for lookups
+	stated map[*sym.Expr]ival // what the constraints say of terms, by comparisons with constants
+	// statedTerms lists stated's terms, in the order of their IDs when
+	// statedSorted is set (backward's fixed order).
+	statedTerms  []*sym.Expr
+	statedSorted bool
+	ne           []excluded            // the disequalities with constants, in the order stated
+	neOf         map[*sym.Expr][]int64 // ne by term, for lookups
 	// asserted marks the comparisons backward has stated as facts.
 	asserted map[*sym.Expr]bool
 	changed  bool // set when a statement narrows a term
@@ -116,6 +120,8 @@ type intervals struct {
 	visited  []uint32            // forget's marks, by number
 	epoch    uint32              // the current forget's mark
 	stack    []int32             // link's and forget's work list
+	sums     []sum               // the terms' sums (sums.go), by number
+	hasSum   []bool              // whether sums holds one
 	// other holds the intervals of terms outside the query's (none
 	// expected), all forgotten at each narrowing.
 	other map[*sym.Expr]ival
@@ -152,8 +158,10 @@ func (iv *intervals) release() {
 	clear(iv.index)
 	clear(iv.terms)
 	clear(iv.other)
-	*iv = intervals{stated: iv.stated, neOf: iv.neOf, asserted: iv.asserted, ne: iv.ne[:0], index: iv.index,
-		terms: iv.terms[:0], users: iv.users[:0], known: iv.known[:0], has: iv.has[:0], visited: iv.visited[:0], stack: iv.stack[:0], other: iv.other}
+	clear(iv.statedTerms)
+	*iv = intervals{stated: iv.stated, statedTerms: iv.statedTerms[:0], neOf: iv.neOf, asserted: iv.asserted, ne: iv.ne[:0], index: iv.index,
+		terms: iv.terms[:0], users: iv.users[:0], known: iv.known[:0], has: iv.has[:0], visited: iv.visited[:0], stack: iv.stack[:0], other: iv.other,
+		sums: iv.sums[:0], hasSum: iv.hasSum[:0]}
 	intervalsPool.Put(iv)
 }
 
@@ -197,8 +205,12 @@ func (iv *intervals) link(roots []*sym.Expr) {
 	iv.known = slices.Grow(iv.known[:0], n)[:n]
 	iv.has = slices.Grow(iv.has[:0], n)[:n]
 	iv.visited = slices.Grow(iv.visited[:0], n)[:n]
+	iv.sums = slices.Grow(iv.sums[:0], n)[:n]
+	iv.hasSum = slices.Grow(iv.hasSum[:0], n)[:n]
 	clear(iv.has)
 	clear(iv.visited)
+	clear(iv.sums)
+	clear(iv.hasSum)
 	iv.computed, iv.epoch = 0, 0
 }
 
@@ -320,6 +332,10 @@ func (iv *intervals) narrow(e *sym.Expr, r ival) bool {
 		return !s.empty()
 	}
 	iv.stated[e] = n
+	if !ok {
+		iv.statedTerms = append(iv.statedTerms, e)
+		iv.statedSorted = false
+	}
 	iv.changed = true
 	iv.forget(e) // the terms above e may narrow too
 	return !n.empty()
@@ -365,13 +381,14 @@ const maxBackwardRounds = 32
 func (iv *intervals) backward() bool {
 	for range maxBackwardRounds {
 		iv.changed = false
-		terms := make([]*sym.Expr, 0, len(iv.stated))
-		for t := range iv.stated {
-			terms = append(terms, t)
+		if !iv.statedSorted {
+			slices.SortFunc(iv.statedTerms, func(a, b *sym.Expr) int { return cmp.Compare(a.ID(), b.ID()) }) // a fixed order
+			iv.statedSorted = true
 		}
-		slices.SortFunc(terms, func(a, b *sym.Expr) int { return cmp.Compare(a.ID(), b.ID()) }) // a fixed order
-		for _, t := range terms {
-			if !iv.backwardArith(t) || !iv.backwardConv(t) || !iv.backwardLogic(t) || !iv.backwardBits(t) {
+		// The terms stated before the round; those the round states wait
+		// for the next.
+		for _, t := range iv.statedTerms[:len(iv.statedTerms):len(iv.statedTerms)] {
+			if !iv.backwardArith(t) || !iv.backwardSum(t) || !iv.backwardConv(t) || !iv.backwardLogic(t) || !iv.backwardBits(t) {
 				return false
 			}
 		}
@@ -773,7 +790,15 @@ func (iv *intervals) forward(e *sym.Expr) ival {
 	for i := range e.NumArgs() {
 		args = append(args, iv.interval(e.Arg(i)))
 	}
-	return applyInterval(e.Op(), k, e.K2(), args)
+	r := applyInterval(e.Op(), k, e.K2(), args)
+	switch e.Op() {
+	case rt.OpAdd, rt.OpSub, rt.OpNeg, rt.OpMul:
+		if k.Integer() {
+			// Both over-approximate e's values.
+			r = r.meet(iv.sumInterval(e))
+		}
+	}
+	return r
 }
 
 // maxEqualDepth bounds equalValues' descent.

@@ -17,7 +17,7 @@ import (
 // after run, bucket choices the path has already fixed (key % n == 0 after
 // key % n == 3) and bounds checks that cannot fail
 // (uint64(key % n) >= uint64(n) where 0 <= key % n and n <= 4). Nine in ten
-// of its queries are such, and each cost Z3 a millisecond or more. Four
+// of its queries are such, and each cost Z3 a millisecond or more. Five
 // arguments, each about a subset of the constraints (a subset that is
 // unsatisfiable makes the query so):
 //
@@ -26,12 +26,16 @@ import (
 //     %, &, conversions and comparisons, giving up (the whole range of the
 //     kind) wherever an operation may wrap around; statements also run
 //     backwards, through if-then-else, connectives, decided comparisons
-//     and sums or products with constants. A constraint whose truth
+//     and sums or products with constants; a term of sums and
+//     differences is also read as a linear sum of its other terms
+//     (sums.go), where a term read twice cancels. A constraint whose truth
 //     interval is "false", or statements that leave a term no value,
 //     refute the query.
 //   - Relations: comparisons between the same two non-constant terms
 //     that exclude every order of them (x == y and x != y; x < y and
 //     x >= y).
+//   - Negations: a constraint and its negation written out, pushed
+//     inwards as the simplifier writes it (byNegations).
 //   - Differences: comparisons of terms offset by constants, such as
 //     t + c <= u + d, as bounds on the terms' differences, a cycle of
 //     which no integers meet (byDifferences).
@@ -116,7 +120,7 @@ const maxGuardRounds = 8
 // unsatisfiable, and returns q's intervals.
 func (r *Refute) refuted(q Query) (*intervals, bool) {
 	iv, refuted := byIntervals(q)
-	return iv, refuted || byRelations(q) || byDifferences(q, iv) || r.byResidues(q, iv)
+	return iv, refuted || byRelations(q) || byNegations(q) || byDifferences(q, iv) || r.byResidues(q, iv)
 }
 
 // byIntervals states every constraint's comparisons with constants, then
@@ -182,6 +186,65 @@ func byRelations(q Query) bool {
 			return true
 		}
 		admitted[p] = rel
+	}
+	return false
+}
+
+// byNegations looks for a constraint and its negation written out
+// (negates): a parser that tests one byte twice against a class of
+// characters, isSpace(s[i]) on the path and !isSpace(s[i]) asked, gets
+// c == 9 || c == 10 || c == 32 and, negated and pushed inwards by the
+// simplifier, (c < 9 || c > 10) && c != 32, which the intervals cannot
+// relate. Only constraints that are connectives or negations are
+// compared; comparisons are byRelations'.
+func byNegations(q Query) bool {
+	var conns []*sym.Expr
+	for _, c := range q.Constraints {
+		switch c.Op() {
+		case rt.OpLAnd, rt.OpLOr, rt.OpNot:
+			conns = append(conns, c)
+		}
+	}
+	for i, a := range conns {
+		for _, b := range conns[i+1:] {
+			if negates(a, b, maxNegationDepth) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxNegationDepth bounds negates' descent.
+const maxNegationDepth = 8
+
+// negates reports whether a is !b for every value of the inputs, by
+// their structure: !x against x, a comparison against its negation (or
+// its negation mirrored) on the same operands, and a conjunction against
+// a disjunction whose operands negate its own (De Morgan), in either
+// order (every kind's order is total).
+func negates(a, b *sym.Expr, depth int) bool {
+	if depth == 0 {
+		return false
+	}
+	switch {
+	case a.Op() == rt.OpNot && a.Arg(0) == b, b.Op() == rt.OpNot && b.Arg(0) == a:
+		return true
+	case isComparison(a.Op()) && isComparison(b.Op()):
+		if a.K2() != b.K2() {
+			return false
+		}
+		switch {
+		case a.Arg(0) == b.Arg(0) && a.Arg(1) == b.Arg(1):
+			return b.Op() == sym.Negate(a.Op())
+		case a.Arg(0) == b.Arg(1) && a.Arg(1) == b.Arg(0):
+			return b.Op() == sym.Negate(sym.Mirror(a.Op()))
+		}
+		return false
+	case a.Op() == rt.OpLAnd && b.Op() == rt.OpLOr, a.Op() == rt.OpLOr && b.Op() == rt.OpLAnd:
+		a0, a1, b0, b1 := a.Arg(0), a.Arg(1), b.Arg(0), b.Arg(1)
+		return negates(a0, b0, depth-1) && negates(a1, b1, depth-1) ||
+			negates(a0, b1, depth-1) && negates(a1, b0, depth-1)
 	}
 	return false
 }

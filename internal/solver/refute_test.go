@@ -22,6 +22,7 @@ func TestRefute(t *testing.T) {
 	cmp := c.Compare
 	rem := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpRem, a, b) }
 	add := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpAdd, a, b) }
+	sub := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpSub, a, b) }
 	mul := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpMul, a, b) }
 	quo := func(a, b *sym.Expr) *sym.Expr { return c.Binary(rt.OpQuo, a, b) }
 	asU := func(a *sym.Expr) *sym.Expr { return c.Conv(rt.KUint64, a) }
@@ -37,6 +38,14 @@ func TestRefute(t *testing.T) {
 			bs = append(bs, c.Binary(rt.OpAdd, c.Conv(rt.KUint8, d), c.Const(rt.KUint8, '0')))
 		}
 		return c.FromList(bs)
+	}
+	// class is a character class's shape: lo in first..last or in
+	// ' '..'!'.
+	class := func(first, last uint64) *sym.Expr {
+		r := c.Conv(rt.KInt32, lo)
+		i32 := func(v uint64) *sym.Expr { return c.Const(rt.KInt32, v) }
+		in := func(a, b uint64) *sym.Expr { return c.And(cmp(rt.OpGe, r, i32(a)), cmp(rt.OpLe, r, i32(b))) }
+		return c.Or(in(first, last), in(' ', '!'))
 	}
 	tests := []struct {
 		name    string
@@ -103,6 +112,15 @@ func TestRefute(t *testing.T) {
 		{"a quotient by a divisor that may be 0", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(20)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(1)), cmp(rt.OpLt, quo(key, n), i64(0))}, false},
 		{"no bits outside a mask and a value past it", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpAndNot, key, i64(7)), i64(0)), cmp(rt.OpGe, asU(key), u64(10))}, true},
 		{"no bits outside a mask and a value in it", []*sym.Expr{cmp(rt.OpEq, c.Binary(rt.OpAndNot, key, i64(7)), i64(0)), cmp(rt.OpGe, asU(key), u64(7))}, false},
+		{"a slice's end checked against its start, the start cancelling", []*sym.Expr{cmp(rt.OpGe, key, i64(10)), cmp(rt.OpLe, key, i64(100)), cmp(rt.OpGt, asU(sub(sub(key, sub(key, i64(5))), i64(1))), asU(key))}, true},
+		{"a slice's end checked against its start, satisfiable", []*sym.Expr{cmp(rt.OpGe, key, i64(3)), cmp(rt.OpLe, key, i64(100)), cmp(rt.OpGt, asU(sub(sub(key, sub(key, i64(5))), i64(1))), asU(key))}, false},
+		{"a remaining length that bounds a position", []*sym.Expr{cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(10)), cmp(rt.OpGe, key, i64(-1)), cmp(rt.OpLe, key, i64(100)), cmp(rt.OpEq, sub(sub(n, i64(1)), add(key, i64(1))), i64(8)), cmp(rt.OpGt, mul(key, key), i64(4))}, true},
+		{"a remaining length that bounds a position, satisfiable", []*sym.Expr{cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(10)), cmp(rt.OpGe, key, i64(-1)), cmp(rt.OpLe, key, i64(100)), cmp(rt.OpEq, sub(sub(n, i64(1)), add(key, i64(1))), i64(8)), cmp(rt.OpLe, mul(key, key), i64(0))}, false},
+		{"a byte difference that wraps around", []*sym.Expr{cmp(rt.OpNe, sub(add(lo, c.Const(rt.KUint8, 200)), lo), c.Const(rt.KUint8, 200))}, true},
+		{"an unsigned difference below zero", []*sym.Expr{cmp(rt.OpNe, sub(u, add(u, u64(3))), u64(1<<64-3))}, true},
+		{"an unsigned difference below zero, satisfiable", []*sym.Expr{cmp(rt.OpNe, sub(u, add(u, u64(3))), u64(1<<64-4))}, false},
+		{"a byte's class tested again", []*sym.Expr{c.Not(class(9, 10)), class(9, 10)}, true},
+		{"a byte's class tested again, another class", []*sym.Expr{c.Not(class(9, 10)), class(9, 11)}, false},
 	}
 	core := NewZ3(Options{})
 	defer core.Close()
@@ -750,4 +768,100 @@ func TestEqualValuesAgreeWithZ3(t *testing.T) {
 	if refuted < queries/10 {
 		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
 	}
+}
+
+// TestNegationsAgreeWithZ3 builds random conjunctions and disjunctions of
+// comparisons of two int8 inputs, with each other and with constants,
+// and asks each with its negation — as the simplifier writes it, or
+// written out with comparisons mirrored and operands swapped at random
+// — or with the negation of a formula that differs in one comparison
+// (its constant, operand or operator): byNegations must find every
+// negation, and every query it refutes Z3 must find unsatisfiable.
+func TestNegationsAgreeWithZ3(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "x", K: rt.KInt8}, {Path: "y", K: rt.KInt8}}
+	x, y := c.Input(0, rt.KInt8), c.Input(1, rt.KInt8)
+	core := NewZ3(Options{})
+	defer core.Close()
+	rng := rand.New(rand.NewPCG(71, 72))
+	// formula returns a formula and one that differs from it in one
+	// comparison.
+	var formula func(depth int) (*sym.Expr, *sym.Expr)
+	formula = func(depth int) (*sym.Expr, *sym.Expr) {
+		if depth == 0 || rng.IntN(4) == 0 {
+			op := comparisons[rng.IntN(len(comparisons))]
+			a := []*sym.Expr{x, y}[rng.IntN(2)]
+			b := c.Const(rt.KInt8, uint64(int64(rng.IntN(41))-20))
+			if rng.IntN(4) == 0 {
+				b = []*sym.Expr{x, y}[rng.IntN(2)]
+			}
+			switch rng.IntN(3) {
+			case 0:
+				return c.Compare(op, a, b), c.Compare(op, a, c.Binary(rt.OpAdd, b, c.Const(rt.KInt8, 1)))
+			case 1:
+				return c.Compare(op, a, b), c.Compare(op, b, a)
+			}
+			return c.Compare(op, a, b), c.Compare(comparisons[rng.IntN(len(comparisons))], a, b)
+		}
+		a, a2 := formula(depth - 1)
+		b, b2 := formula(depth - 1)
+		join := c.And
+		if rng.IntN(2) == 0 {
+			join = c.Or
+		}
+		if rng.IntN(2) == 0 {
+			return join(a, b), join(a2, b)
+		}
+		return join(a, b), join(a, b2)
+	}
+	// negation writes !f out, mirroring comparisons and swapping
+	// operands at random.
+	var negation func(f *sym.Expr) *sym.Expr
+	negation = func(f *sym.Expr) *sym.Expr {
+		switch op := f.Op(); {
+		case op == rt.OpLAnd || op == rt.OpLOr:
+			a, b := negation(f.Arg(0)), negation(f.Arg(1))
+			if rng.IntN(2) == 0 {
+				a, b = b, a
+			}
+			if op == rt.OpLAnd {
+				return c.Or(a, b)
+			}
+			return c.And(a, b)
+		case isComparison(op) && rng.IntN(2) == 0:
+			return c.Compare(sym.Mirror(sym.Negate(op)), f.Arg(1), f.Arg(0))
+		}
+		return c.Not(f)
+	}
+	found, refuted := 0, 0
+	for range 600 {
+		f, other := formula(3)
+		if f.Op() != rt.OpLAnd && f.Op() != rt.OpLOr {
+			continue
+		}
+		var g *sym.Expr
+		asked := rng.IntN(3)
+		switch asked {
+		case 0:
+			g = c.Not(f)
+		case 1:
+			g = negation(f)
+		default:
+			g = c.Not(other)
+		}
+		q := Query{Constraints: []*sym.Expr{f, g}, Leaves: leaves, Seed: make([]rt.Value, len(leaves))}
+		if asked < 2 && g.Op() != rt.OpConst {
+			if !byNegations(q) {
+				t.Fatalf("%s: the negation not found", sym.FormatAll(q.Constraints, leaves))
+			}
+			found++
+		}
+		if refutedAsZ3Agrees(t, core, q) {
+			refuted++
+		}
+	}
+	if found < 150 {
+		t.Errorf("%d negations asked: the test checks too little", found)
+	}
+	t.Logf("%d negations, %d refuted in all", found, refuted)
 }
