@@ -33,10 +33,13 @@ import (
 // (the seed's class first, then in order of each class's most readable
 // value), evaluates a constraint exactly once all its parts are assigned
 // and as an interval before (classprog.go; only the terms whose operands
-// changed), and jumps back, when every class of a part fails, to the
-// deepest earlier part the failures depend on — the parts the failing
-// constraints' evaluation read, not every part they mention: a search of
-// a byte that stopped at s[1] does not depend on s[5]. Exhausting the
+// changed), and learns from each failure what it depends on: the terms
+// of one part the failing constraints' evaluation read (s[7] == ' '),
+// not every part they mention — a search of a byte that stopped at s[1]
+// does not depend on s[5]. A later class of the part that gives those
+// terms the same values fails the same way and is skipped, and when
+// every class fails the search jumps back to the deepest earlier part
+// the failures read. Exhausting the
 // classes proves the group unsatisfiable, exactly; the
 // first complete assignment is a model, built into strings and checked on
 // the original constraints by evaluation. A search beyond maxClassNodes
@@ -155,6 +158,11 @@ type classGroup struct {
 	leaves []rt.Leaf   // the rewritten group's layout, one leaf per var
 	cons   []*sym.Expr // the rewritten constraints
 	prog   *classProgram
+	// front lists the frontier terms (classProgram.frontier) by var, in
+	// the numbering of prog.frontier; var d's are front[frontStart[d]:
+	// frontStart[d+1]].
+	front      []int32
+	frontStart []int
 	// complete[d] lists the constraints whose last var is var d; partial[d]
 	// those that read var d and a later var; unary[d] those on var d alone.
 	complete, partial, unary [][]int
@@ -374,6 +382,19 @@ func (g *classGroup) classify(q Query, cache *classCache) {
 			}
 		}
 	}
+	g.frontStart = make([]int, len(g.vars)+1)
+	p.frontier = make([]int32, len(p.nodes))
+	for i := range p.frontier {
+		p.frontier[i] = -1
+	}
+	for j, f := range frontier {
+		g.frontStart[j] = len(g.front)
+		for _, i := range f {
+			p.frontier[i] = int32(len(g.front))
+			g.front = append(g.front, i)
+		}
+	}
+	g.frontStart[len(g.vars)] = len(g.front)
 	var key []byte
 	var ids []uint64
 	for j := range g.vars {
@@ -453,66 +474,141 @@ values:
 	return classes
 }
 
-// explain returns the vars constraint r's failure depends on, counting
-// the terms visited.
-func (g *classGroup) explain(r int32) uint64 {
-	vars, visited := g.prog.explain(r)
+// explain adds to terms the frontier terms constraint r's failure
+// depends on, counting the terms visited.
+func (g *classGroup) explain(r int32, terms []uint64) {
+	_, visited := g.prog.explain(r, terms)
 	g.walk += visited
-	return vars
 }
 
-// search assigns the vars in order, depth first, and jumps back over
-// the vars a failure does not depend on (conflict-directed backjumping):
-// when every value of a var fails, the failure is due to the earlier vars
-// the failing constraints' evaluation read (classProgram.explain), and
-// the deepest of those is the one to change. It reports whether an assignment satisfies every constraint
-// (left in g.prog.vars), and false in ok if it gave up.
+// A classFailure is a value of a var that failed: the frontier terms of
+// that var and earlier ones the failure depends on, and the values the
+// var's frontier terms took.
+type classFailure struct {
+	because []uint64
+	vals    []uint64
+	bads    []bool
+}
+
+// search assigns the vars in order, depth first, and learns from each
+// failure what it depends on: the frontier terms (values of terms of one
+// var read by the others) the failing constraints' evaluation read
+// (classProgram.explain), and for a subtree that failed, those of all
+// its failures on the earlier vars. A later value of the var that gives
+// those of its terms the same values fails the same way and is skipped;
+// when every value of a var fails, the failure is due to the earlier
+// vars' terms those failures read, and when a subtree's failure read no
+// term of the var, no value of it can help: the search jumps back
+// (conflict-directed backjumping). It reports whether an assignment
+// satisfies every constraint (left in g.prog.vars), and false in ok if
+// it gave up.
 func (g *classGroup) search() (found, ok bool) {
 	p := g.prog
-	// dfs returns, when it finds nothing, the earlier vars the failure
-	// depends on.
-	var dfs func(d int) (found, ok bool, conflict uint64)
-	dfs = func(d int) (bool, bool, uint64) {
-		if d == len(g.vars) {
-			return true, true, 0
+	words := (len(g.front) + 63) / 64
+	// keepBelow clears the terms of var d and later ones.
+	keepBelow := func(set []uint64, d int) {
+		n := g.frontStart[d]
+		for w := range set {
+			switch lo := w * 64; {
+			case lo >= n:
+				set[w] = 0
+			case lo+64 > n:
+				set[w] &= 1<<(n-lo) - 1
+			}
 		}
-		below := uint64(1)<<d - 1 // the vars assigned before d
-		var conflict uint64
+	}
+	reads := func(set []uint64, d int) bool {
+		for j := g.frontStart[d]; j < g.frontStart[d+1]; j++ {
+			if set[j/64]>>(j%64)&1 == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	// agrees reports whether var d's frontier terms the failure f read
+	// have the values they had then.
+	agrees := func(f *classFailure, d int) bool {
+		lo := g.frontStart[d]
+		for j := lo; j < g.frontStart[d+1]; j++ {
+			if f.because[j/64]>>(j%64)&1 == 1 {
+				if t := g.front[j]; p.bad[t] != f.bads[j-lo] || !p.bad[t] && p.val[t] != f.vals[j-lo] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	var dfs func(d int) (found, ok bool, conflict []uint64)
+	dfs = func(d int) (bool, bool, []uint64) {
+		if d == len(g.vars) {
+			return true, true, nil
+		}
+		conflict := make([]uint64, words)
+		var failures []*classFailure
 		defer p.unassign(d)
 	values:
 		for _, x := range g.vars[d].values {
 			g.nodes++
 			if g.work += p.assign(d, x); g.nodes > maxClassNodes || g.work > maxClassWork || g.walk > maxClassWalk {
-				return false, false, 0
+				return false, false, nil
 			}
+			for _, f := range failures {
+				if agrees(f, d) {
+					or(conflict, f.because)
+					continue values
+				}
+			}
+			because := make([]uint64, words)
+			failed := false
 			for _, i := range g.complete[d] {
 				r := p.roots[i]
 				if p.bad[r] {
-					return false, false, 0
+					return false, false, nil
 				}
 				if p.val[r] == 0 {
-					conflict |= g.explain(r) & below
-					continue values
+					g.explain(r, because)
+					failed = true
+					break
 				}
 			}
-			for _, i := range g.partial[d] {
-				if r := p.roots[i]; p.iv[r].hi == 0 {
-					conflict |= g.explain(r) & below
-					continue values
+			if !failed {
+				for _, i := range g.partial[d] {
+					if r := p.roots[i]; p.iv[r].hi == 0 {
+						g.explain(r, because)
+						failed = true
+						break
+					}
 				}
 			}
-			found, ok, deeper := dfs(d + 1)
-			if found || !ok {
-				return found, ok, 0
+			if !failed {
+				found, ok, deeper := dfs(d + 1)
+				if found || !ok {
+					return found, ok, nil
+				}
+				if !reads(deeper, d) {
+					// No value of d can help: jump back.
+					return false, true, deeper
+				}
+				because = deeper
 			}
-			if deeper&(1<<d) == 0 {
-				// No value of d can help: jump back.
-				return false, true, deeper
+			keepBelow(because, d+1)
+			f := &classFailure{because: because, vals: make([]uint64, g.frontStart[d+1]-g.frontStart[d]), bads: make([]bool, g.frontStart[d+1]-g.frontStart[d])}
+			for j := g.frontStart[d]; j < g.frontStart[d+1]; j++ {
+				f.vals[j-g.frontStart[d]], f.bads[j-g.frontStart[d]] = p.val[g.front[j]], p.bad[g.front[j]]
 			}
-			conflict |= deeper & below
+			failures = append(failures, f)
+			or(conflict, because)
 		}
+		keepBelow(conflict, d)
 		return false, true, conflict
 	}
 	found, ok, _ = dfs(0)
 	return found, ok
+}
+
+// or adds the set b to a.
+func or(a, b []uint64) {
+	for w := range a {
+		a[w] |= b[w]
+	}
 }

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -296,7 +297,7 @@ func TestClassExplain(t *testing.T) {
 			if p.iv[r].hi != 0 {
 				continue
 			}
-			vars, _ := p.explain(r)
+			vars, _ := p.explain(r, nil)
 			if vars&^p.assigned != 0 {
 				t.Fatalf("%s: explained by unassigned vars %b (assigned %b)", sym.Format(p.terms[r], grp.leaves), vars, p.assigned)
 			}
@@ -322,6 +323,77 @@ func TestClassExplain(t *testing.T) {
 	t.Logf("checked %d completions; %d explanations narrower than the assigned vars read", checked, narrower)
 	if checked < 1000 || narrower == 0 {
 		t.Errorf("checked %d completions, %d explanations narrower", checked, narrower)
+	}
+}
+
+// TestClassExplainTerms: an explanation in frontier terms holds for
+// every completion that gives those terms their values, whatever values
+// of the explained vars it takes — not only the vars' values.
+func TestClassExplainTerms(t *testing.T) {
+	checked, other := 0, 0
+	eachGroup(17, 300, func(g *parserQuery, q Query, grp *classGroup) {
+		grp.classify(q, nil)
+		p := grp.prog
+		n := len(grp.vars)
+		fixed := make([]uint64, n)
+		for v := range n {
+			if g.rng.IntN(3) > 0 {
+				fixed[v] = randomValue(g.rng, grp.leaves[v])
+				p.assign(v, fixed[v])
+			}
+		}
+		// value is frontier term j's value (or undefinedness) with its
+		// var at x.
+		value := func(j int, v int, x uint64) (uint64, bool) {
+			in := make([]rt.Value, n)
+			in[v].Bits = x
+			r, err := sym.Eval(p.terms[grp.front[j]], in)
+			return r.Bits, err != nil
+		}
+		for _, r := range p.roots {
+			if p.iv[r].hi != 0 || bits.OnesCount64(p.nodes[r].reads) < 2 {
+				continue // true, or on one var (decided before the search)
+			}
+			terms := make([]uint64, (len(grp.front)+63)/64)
+			vars, _ := p.explain(r, terms)
+			for range 16 {
+				in := make([]rt.Value, n)
+				for v := range n {
+					in[v] = rt.Value{Bits: randomValue(g.rng, grp.leaves[v])}
+					if vars>>v&1 == 0 {
+						continue
+					}
+					// A value giving v's explained terms their values.
+					agrees := func(x uint64) bool {
+						for j := grp.frontStart[v]; j < grp.frontStart[v+1]; j++ {
+							if terms[j/64]>>(j%64)&1 == 0 {
+								continue
+							}
+							a, abad := value(j, v, x)
+							b, bbad := value(j, v, fixed[v])
+							if abad != bbad || !abad && a != b {
+								return false
+							}
+						}
+						return true
+					}
+					if !agrees(in[v].Bits) {
+						in[v].Bits = fixed[v]
+					} else if in[v].Bits != fixed[v] {
+						other++
+					}
+				}
+				holds, err := sym.Holds(p.terms[r], in)
+				if err == nil && holds {
+					t.Fatalf("%s: false with %b assigned (%v), explained by terms %b, but holds on %v", sym.Format(p.terms[r], grp.leaves), p.assigned, fixed, terms, in)
+				}
+				checked++
+			}
+		}
+	})
+	t.Logf("checked %d completions; %d explained vars took another value", checked, other)
+	if checked < 1000 || other < 100 {
+		t.Errorf("checked %d completions, %d explained vars took another value", checked, other)
 	}
 }
 
@@ -352,8 +424,14 @@ func randomValue(rng *rand.Rand, l rt.Leaf) uint64 {
 // cannot, and counts.
 func TestClassSearch(t *testing.T) {
 	c := sym.NewContext()
-	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}, {Path: "x", K: rt.KInt64}}
-	s, x := c.Input(0, rt.KString), c.Input(1, rt.KInt64)
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}, {Path: "x", K: rt.KInt64}, {Path: "long", K: rt.KString, Max: 12}}
+	s, x, long := c.Input(0, rt.KString), c.Input(1, rt.KInt64), c.Input(2, rt.KString)
+	// found is strings.IndexByte(long, ' ').
+	found := c.Const(rt.KInt, uint64(1<<64-1))
+	for k := 11; k >= 0; k-- {
+		in := c.Compare(rt.OpLt, c.Const(rt.KInt, uint64(k)), c.Len(long))
+		found = c.Ite(c.And(in, c.Compare(rt.OpEq, c.Index(long, c.Const(rt.KInt, uint64(k))), c.Const(rt.KUint8, ' '))), c.Const(rt.KInt, uint64(k)), found)
+	}
 	at := func(k int) *sym.Expr { return c.Index(s, c.Const(rt.KInt, uint64(k))) }
 	is := func(e *sym.Expr, b byte) *sym.Expr { return c.Compare(rt.OpEq, e, c.Const(rt.KUint8, uint64(b))) }
 	dots := c.Const(rt.KInt, 0)
@@ -375,13 +453,14 @@ func TestClassSearch(t *testing.T) {
 		{"the last byte read before, and now no byte", []*sym.Expr{c.Not(is(at(0), '-')), c.Not(is(c.Index(s, c.Binary(rt.OpSub, c.Len(s), c.Const(rt.KInt, 1))), '/')), length(rt.OpEq, 0)}, Sat, false, ""},
 		{"the last byte a slash, and now no byte", []*sym.Expr{is(c.Index(s, c.Binary(rt.OpSub, c.Len(s), c.Const(rt.KInt, 1))), '/'), length(rt.OpEq, 0)}, Unsat, false, ""},
 		{"the length alone", []*sym.Expr{length(rt.OpEq, 1)}, Sat, false, "1"},
+		{"the byte a search found, where no byte can be", []*sym.Expr{c.Compare(rt.OpLe, c.Conv(rt.KUint64, found), c.Conv(rt.KUint64, c.Len(long))), c.Compare(rt.OpGe, c.Index(long, found), c.Const(rt.KUint8, 128))}, Unsat, false, ""},
 		{"a 64-bit input", []*sym.Expr{count(rt.OpEq, 1), c.Compare(rt.OpEq, x, c.Conv(rt.KInt64, at(0)))}, Unknown, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &Metrics{}
 			called := false
-			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: "1.2."}, {}}}
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: "1.2."}, {}, {Str: "a b"}}}
 			r, err := NewClasses(record{&called}, m).Solve(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)

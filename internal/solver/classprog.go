@@ -31,6 +31,10 @@ type classProgram struct {
 
 	seen  []uint32 // explain's marks, by term
 	epoch uint32   // the current explain's mark
+	// frontier numbers the terms of one var that a term of more vars
+	// reads (-1 for the others), in which explanations are written (set
+	// by the class search).
+	frontier []int32
 
 	exactNow []bool   // each term evaluated exactly, at its last evaluation
 	changed  []uint32 // the update in which each term's value last changed
@@ -282,7 +286,15 @@ func (p *classProgram) distinct(i int32) bool {
 // gives the term a value within its current interval, as evaluation
 // reads only them; a constraint false now is false on all of them, which
 // is what lets the search jump back over the vars that did not matter.
-func (p *classProgram) explain(i int32) (uint64, int) {
+//
+// With terms not nil, it also sets there the frontier terms (see
+// frontier) the walk reads, and stops at them (term i must read two vars
+// or more, so that every path down meets one): every completion that
+// gives those terms their current values gives term i a value within its
+// interval too, whatever values of their vars it takes. A byte a search
+// over the string found not to be a space depends on s[k] == ' ' alone,
+// and any other byte that is not one fails the same way.
+func (p *classProgram) explain(i int32, terms []uint64) (uint64, int) {
 	p.epoch++
 	if p.epoch == 0 {
 		clear(p.seen)
@@ -293,11 +305,21 @@ func (p *classProgram) explain(i int32) (uint64, int) {
 	var walk func(i int32)
 	walk = func(i int32) {
 		n := &p.nodes[i]
-		if n.reads&p.assigned&^vars == 0 || p.seen[i] == p.epoch {
+		if p.seen[i] == p.epoch || n.reads&p.assigned == 0 {
 			return
+		}
+		if terms == nil && n.reads&p.assigned&^vars == 0 {
+			return // every var it reads already counted
 		}
 		p.seen[i] = p.epoch
 		visited++
+		if terms != nil {
+			if f := p.frontier[i]; f >= 0 {
+				terms[f/64] |= 1 << (f % 64)
+				vars |= n.reads
+				return
+			}
+		}
 		switch n.op {
 		case rt.OpInput:
 			vars |= n.reads
