@@ -286,13 +286,7 @@ func TestClassExplain(t *testing.T) {
 	eachGroup(13, 300, func(g *parserQuery, q Query, grp *classGroup) {
 		p := grp.prog
 		n := len(grp.vars)
-		fixed := make([]uint64, n)
-		for v := range n {
-			if g.rng.IntN(3) > 0 {
-				fixed[v] = randomValue(g.rng, grp.leaves[v])
-				p.assign(v, fixed[v])
-			}
-		}
+		fixed := assignSome(g, grp)
 		for _, r := range p.roots {
 			if p.iv[r].hi != 0 {
 				continue
@@ -335,13 +329,7 @@ func TestClassExplainTerms(t *testing.T) {
 		grp.classify(q, nil)
 		p := grp.prog
 		n := len(grp.vars)
-		fixed := make([]uint64, n)
-		for v := range n {
-			if g.rng.IntN(3) > 0 {
-				fixed[v] = randomValue(g.rng, grp.leaves[v])
-				p.assign(v, fixed[v])
-			}
-		}
+		fixed := assignSome(g, grp)
 		// value is frontier term j's value (or undefinedness) with its
 		// var at x.
 		value := func(j int, v int, x uint64) (uint64, bool) {
@@ -395,6 +383,19 @@ func TestClassExplainTerms(t *testing.T) {
 	if checked < 1000 || other < 100 {
 		t.Errorf("checked %d completions, %d explained vars took another value", checked, other)
 	}
+}
+
+// assignSome assigns about two thirds of grp's vars random values,
+// returned by var (0 for the others).
+func assignSome(g *parserQuery, grp *classGroup) []uint64 {
+	fixed := make([]uint64, len(grp.vars))
+	for v := range fixed {
+		if g.rng.IntN(3) > 0 {
+			fixed[v] = randomValue(g.rng, grp.leaves[v])
+			grp.prog.assign(v, fixed[v])
+		}
+	}
+	return fixed
 }
 
 // eachGroup calls f for each of n random queries of parser shapes (from

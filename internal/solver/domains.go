@@ -292,36 +292,24 @@ func partModel(q Query, values map[part]uint64) ([]rt.Value, bool) {
 // path's prefix read p[len(p)-1] with len(p) >= 1; a query that asks for
 // len(p) == 0 gets, from the encoding as from Z3, the empty string.
 func readsOutside(ev *sym.Evaluator, c *sym.Expr, model []rt.Value) bool {
-	visited := map[*sym.Expr]bool{}
-	var walk func(e *sym.Expr) bool
-	walk = func(e *sym.Expr) bool {
-		if len(e.Vars()) == 0 || visited[e] {
+	return anyTerm([]*sym.Expr{c}, func(e *sym.Expr) bool {
+		if e.Op() != rt.OpIndex || e.Arg(0).Op() != rt.OpInput || e.Arg(0).Input() >= len(model) {
 			return false
 		}
-		visited[e] = true
-		if e.Op() == rt.OpIndex && e.Arg(0).Op() == rt.OpInput && e.Arg(0).Input() < len(model) {
-			s, i := e.Arg(0), e.Arg(1)
-			if pos, err := ev.Eval(i); err == nil {
-				v := pos.Bits
-				if i.Kind().Signed() {
-					if sym.SignExtend(i.Kind(), v) < 0 {
-						return true
-					}
-					v = uint64(sym.SignExtend(i.Kind(), v))
-				}
-				if v >= uint64(len(model[s.Input()].Str)) {
-					return true
-				}
-			}
+		s, i := e.Arg(0), e.Arg(1)
+		pos, err := ev.Eval(i)
+		if err != nil {
+			return false
 		}
-		for a := range e.NumArgs() {
-			if walk(e.Arg(a)) {
+		v := pos.Bits
+		if i.Kind().Signed() {
+			if sym.SignExtend(i.Kind(), v) < 0 {
 				return true
 			}
+			v = uint64(sym.SignExtend(i.Kind(), v))
 		}
-		return false
-	}
-	return walk(c)
+		return v >= uint64(len(model[s.Input()].Str))
+	})
 }
 
 // beyondLength reports whether c reads a byte of a string beyond the

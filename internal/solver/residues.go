@@ -292,22 +292,7 @@ func lcm(a, b uint64) uint64 { return a / gcd(a, b) * b }
 // hasRemainder reports whether e has a remainder or a mask among its
 // terms.
 func hasRemainder(e *sym.Expr) bool {
-	visited := map[*sym.Expr]bool{}
-	var walk func(e *sym.Expr) bool
-	walk = func(e *sym.Expr) bool {
-		if len(e.Vars()) == 0 || visited[e] {
-			return false
-		}
-		visited[e] = true
-		if e.Op() == rt.OpRem || e.Op() == rt.OpAnd {
-			return true
-		}
-		for i := range e.NumArgs() {
-			if walk(e.Arg(i)) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(e)
+	return anyTerm([]*sym.Expr{e}, func(e *sym.Expr) bool {
+		return len(e.Vars()) > 0 && (e.Op() == rt.OpRem || e.Op() == rt.OpAnd)
+	})
 }
