@@ -42,8 +42,8 @@ import (
 // the failures read. Exhausting the
 // classes proves the group unsatisfiable, exactly; the
 // first complete assignment is a model, built into strings and checked on
-// the original constraints by evaluation. A search beyond maxClassNodes
-// assignments gives up, and the next solver decides; so does every group
+// the original constraints by evaluation. A search beyond its bounds
+// (classBounds) gives up, and the next solver decides; so does every group
 // outside the fragment. The layer never changes an answer.
 type Classes struct {
 	next    Solver
@@ -98,9 +98,29 @@ func (cc *classCache) put(key []byte, values []uint64) {
 // maxClassParts bounds the parts of a group the layer searches.
 const maxClassParts = 64
 
-// maxClassNodes bounds the assignments one search tries, maxClassWork
-// the terms it evaluates again for them, and maxClassWalk the terms it
-// visits to explain failures (together a few milliseconds).
+// classBounds returns the bounds of a search over a group of the given
+// number of terms: maxClassNodes, maxClassWork and maxClassWalk, scaled
+// for a group of more than maxClassWork/classScale terms by its size
+// (the work bound classScale terms evaluated per term of the group). Z3's
+// time on a group grows with its size (the formula it bit-blasts), so a
+// search may spend more before it gives up on a larger one: go-glob's
+// counts of '*' over "*" + pattern + "*", groups of 700–3,000 terms, took
+// Z3 150–900 ms each, and the search decides them in 0.1–3 M terms
+// evaluated (10–450 ms). The bounds depend on the group alone, so which
+// layer answers — and the model — does not depend on timing.
+func classBounds(terms int) (nodes, work, walk int) {
+	s := max(1, terms*classScale/maxClassWork)
+	return maxClassNodes * s, maxClassWork * s, maxClassWalk * s
+}
+
+// classScale is the terms evaluated a search may spend per term of its
+// group, for groups large enough to need more than maxClassWork.
+const classScale = 1024
+
+// maxClassNodes bounds the assignments one search over a small group
+// tries, maxClassWork the terms it evaluates again for them, and
+// maxClassWalk the terms it visits to explain failures (together a few
+// milliseconds); classBounds scales them for groups of 128 terms or more.
 const (
 	maxClassNodes = 4096
 	maxClassWork  = 1 << 16
@@ -169,6 +189,8 @@ type classGroup struct {
 	nodes                    int // the assignments tried
 	work                     int // the terms evaluated again
 	walk                     int // the terms visited to explain failures
+	// The search's bounds on nodes, work and walk (classBounds).
+	maxNodes, maxWork, maxWalk int
 }
 
 // newClassGroup rewrites q over its parts, or reports that q is outside the
@@ -258,6 +280,7 @@ func newClassGroup(c *sym.Context, q Query) (*classGroup, bool) {
 		return nil, false
 	}
 	g.prog = prog
+	g.maxNodes, g.maxWork, g.maxWalk = classBounds(len(prog.nodes))
 	g.complete = make([][]int, len(g.vars))
 	g.partial = make([][]int, len(g.vars))
 	g.unary = make([][]int, len(g.vars))
@@ -549,7 +572,7 @@ func (g *classGroup) search() (found, ok bool) {
 	values:
 		for _, x := range g.vars[d].values {
 			g.nodes++
-			if g.work += p.assign(d, x); g.nodes > maxClassNodes || g.work > maxClassWork || g.walk > maxClassWalk {
+			if g.work += p.assign(d, x); g.nodes > g.maxNodes || g.work > g.maxWork || g.walk > g.maxWalk {
 				return false, false, nil
 			}
 			for _, f := range failures {

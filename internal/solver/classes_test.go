@@ -427,6 +427,15 @@ func TestClassSearch(t *testing.T) {
 	c := sym.NewContext()
 	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}, {Path: "x", K: rt.KInt64}, {Path: "long", K: rt.KString, Max: 12}}
 	s, x, long := c.Input(0, rt.KString), c.Input(1, rt.KInt64), c.Input(2, rt.KString)
+	// longCount is strings.Count(long, string(b)).
+	longCount := func(b byte) *sym.Expr {
+		n := c.Const(rt.KInt, 0)
+		for k := range 12 {
+			in := c.Compare(rt.OpLt, c.Const(rt.KInt, uint64(k)), c.Len(long))
+			n = c.Binary(rt.OpAdd, n, c.Ite(c.And(in, c.Compare(rt.OpEq, c.Index(long, c.Const(rt.KInt, uint64(k))), c.Const(rt.KUint8, uint64(b)))), c.Const(rt.KInt, 1), c.Const(rt.KInt, 0)))
+		}
+		return n
+	}
 	// found is strings.IndexByte(long, ' ').
 	found := c.Const(rt.KInt, uint64(1<<64-1))
 	for k := 11; k >= 0; k-- {
@@ -453,8 +462,10 @@ func TestClassSearch(t *testing.T) {
 		{"the last byte a dot, and no dot", []*sym.Expr{length(rt.OpGt, 0), count(rt.OpEq, 0), is(c.Index(s, c.Binary(rt.OpSub, c.Len(s), c.Const(rt.KInt, 1))), '.')}, Unsat, false, ""},
 		{"the last byte read before, and now no byte", []*sym.Expr{c.Not(is(at(0), '-')), c.Not(is(c.Index(s, c.Binary(rt.OpSub, c.Len(s), c.Const(rt.KInt, 1))), '/')), length(rt.OpEq, 0)}, Sat, false, ""},
 		{"the last byte a slash, and now no byte", []*sym.Expr{is(c.Index(s, c.Binary(rt.OpSub, c.Len(s), c.Const(rt.KInt, 1))), '/'), length(rt.OpEq, 0)}, Unsat, false, ""},
+		{"the last byte of a slice read before, and now a slice past the end", []*sym.Expr{c.Not(is(c.Index(c.Slice(s, c.Const(rt.KInt, 2), c.Len(s)), c.Binary(rt.OpSub, c.Binary(rt.OpSub, c.Len(s), c.Const(rt.KInt, 2)), c.Const(rt.KInt, 1))), '.')), length(rt.OpEq, 1)}, Sat, false, "1"},
 		{"the length alone", []*sym.Expr{length(rt.OpEq, 1)}, Sat, false, "1"},
 		{"the byte a search found, where no byte can be", []*sym.Expr{c.Compare(rt.OpLe, c.Conv(rt.KUint64, found), c.Conv(rt.KUint64, c.Len(long))), c.Compare(rt.OpGe, c.Index(long, found), c.Const(rt.KUint8, 128))}, Unsat, false, ""},
+		{"more dots and letters than twelve bytes hold, a search beyond the small groups' bound", []*sym.Expr{c.Compare(rt.OpGe, longCount('.'), c.Const(rt.KInt, 9)), c.Compare(rt.OpGe, longCount('a'), c.Const(rt.KInt, 6))}, Unsat, false, ""},
 		{"a 64-bit input", []*sym.Expr{count(rt.OpEq, 1), c.Compare(rt.OpEq, x, c.Conv(rt.KInt64, at(0)))}, Unknown, true, ""},
 	}
 	for _, tt := range tests {
@@ -479,5 +490,22 @@ func TestClassSearch(t *testing.T) {
 				t.Errorf("model s = %q, want %q", r.Model[0].Str, tt.model)
 			}
 		})
+	}
+}
+
+// TestClassBounds: small groups get the base bounds; a group of 128
+// terms or more gets classScale terms evaluated per term, and the other
+// bounds in proportion.
+func TestClassBounds(t *testing.T) {
+	tests := []struct {
+		terms, scale int
+	}{
+		{0, 1}, {127, 1}, {128, 2}, {1000, 15}, {3068, 47},
+	}
+	for _, tt := range tests {
+		nodes, work, walk := classBounds(tt.terms)
+		if nodes != maxClassNodes*tt.scale || work != maxClassWork*tt.scale || walk != maxClassWalk*tt.scale {
+			t.Errorf("classBounds(%d) = %d, %d, %d, want %d times %d, %d, %d", tt.terms, nodes, work, walk, tt.scale, maxClassNodes, maxClassWork, maxClassWalk)
+		}
 	}
 }

@@ -286,29 +286,40 @@ func partModel(q Query, values map[part]uint64) ([]rt.Value, bool) {
 	return model, true
 }
 
-// readsOutside reports whether c reads a string input of model at a
-// position outside it: Go would panic, the encoding reads a 0 byte (or
-// one of the input's bytes beyond its length, see beyondLength). A
-// path's prefix read p[len(p)-1] with len(p) >= 1; a query that asks for
-// len(p) == 0 gets, from the encoding as from Z3, the empty string.
+// readsOutside reports whether c reads a string at a position outside
+// it, or slices it with bounds outside it, on model: Go would panic, the
+// encoding reads a 0 byte (or one of an input's bytes beyond its length,
+// see beyondLength) and slices past the end anyway. A path's prefix read
+// p[len(p)-1] with len(p) >= 1; a query that asks for len(p) == 0 gets,
+// from the encoding as from Z3, the empty string.
 func readsOutside(ev *sym.Evaluator, c *sym.Expr, model []rt.Value) bool {
+	// at returns position i's value, and false if it is negative.
+	at := func(i *sym.Expr) (uint64, bool, error) {
+		v, err := ev.Eval(i)
+		if err != nil || !i.Kind().Signed() {
+			return v.Bits, true, err
+		}
+		x := sym.SignExtend(i.Kind(), v.Bits)
+		return uint64(x), x >= 0, nil
+	}
 	return anyTerm([]*sym.Expr{c}, func(e *sym.Expr) bool {
-		if e.Op() != rt.OpIndex || e.Arg(0).Op() != rt.OpInput || e.Arg(0).Input() >= len(model) {
+		if e.Op() != rt.OpIndex && e.Op() != rt.OpSlice {
 			return false
 		}
-		s, i := e.Arg(0), e.Arg(1)
-		pos, err := ev.Eval(i)
+		s, err := ev.Eval(e.Arg(0))
+		if err != nil {
+			return false // the operand's own read is found below
+		}
+		n := uint64(len(s.Str))
+		lo, ok, err := at(e.Arg(1))
 		if err != nil {
 			return false
 		}
-		v := pos.Bits
-		if i.Kind().Signed() {
-			if sym.SignExtend(i.Kind(), v) < 0 {
-				return true
-			}
-			v = uint64(sym.SignExtend(i.Kind(), v))
+		if e.Op() == rt.OpIndex {
+			return !ok || lo >= n
 		}
-		return v >= uint64(len(model[s.Input()].Str))
+		hi, ok2, err := at(e.Arg(2))
+		return err == nil && (!ok || !ok2 || lo > hi || hi > n)
 	})
 }
 
