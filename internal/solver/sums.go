@@ -57,7 +57,6 @@ func (iv *intervals) sumOf(e *sym.Expr) sum {
 func (iv *intervals) computeSum(e *sym.Expr) sum {
 	k := e.Kind()
 	w := k.Bits()
-	atom := sum{atoms: []sumAtom{{e, 1}}}
 	switch e.Op() {
 	case rt.OpConst:
 		return sum{c: sym.SignExtend(k, e.Bits())}
@@ -81,7 +80,7 @@ func (iv *intervals) computeSum(e *sym.Expr) sum {
 			return scaleSum(iv.sumOf(a), sym.SignExtend(k, b.Bits()), w)
 		}
 	}
-	return atom
+	return sum{atoms: []sumAtom{{e, 1}}} // an atom
 }
 
 // wrap reduces x to the signed value of its low w bits.
