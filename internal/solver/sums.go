@@ -222,8 +222,8 @@ func (iv *intervals) backwardSum(t *sym.Expr) bool {
 	default:
 		return true
 	}
-	if !k.Integer() {
-		return true
+	if !k.Integer() || t.NumArgs() == 2 && (t.Arg(0).IsConst() || t.Arg(1).IsConst()) && !nestedSum(t) {
+		return true // at most an atom and a constant: backwardArith's
 	}
 	s := iv.sumOf(t)
 	switch {
