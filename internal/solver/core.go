@@ -323,7 +323,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 
 	return s.check(ctx, z, sv, prefs, timeout, func() (Result, error) {
 		res, err := s.model(en, sv, q.Seed)
-		if err == nil && heavy && !s.opts.KeepSeed {
+		if err == nil && !s.opts.KeepSeed {
 			nearSeed(q, res.Model)
 		}
 		return res, err
@@ -514,6 +514,13 @@ func anyTerm(cs []*sym.Expr, is func(*sym.Expr) bool) bool {
 // order, an input that differs from the seed takes the seed's value back
 // if every constraint still holds (checked by evaluation, so the model
 // stays a model).
+//
+// An integer input that cannot take the seed's value is then moved
+// towards it by bisection between the two, keeping a value on which
+// every constraint holds: go-humanize's v < 0 && v > -1000 && (v <= -100
+// || v >= 100), seed 100, gets -100 where Z3 had given -961. The result
+// is a model whatever the constraints (only values that hold are kept),
+// and lies next to a value that does not hold, or at the seed.
 func nearSeed(q Query, model []rt.Value) {
 	holds := func() bool {
 		ev := sym.NewEvaluator(model)
@@ -530,9 +537,33 @@ func nearSeed(q Query, model []rt.Value) {
 		}
 		was := model[i]
 		model[i] = q.Seed[i]
-		if !holds() {
-			model[i] = was
+		if holds() {
+			continue
 		}
+		model[i] = was
+		if i >= len(q.Leaves) || !q.Leaves[i].K.Integer() || q.Leaves[i].Float || q.Leaves[i].IsLen {
+			continue
+		}
+		// Bisect between the seed (fails) and the model (holds), in
+		// the kind's order.
+		k := q.Leaves[i].K
+		fails, ok := ordered(k, q.Seed[i].Bits), ordered(k, was.Bits)
+		apart := func() bool { // |fails - ok| > 1, without overflow
+			if fails < ok {
+				return uint64(ok)-uint64(fails) > 1
+			}
+			return uint64(fails)-uint64(ok) > 1
+		}
+		for apart() {
+			mid := fails/2 + ok/2 + (fails%2+ok%2)/2 // no overflow
+			model[i] = rt.Value{Bits: unordered(k, mid)}
+			if holds() {
+				ok = mid
+			} else {
+				fails = mid
+			}
+		}
+		model[i] = rt.Value{Bits: unordered(k, ok)}
 	}
 }
 

@@ -276,3 +276,53 @@ func TestNarrowModels(t *testing.T) {
 	}, Leaves: leaves, Seed: seed}
 	checkModel(t, q, mustSolve(t, core, q))
 }
+
+// TestNearSeed: a model's integer inputs move to the seed's values where
+// the constraints allow, and otherwise by bisection to the value nearest
+// the seed at the boundary the constraints draw; what is returned always
+// satisfies them.
+func TestNearSeed(t *testing.T) {
+	c := sym.NewContext()
+	v := c.Input(0, rt.KInt64)
+	b := c.Input(1, rt.KInt8)
+	u := c.Input(2, rt.KUint64)
+	i64 := func(x int64) *sym.Expr { return c.Const(rt.KInt64, uint64(x)) }
+	leaves := []rt.Leaf{{Path: "v", K: rt.KInt64}, {Path: "b", K: rt.KInt8}, {Path: "u", K: rt.KUint64}}
+	tests := []struct {
+		name        string
+		cons        []*sym.Expr
+		seed, model []int64
+		want        []int64
+	}{
+		{"a range below zero, go-humanize's", []*sym.Expr{c.Compare(rt.OpLt, v, i64(0)), c.Compare(rt.OpGt, v, i64(-1000)), c.Or(c.Compare(rt.OpLe, v, i64(-100)), c.Compare(rt.OpGe, v, i64(100)))}, []int64{100, 0, 0}, []int64{-961, 0, 0}, []int64{-100, 0, 0}},
+		{"the seed's value where it holds", []*sym.Expr{c.Compare(rt.OpGt, v, i64(5))}, []int64{7, 3, 9}, []int64{123456, -5, 1}, []int64{7, 3, 9}},
+		{"a bound at the ends of a byte", []*sym.Expr{c.Compare(rt.OpGt, b, c.Const(rt.KInt8, 100))}, []int64{0, -128, 0}, []int64{0, 127, 0}, []int64{0, 101, 0}},
+		{"unsigned across the sign bit", []*sym.Expr{c.Compare(rt.OpGe, u, c.Const(rt.KUint64, 1<<63+5))}, []int64{0, 0, 3}, []int64{0, 0, -1}, []int64{0, 0, -1<<63 + 5}},
+		{"a residue, not monotone", []*sym.Expr{c.Compare(rt.OpEq, c.Binary(rt.OpRem, v, i64(7)), i64(3))}, []int64{0, 0, 0}, []int64{1000003, 0, 0}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := Query{Constraints: tt.cons, Leaves: leaves}
+			model := make([]rt.Value, len(leaves))
+			for i := range leaves {
+				q.Seed = append(q.Seed, rt.Value{Bits: uint64(tt.seed[i])})
+				model[i] = rt.Value{Bits: uint64(tt.model[i])}
+			}
+			for i, l := range leaves {
+				model[i].Bits = sym.Truncate(l.K, model[i].Bits)
+				q.Seed[i].Bits = sym.Truncate(l.K, q.Seed[i].Bits)
+			}
+			nearSeed(q, model)
+			for _, e := range tt.cons {
+				if ok, err := sym.Holds(e, model); err != nil || !ok {
+					t.Fatalf("%v does not satisfy %s", model, sym.Format(e, leaves))
+				}
+			}
+			for i, w := range tt.want {
+				if got := model[i].Bits; got != sym.Truncate(leaves[i].K, uint64(w)) {
+					t.Errorf("%s = %d, want %d", leaves[i].Path, ordered(leaves[i].K, got), w)
+				}
+			}
+		})
+	}
+}
