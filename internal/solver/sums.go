@@ -143,28 +143,42 @@ func (iv *intervals) sumInterval(e *sym.Expr) ival {
 	if len(s.atoms) == 1 && s.atoms[0].t == e {
 		return top(k)
 	}
-	lo, hi := s.c, s.c
-	for _, a := range s.atoms {
-		alo, ahi, ok := actual(k, iv.interval(a.t))
-		if !ok {
-			return top(k)
+	lo, hi, ok := iv.sumRange(k, s, nil)
+	if !ok {
+		return top(k)
+	}
+	return congruent(k, lo, hi)
+}
+
+// sumRange is the range of the mathematical values of the sum s of kind
+// k over its atoms' intervals, each atom's contribution coef·atom set in
+// parts if not nil; false if a bound overflows an int64.
+func (iv *intervals) sumRange(k rt.Kind, s sum, parts []ival) (lo, hi int64, ok bool) {
+	lo, hi = s.c, s.c
+	for i, a := range s.atoms {
+		alo, ahi, fine := actual(k, iv.interval(a.t))
+		if !fine {
+			return 0, 0, false
 		}
 		plo, ok1 := mulOK(alo, a.coef)
 		phi, ok2 := mulOK(ahi, a.coef)
 		if !ok1 || !ok2 {
-			return top(k)
+			return 0, 0, false
 		}
 		if plo > phi {
 			plo, phi = phi, plo
+		}
+		if parts != nil {
+			parts[i] = ival{plo, phi}
 		}
 		var ok3, ok4 bool
 		lo, ok3 = addOK(lo, plo)
 		hi, ok4 = addOK(hi, phi)
 		if !ok3 || !ok4 {
-			return top(k)
+			return 0, 0, false
 		}
 	}
-	return congruent(k, lo, hi)
+	return lo, hi, true
 }
 
 // nestedSum reports whether e, a sum, difference, negation or product,
@@ -232,30 +246,11 @@ func (iv *intervals) backwardSum(t *sym.Expr) bool {
 	case len(s.atoms) == 1 && t.NumArgs() == 2 && (t.Arg(0).IsConst() || t.Arg(1).IsConst()):
 		return true // one atom and a constant: backwardArith's, a step at a time
 	}
-	// Each atom's contribution coef·atom, and the sum's range.
 	var buf [maxSumAtoms]ival
 	parts := buf[:len(s.atoms)]
-	lo, hi := s.c, s.c
-	for i, a := range s.atoms {
-		alo, ahi, ok := actual(k, iv.interval(a.t))
-		if !ok {
-			return true
-		}
-		plo, ok1 := mulOK(alo, a.coef)
-		phi, ok2 := mulOK(ahi, a.coef)
-		if !ok1 || !ok2 {
-			return true
-		}
-		if plo > phi {
-			plo, phi = phi, plo
-		}
-		parts[i] = ival{plo, phi}
-		var ok3, ok4 bool
-		lo, ok3 = addOK(lo, plo)
-		hi, ok4 = addOK(hi, phi)
-		if !ok3 || !ok4 {
-			return true
-		}
+	lo, hi, ok := iv.sumRange(k, s, parts)
+	if !ok {
+		return true
 	}
 	if !fits(k, lo, hi) {
 		return true // may wrap around
