@@ -615,9 +615,10 @@ func (g *classGroup) search() (found, ok bool) {
 				because = deeper
 			}
 			keepBelow(because, d+1)
-			f := &classFailure{because: because, vals: make([]uint64, g.frontStart[d+1]-g.frontStart[d]), bads: make([]bool, g.frontStart[d+1]-g.frontStart[d])}
-			for j := g.frontStart[d]; j < g.frontStart[d+1]; j++ {
-				f.vals[j-g.frontStart[d]], f.bads[j-g.frontStart[d]] = p.val[g.front[j]], p.bad[g.front[j]]
+			terms := g.front[g.frontStart[d]:g.frontStart[d+1]] // d's
+			f := &classFailure{because: because, vals: make([]uint64, len(terms)), bads: make([]bool, len(terms))}
+			for j, t := range terms {
+				f.vals[j], f.bads[j] = p.val[t], p.bad[t]
 			}
 			failures = append(failures, f)
 			or(conflict, because)

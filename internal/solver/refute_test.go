@@ -226,10 +226,7 @@ func TestRefuteAgreesWithZ3(t *testing.T) {
 			refuted++
 		}
 	}
-	if refuted < 60 {
-		t.Errorf("the layer refuted %d of 600 random queries", refuted)
-	}
-	t.Logf("refuted %d of 600", refuted)
+	wantRefuted(t, refuted, 600)
 }
 
 // TestRefuteLogicAgreesWithZ3 asks Z3 about every refutation among random
@@ -306,10 +303,7 @@ func TestRefuteLogicAgreesWithZ3(t *testing.T) {
 			refuted++
 		}
 	}
-	if refuted < queries/10 {
-		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
-	}
-	t.Logf("refuted %d of %d", refuted, queries)
+	wantRefuted(t, refuted, queries)
 }
 
 // refutedAsZ3Agrees reports whether the refutation layer refutes q, and
@@ -331,6 +325,17 @@ func refutedAsZ3Agrees(t *testing.T, core *Z3, q Query) bool {
 		t.Fatalf("%s: refuted, Z3 says %v with %v", sym.FormatAll(q.Constraints, q.Leaves), want.Status, want.Model)
 	}
 	return true
+}
+
+// wantRefuted logs how many of a test's random queries the layer refuted
+// and fails t if fewer than a tenth: queries the layer never refutes
+// check nothing.
+func wantRefuted(t *testing.T, refuted, queries int) {
+	t.Helper()
+	t.Logf("refuted %d of %d", refuted, queries)
+	if refuted < queries/10 {
+		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
+	}
 }
 
 // conjunction is a random query of least to least+spread-1 constraints
@@ -551,10 +556,7 @@ func TestFieldsAgreeWithZ3(t *testing.T) {
 			refuted++
 		}
 	}
-	t.Logf("refuted %d of %d", refuted, queries)
-	if refuted < queries/10 {
-		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
-	}
+	wantRefuted(t, refuted, queries)
 }
 
 // TestRememberedIntervalsAreCurrent checks what the layer remembers
@@ -764,10 +766,7 @@ func TestEqualValuesAgreeWithZ3(t *testing.T) {
 			refuted++
 		}
 	}
-	t.Logf("refuted %d of %d", refuted, queries)
-	if refuted < queries/10 {
-		t.Errorf("the layer refuted %d of %d random queries", refuted, queries)
-	}
+	wantRefuted(t, refuted, queries)
 }
 
 // TestNegationsAgreeWithZ3 builds random conjunctions and disjunctions of
