@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sync"
 
@@ -96,7 +95,7 @@ func (cc *classCache) put(key []byte, values []uint64) {
 }
 
 // maxClassParts bounds the parts of a group the layer searches.
-const maxClassParts = 64
+const maxClassParts = 128
 
 // classBounds returns the bounds of a search over a group of the given
 // number of terms: maxClassNodes, maxClassWork and maxClassWalk, scaled
@@ -287,7 +286,7 @@ func newClassGroup(c *sym.Context, q Query) (*classGroup, bool) {
 	for i, r := range prog.roots {
 		reads := prog.nodes[r].reads
 		switch {
-		case reads == 0:
+		case reads.empty():
 			// Constant: false makes the group unsatisfiable.
 			if prog.bad[r] {
 				return nil, false
@@ -296,16 +295,17 @@ func newClassGroup(c *sym.Context, q Query) (*classGroup, bool) {
 				g.unary[0] = append(g.unary[0], i)
 			}
 			continue
-		case bits.OnesCount64(reads) == 1:
-			v := bits.TrailingZeros64(reads)
+		case reads.count() == 1:
+			v := reads.first()
 			g.unary[v] = append(g.unary[v], i)
 			continue
 		}
-		last := 63 - bits.LeadingZeros64(reads)
+		last := reads.last()
 		g.complete[last] = append(g.complete[last], i)
-		for r := reads &^ (1 << last); r != 0; r &= r - 1 {
-			v := bits.TrailingZeros64(r)
+		for r := reads.without(last); !r.empty(); {
+			v := r.first()
 			g.partial[v] = append(g.partial[v], i)
+			r = r.without(v)
 		}
 	}
 	return g, true
@@ -398,9 +398,9 @@ func (g *classGroup) classify(q Query, cache *classCache) {
 		for a := range n.nargs {
 			ai := n.args[a]
 			r := p.nodes[ai].reads
-			if bits.OnesCount64(r) == 1 && r != n.reads && !in[ai] {
+			if r.count() == 1 && r != n.reads && !in[ai] {
 				in[ai] = true
-				v := bits.TrailingZeros64(r)
+				v := r.first()
 				frontier[v] = append(frontier[v], ai)
 			}
 		}

@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"errors"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -210,7 +209,7 @@ func TestClassProgram(t *testing.T) {
 					}
 					checked++
 					n := &p.nodes[i]
-					if exact := n.reads&^p.assigned == 0; exact && (p.bad[i] || p.val[i] != v.Bits) {
+					if exact := n.reads.within(p.assigned); exact && (p.bad[i] || p.val[i] != v.Bits) {
 						t.Fatalf("%s on %v: program %d (undefined %v), evaluator %d", sym.Format(e, grp.leaves), in, p.val[i], p.bad[i], v.Bits)
 					}
 					if o, iv := ordered(n.k, v.Bits), p.iv[i]; o < iv.lo || o > iv.hi {
@@ -271,7 +270,7 @@ func checkProgramCurrent(t *testing.T, p *classProgram) {
 		p.eval(int32(i))
 	}
 	for i := range p.nodes {
-		exact := p.nodes[i].reads&^p.assigned == 0
+		exact := p.nodes[i].reads.within(p.assigned)
 		if p.iv[i] != iv[i] || exact && (p.val[i] != val[i] || p.bad[i] != bad[i]) {
 			t.Fatalf("term %d: kept %d %v %v, evaluated again %d %v %v", i, val[i], bad[i], iv[i], p.val[i], p.bad[i], p.iv[i])
 		}
@@ -292,17 +291,17 @@ func TestClassExplain(t *testing.T) {
 				continue
 			}
 			vars, _ := p.explain(r, nil)
-			if vars&^p.assigned != 0 {
+			if !vars.within(p.assigned) {
 				t.Fatalf("%s: explained by unassigned vars %b (assigned %b)", sym.Format(p.terms[r], grp.leaves), vars, p.assigned)
 			}
-			if vars != p.nodes[r].reads&p.assigned {
+			if vars != p.nodes[r].reads.and(p.assigned) {
 				narrower++
 			}
 			for range 16 {
 				in := make([]rt.Value, n)
 				for v := range n {
 					in[v] = rt.Value{Bits: randomValue(g.rng, grp.leaves[v])}
-					if vars>>v&1 == 1 {
+					if vars.has(v) {
 						in[v].Bits = fixed[v]
 					}
 				}
@@ -339,7 +338,7 @@ func TestClassExplainTerms(t *testing.T) {
 			return r.Bits, err != nil
 		}
 		for _, r := range p.roots {
-			if p.iv[r].hi != 0 || bits.OnesCount64(p.nodes[r].reads) < 2 {
+			if p.iv[r].hi != 0 || p.nodes[r].reads.count() < 2 {
 				continue // true, or on one var (decided before the search)
 			}
 			terms := make([]uint64, (len(grp.front)+63)/64)
@@ -348,7 +347,7 @@ func TestClassExplainTerms(t *testing.T) {
 				in := make([]rt.Value, n)
 				for v := range n {
 					in[v] = rt.Value{Bits: randomValue(g.rng, grp.leaves[v])}
-					if vars>>v&1 == 0 {
+					if !vars.has(v) {
 						continue
 					}
 					// A value giving v's explained terms their values.
@@ -425,8 +424,16 @@ func randomValue(rng *rand.Rand, l rt.Leaf) uint64 {
 // cannot, and counts.
 func TestClassSearch(t *testing.T) {
 	c := sym.NewContext()
-	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}, {Path: "x", K: rt.KInt64}, {Path: "long", K: rt.KString, Max: 12}}
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}, {Path: "x", K: rt.KInt64}, {Path: "long", K: rt.KString, Max: 12},
+		{Path: "msg", K: rt.KString, Max: 80}, {Path: "huge", K: rt.KString, Max: 200}}
 	s, x, long := c.Input(0, rt.KString), c.Input(1, rt.KInt64), c.Input(2, rt.KString)
+	// pointed is msg[msg[70]] == '!', a pointer into a message of 72 bytes
+	// read whole (81 parts), and the same over huge (201 parts).
+	pointed := func(in int) []*sym.Expr {
+		msg := c.Input(in, rt.KString)
+		at := c.Index(msg, c.Conv(rt.KInt, c.Index(msg, c.Const(rt.KInt, 70))))
+		return []*sym.Expr{c.Compare(rt.OpEq, c.Len(msg), c.Const(rt.KInt, 72)), c.Compare(rt.OpEq, at, c.Const(rt.KUint8, '!'))}
+	}
 	// longCount is strings.Count(long, string(b)).
 	longCount := func(b byte) *sym.Expr {
 		n := c.Const(rt.KInt, 0)
@@ -467,12 +474,14 @@ func TestClassSearch(t *testing.T) {
 		{"the byte a search found, where no byte can be", []*sym.Expr{c.Compare(rt.OpLe, c.Conv(rt.KUint64, found), c.Conv(rt.KUint64, c.Len(long))), c.Compare(rt.OpGe, c.Index(long, found), c.Const(rt.KUint8, 128))}, Unsat, false, ""},
 		{"more dots and letters than twelve bytes hold, a search beyond the small groups' bound", []*sym.Expr{c.Compare(rt.OpGe, longCount('.'), c.Const(rt.KInt, 9)), c.Compare(rt.OpGe, longCount('a'), c.Const(rt.KInt, 6))}, Unsat, false, ""},
 		{"a 64-bit input", []*sym.Expr{count(rt.OpEq, 1), c.Compare(rt.OpEq, x, c.Conv(rt.KInt64, at(0)))}, Unknown, true, ""},
+		{"a pointer into a message of more than 64 parts", pointed(3), Sat, false, "1.2."},
+		{"a pointer into a message of more parts than the search takes", pointed(4), Unknown, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &Metrics{}
 			called := false
-			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: "1.2."}, {}, {Str: "a b"}}}
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: "1.2."}, {}, {Str: "a b"}, {}, {}}}
 			r, err := NewClasses(record{&called}, m).Solve(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)
@@ -488,6 +497,15 @@ func TestClassSearch(t *testing.T) {
 			}
 			if tt.want == Sat && r.Model[0].Str != tt.model {
 				t.Errorf("model s = %q, want %q", r.Model[0].Str, tt.model)
+			}
+			if tt.want == Sat {
+				for _, e := range tt.cons {
+					// (Undefined ones read outside a string, where the
+					// encoding reads 0: see readsOutside.)
+					if holds, err := sym.Holds(e, r.Model); err == nil && !holds {
+						t.Errorf("model %v: %s does not hold", r.Model, sym.Format(e, leaves))
+					}
+				}
 			}
 		})
 	}

@@ -23,7 +23,7 @@ type classProgram struct {
 	only   [][]int32   // the terms reading that var alone, in order
 	domain []ival      // each var's domain
 
-	assigned uint64   // the vars assigned
+	assigned varSet   // the vars assigned
 	vars     []uint64 // their values
 	val      []uint64 // each term's value, where exact
 	bad      []bool   // exact, and undefined (Go would panic)
@@ -45,10 +45,10 @@ type classProgram struct {
 type progNode struct {
 	op    rt.Op
 	k, k2 rt.Kind
-	nargs int
+	nargs uint8
 	args  [3]int32
 	bits  uint64 // a constant's bits, an input's var
-	reads uint64 // the vars it reads
+	reads varSet // the vars it reads
 }
 
 // compileClasses compiles the constraints cons over vars with the given
@@ -62,16 +62,16 @@ func compileClasses(cons []*sym.Expr, leaves []rt.Leaf) (*classProgram, bool) {
 		if i, ok := index[e]; ok {
 			return i, true
 		}
-		n := progNode{op: e.Op(), k: e.Kind(), k2: e.K2(), nargs: e.NumArgs(), bits: e.Bits()}
-		if e.Kind() == rt.KString || n.nargs > len(n.args) {
+		if e.Kind() == rt.KString || e.NumArgs() > len(progNode{}.args) {
 			return 0, false
 		}
+		n := progNode{op: e.Op(), k: e.Kind(), k2: e.K2(), nargs: uint8(e.NumArgs()), bits: e.Bits()}
 		switch e.Op() {
 		case rt.OpInput:
-			if e.Input() >= len(leaves) || e.Input() >= 64 {
+			if e.Input() >= len(leaves) || e.Input() >= maxClassParts {
 				return 0, false
 			}
-			n.reads = 1 << e.Input()
+			n.reads = varOnly(e.Input())
 		case rt.OpConst, rt.OpIte, rt.OpLAnd, rt.OpLOr,
 			rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr,
 			rt.OpNeg, rt.OpCpl, rt.OpNot, rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe, rt.OpConv:
@@ -79,12 +79,12 @@ func compileClasses(cons []*sym.Expr, leaves []rt.Leaf) (*classProgram, bool) {
 			return 0, false
 		}
 		for a := range n.nargs {
-			ai, ok := visit(e.Arg(a))
+			ai, ok := visit(e.Arg(int(a)))
 			if !ok {
 				return 0, false
 			}
 			n.args[a] = ai
-			n.reads |= p.nodes[ai].reads
+			n.reads = n.reads.or(p.nodes[ai].reads)
 		}
 		i := int32(len(p.nodes))
 		p.nodes = append(p.nodes, n)
@@ -103,9 +103,9 @@ func compileClasses(cons []*sym.Expr, leaves []rt.Leaf) (*classProgram, bool) {
 	p.only = make([][]int32, len(leaves))
 	for i, n := range p.nodes {
 		for v := range leaves {
-			if n.reads>>v&1 == 1 {
+			if n.reads.has(v) {
 				p.byVar[v] = append(p.byVar[v], int32(i))
-				if n.reads == 1<<v {
+				if n.reads == varOnly(v) {
 					p.only[v] = append(p.only[v], int32(i))
 				}
 			}
@@ -137,13 +137,13 @@ func compileClasses(cons []*sym.Expr, leaves []rt.Leaf) (*classProgram, bool) {
 // it whose operands changed; it returns how many it evaluated.
 func (p *classProgram) assign(v int, x uint64) int {
 	p.vars[v] = x
-	p.assigned |= 1 << v
+	p.assigned = p.assigned.with(v)
 	return p.update(v)
 }
 
 // unassign makes var v range over its domain again.
 func (p *classProgram) unassign(v int) {
-	p.assigned &^= 1 << v
+	p.assigned = p.assigned.without(v)
 	p.update(v)
 }
 
@@ -196,7 +196,7 @@ func (p *classProgram) evalOnly(v int, x uint64) {
 // eval evaluates term i from its operands.
 func (p *classProgram) eval(i int32) {
 	n := &p.nodes[i]
-	p.exactNow[i] = n.reads&^p.assigned == 0
+	p.exactNow[i] = n.reads.within(p.assigned)
 	if p.exactNow[i] {
 		v, bad := p.exact(n)
 		p.val[i], p.bad[i] = v, bad
@@ -294,21 +294,21 @@ func (p *classProgram) distinct(i int32) bool {
 // interval too, whatever values of their vars it takes. A byte a search
 // over the string found not to be a space depends on s[k] == ' ' alone,
 // and any other byte that is not one fails the same way.
-func (p *classProgram) explain(i int32, terms []uint64) (uint64, int) {
+func (p *classProgram) explain(i int32, terms []uint64) (varSet, int) {
 	p.epoch++
 	if p.epoch == 0 {
 		clear(p.seen)
 		p.epoch = 1
 	}
-	var vars uint64
+	var vars varSet
 	visited := 0
 	var walk func(i int32)
 	walk = func(i int32) {
 		n := &p.nodes[i]
-		if p.seen[i] == p.epoch || n.reads&p.assigned == 0 {
+		if p.seen[i] == p.epoch || !n.reads.meets(p.assigned) {
 			return
 		}
-		if terms == nil && n.reads&p.assigned&^vars == 0 {
+		if terms == nil && n.reads.and(p.assigned).within(vars) {
 			return // every var it reads already counted
 		}
 		p.seen[i] = p.epoch
@@ -316,13 +316,13 @@ func (p *classProgram) explain(i int32, terms []uint64) (uint64, int) {
 		if terms != nil {
 			if f := p.frontier[i]; f >= 0 {
 				terms[f/64] |= 1 << (f % 64)
-				vars |= n.reads
+				vars = vars.or(n.reads)
 				return
 			}
 		}
 		switch n.op {
 		case rt.OpInput:
-			vars |= n.reads
+			vars = vars.or(n.reads)
 			return
 		case rt.OpIte:
 			switch c := p.iv[n.args[0]]; {
