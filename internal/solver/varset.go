@@ -38,9 +38,6 @@ func (s varSet) or(t varSet) varSet { return varSet{s[0] | t[0], s[1] | t[1]} }
 // and is the intersection of s and t.
 func (s varSet) and(t varSet) varSet { return varSet{s[0] & t[0], s[1] & t[1]} }
 
-// andNot is s less the vars of t.
-func (s varSet) andNot(t varSet) varSet { return varSet{s[0] &^ t[0], s[1] &^ t[1]} }
-
 // within reports whether every var of s is in t.
 func (s varSet) within(t varSet) bool { return s[0]&^t[0]|s[1]&^t[1] == 0 }
 
