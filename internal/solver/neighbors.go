@@ -339,11 +339,17 @@ func constantsOf(cs []*sym.Expr) []int64 {
 // moves lists the values an input of leaf l tries, seed being its
 // value: the seed's neighbours by growing steps, then the query's
 // constants and their neighbours, then small values; nearest to the seed
-// first, each once, at most maxMoves.
+// first, each once, at most maxMoves. After those come the constants'
+// values the bound left out (nearest first, at most maxMoves more) and
+// the kind's ends (its least and greatest values and their neighbours):
+// a query the seed's neighbours cannot satisfy often asks for a constant
+// far from the seed (v <= -100 from 100) or for an overflow (x - y > x),
+// and trying those last leaves every model found among the first ones
+// as it was.
 func moves(l rt.Leaf, seed uint64, consts []int64) []uint64 {
 	s := ordered(l.K, seed)
 	lo, hi := bounds(l.K)
-	var cands []int64
+	var cands, far []int64
 	add := func(v int64, ok bool) {
 		if ok && v >= lo && v <= hi && v != s {
 			cands = append(cands, v)
@@ -363,19 +369,52 @@ func moves(l rt.Leaf, seed uint64, consts []int64) []uint64 {
 				}
 				v = ordered(l.K, uint64(v))
 			}
+			if v >= lo && v <= hi && v != s {
+				far = append(far, v)
+			}
 			add(v, true)
 		}
 	}
 	for v := int64(-8); v <= 8; v++ {
 		add(v, true)
 	}
+	sortByDistance(s, cands)
+	cands = slices.Compact(cands)
+	if len(cands) > maxMoves {
+		cands = cands[:maxMoves]
+	}
+	sortByDistance(s, far)
+	far = slices.Compact(far)
+	n := len(cands)
+	for _, v := range far {
+		if len(cands) == n+maxMoves {
+			break
+		}
+		if !slices.Contains(cands, v) {
+			cands = append(cands, v)
+		}
+	}
+	for _, v := range [...]int64{lo, lo + 1, hi - 1, hi} {
+		if v >= lo && v <= hi && v != s && !slices.Contains(cands, v) {
+			cands = append(cands, v)
+		}
+	}
+	out := make([]uint64, len(cands))
+	for i, v := range cands {
+		out[i] = unordered(l.K, v)
+	}
+	return out
+}
+
+// sortByDistance sorts values by distance from s, the smaller first on a tie.
+func sortByDistance(s int64, values []int64) {
 	dist := func(v int64) uint64 {
 		if v > s {
 			return uint64(v) - uint64(s)
 		}
 		return uint64(s) - uint64(v)
 	}
-	slices.SortStableFunc(cands, func(a, b int64) int {
+	slices.SortStableFunc(values, func(a, b int64) int {
 		da, db := dist(a), dist(b)
 		switch {
 		case da < db:
@@ -389,13 +428,4 @@ func moves(l rt.Leaf, seed uint64, consts []int64) []uint64 {
 		}
 		return 0
 	})
-	cands = slices.Compact(cands)
-	if len(cands) > maxMoves {
-		cands = cands[:maxMoves]
-	}
-	out := make([]uint64, len(cands))
-	for i, v := range cands {
-		out[i] = unordered(l.K, v)
-	}
-	return out
 }

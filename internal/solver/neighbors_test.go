@@ -29,6 +29,10 @@ func TestNeighbors(t *testing.T) {
 			[]rt.Value{{}, {}, {Bits: 1}}, nil},
 		{"another input's constraint fails on the seed", []*sym.Expr{c.Compare(rt.OpGt, n, c.Const(rt.KUint64, 1<<40)), c.Compare(rt.OpEq, c.Binary(rt.OpAdd, key, c.Conv(rt.KInt64, n)), i64(5))},
 			[]rt.Value{{}, {}, {}}, nil},
+		{"an overflow, at the kind's least value", []*sym.Expr{c.Compare(rt.OpGt, n, c.Const(rt.KUint64, 0)), c.Compare(rt.OpGt, c.Binary(rt.OpSub, key, c.Conv(rt.KInt64, n)), key)},
+			[]rt.Value{{Bits: 1}, {Bits: 1}, {}}, []rt.Value{{Bits: 1 << 63}, {Bits: 1}, {}}},
+		{"a constant beyond the nearest moves", []*sym.Expr{c.Compare(rt.OpLt, key, i64(0)), c.Compare(rt.OpEq, c.Binary(rt.OpRem, key, i64(7)), i64(-3)), c.Or(c.Compare(rt.OpLe, key, i64(-5000)), c.Compare(rt.OpGe, key, i64(5000)))},
+			[]rt.Value{{Bits: 5000}, {}, {}}, []rt.Value{{Bits: uint64(0xffffffffffffffff - 5000)}, {}, {}}}, // -5001
 		{"two inputs must move", []*sym.Expr{c.Compare(rt.OpEq, key, i64(7)), c.Compare(rt.OpEq, c.Conv(rt.KUint64, key), n)},
 			[]rt.Value{{}, {}, {}}, nil},
 	}
