@@ -52,7 +52,7 @@ func (g *parserQuery) position() *sym.Expr {
 func (g *parserQuery) constraint() *sym.Expr {
 	c := g.c
 	byteAt := func(k int) *sym.Expr { return c.Index(g.s, g.int(k)) }
-	switch g.rng.IntN(11) {
+	switch g.rng.IntN(12) {
 	case 0: // a byte through a conversion or a mask
 		e := byteAt(g.rng.IntN(5))
 		if g.rng.IntN(2) == 0 {
@@ -91,6 +91,14 @@ func (g *parserQuery) constraint() *sym.Expr {
 		return c.Or(c.Not(g.f), c.Compare(rt.OpEq, byteAt(g.rng.IntN(5)), g.n))
 	case 9: // two bytes compared
 		return c.Compare(g.op(), byteAt(g.rng.IntN(5)), c.Index(g.t, g.int(g.rng.IntN(3))))
+	case 10: // a slice of s extended (once or twice) compared with the same slice of s
+		lo := g.int(g.rng.IntN(2))
+		hi := []*sym.Expr{c.Len(g.s), g.int(2 + g.rng.IntN(3)), g.position()}[g.rng.IntN(3)]
+		ext := c.Concat(g.s, c.Str("."))
+		if g.rng.IntN(2) == 0 {
+			ext = c.Concat(ext, c.Str("x"))
+		}
+		return c.Compare(g.op(), c.Slice(ext, lo, hi), c.Slice(g.s, lo, hi))
 	}
 	return c.Compare(g.op(), g.n, c.Const(rt.KUint8, g.letter()))
 }
@@ -153,6 +161,39 @@ func checkClassModel(t *testing.T, q Query, model []rt.Value) {
 		}
 		if err != nil || !holds {
 			t.Fatalf("%s: model %v does not satisfy %s", sym.FormatAll(q.Constraints, q.Leaves), model, sym.FormatAll([]*sym.Expr{e}, q.Leaves))
+		}
+	}
+}
+
+// TestClassProgramChosen: a comparison of a string extended once or
+// twice with itself (s + "." + "x")[:3] != s[:3] is decided once the
+// length makes each byte of the extension the byte of s it is compared
+// with, and undecided again when the length changes so that it is not:
+// the if-then-elses whose choice changed are evaluated again, and their
+// users, though their intervals did not change.
+func TestClassProgramChosen(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}}
+	s := c.Input(0, rt.KString)
+	k := func(v int) *sym.Expr { return c.Const(rt.KInt, uint64(v)) }
+	for _, ext := range []*sym.Expr{c.Concat(s, c.Str(".")), c.Concat(c.Concat(s, c.Str(".")), c.Str("x"))} {
+		q := Query{Leaves: leaves, Seed: []rt.Value{{Str: "ab"}}, Constraints: []*sym.Expr{
+			c.Compare(rt.OpNe, c.Slice(ext, k(0), k(3)), c.Slice(s, k(0), k(3)))}}
+		g, ok := newClassGroup(c, q)
+		if !ok {
+			t.Fatal("not in the fragment")
+		}
+		p, root := g.prog, g.prog.roots[0]
+		for _, n := range []int{3, 2, 4, 1, 3, 0, 4} {
+			p.assign(0, uint64(n)) // the length first
+			checkProgramCurrent(t, p)
+			if want := n >= 3; (p.iv[root].hi == 0) != want {
+				t.Errorf("%s with len(s) = %d: interval %v, decided false %v", sym.Format(q.Constraints[0], leaves), n, p.iv[root], want)
+			}
+			if n%2 == 0 {
+				p.unassign(0)
+				checkProgramCurrent(t, p)
+			}
 		}
 	}
 }
@@ -265,14 +306,14 @@ func TestClassCache(t *testing.T) {
 // evaluating all of them again, in order, gives.
 func checkProgramCurrent(t *testing.T, p *classProgram) {
 	t.Helper()
-	val, bad, iv := slices.Clone(p.val), slices.Clone(p.bad), slices.Clone(p.iv)
+	val, bad, iv, choice := slices.Clone(p.val), slices.Clone(p.bad), slices.Clone(p.iv), slices.Clone(p.choice)
 	for i := range p.nodes {
 		p.eval(int32(i))
 	}
 	for i := range p.nodes {
 		exact := p.nodes[i].reads.within(p.assigned)
-		if p.iv[i] != iv[i] || exact && (p.val[i] != val[i] || p.bad[i] != bad[i]) {
-			t.Fatalf("term %d: kept %d %v %v, evaluated again %d %v %v", i, val[i], bad[i], iv[i], p.val[i], p.bad[i], p.iv[i])
+		if p.iv[i] != iv[i] || exact && (p.val[i] != val[i] || p.bad[i] != bad[i]) || p.choice[i] != choice[i] {
+			t.Fatalf("term %d: kept %d %v %v (choice %d), evaluated again %d %v %v (choice %d)", i, val[i], bad[i], iv[i], choice[i], p.val[i], p.bad[i], p.iv[i], p.choice[i])
 		}
 	}
 }
@@ -474,6 +515,8 @@ func TestClassSearch(t *testing.T) {
 		{"the byte a search found, where no byte can be", []*sym.Expr{c.Compare(rt.OpLe, c.Conv(rt.KUint64, found), c.Conv(rt.KUint64, c.Len(long))), c.Compare(rt.OpGe, c.Index(long, found), c.Const(rt.KUint8, 128))}, Unsat, false, ""},
 		{"more dots and letters than twelve bytes hold, a search beyond the small groups' bound", []*sym.Expr{c.Compare(rt.OpGe, longCount('.'), c.Const(rt.KInt, 9)), c.Compare(rt.OpGe, longCount('a'), c.Const(rt.KInt, 6))}, Unsat, false, ""},
 		{"a 64-bit input", []*sym.Expr{count(rt.OpEq, 1), c.Compare(rt.OpEq, x, c.Conv(rt.KInt64, at(0)))}, Unknown, true, ""},
+		{"a string unequal to a prefix of itself extended", []*sym.Expr{c.Compare(rt.OpEq, c.Len(long), c.Const(rt.KInt, 10)),
+			c.Compare(rt.OpNe, c.Slice(c.Concat(long, c.Str(".0")), c.Const(rt.KInt, 0), c.Const(rt.KInt, 10)), c.Slice(long, c.Const(rt.KInt, 0), c.Const(rt.KInt, 10)))}, Unsat, false, ""},
 		{"a pointer into a message of more than 64 parts", pointed(3), Sat, false, "1.2."},
 		{"a pointer into a message of more parts than the search takes", pointed(4), Unknown, true, ""},
 	}

@@ -39,6 +39,12 @@ type classProgram struct {
 	exactNow []bool   // each term evaluated exactly, at its last evaluation
 	changed  []uint32 // the update in which each term's value last changed
 	round    uint32   // the current update
+
+	// choice is, for an if-then-else a comparison reads through
+	// (selects), the operand its condition decided at its last evaluation
+	// (1 or 2), 0 while undecided.
+	choice  []int8
+	selects []bool
 }
 
 // progNode is one term of a classProgram.
@@ -126,6 +132,22 @@ func compileClasses(cons []*sym.Expr, leaves []rt.Leaf) (*classProgram, bool) {
 	p.iv = make([]ival, len(p.nodes))
 	p.seen = make([]uint32, len(p.nodes))
 	p.exactNow = make([]bool, len(p.nodes))
+	p.choice = make([]int8, len(p.nodes))
+	p.selects = make([]bool, len(p.nodes))
+	var mark func(i int32)
+	mark = func(i int32) {
+		if n := &p.nodes[i]; n.op == rt.OpIte && !p.selects[i] {
+			p.selects[i] = true
+			mark(n.args[1])
+			mark(n.args[2])
+		}
+	}
+	for _, n := range p.nodes {
+		if isComparison(n.op) && n.k2.Integer() {
+			mark(n.args[0])
+			mark(n.args[1])
+		}
+	}
 	p.changed = make([]uint32, len(p.nodes))
 	for i := range p.nodes {
 		p.eval(int32(i))
@@ -174,10 +196,13 @@ func (p *classProgram) update(v int) int {
 				continue
 			}
 		}
-		val, bad, iv, exact := p.val[i], p.bad[i], p.iv[i], p.exactNow[i]
+		val, bad, iv, exact, choice := p.val[i], p.bad[i], p.iv[i], p.exactNow[i], p.choice[i]
 		p.eval(i)
 		evaluated++
-		if p.val[i] != val || p.bad[i] != bad || p.iv[i] != iv || p.exactNow[i] != exact {
+		if p.val[i] != val || p.bad[i] != bad || p.iv[i] != iv || p.exactNow[i] != exact || p.choice[i] != choice ||
+			p.choice[i] != 0 && p.changed[n.args[p.choice[i]]] == p.round {
+			// (An if-then-else whose choice changed, or whose chosen
+			// operand did, changes the term chosen reaches through it.)
 			p.changed[i] = p.round
 		}
 	}
@@ -196,6 +221,16 @@ func (p *classProgram) evalOnly(v int, x uint64) {
 // eval evaluates term i from its operands.
 func (p *classProgram) eval(i int32) {
 	n := &p.nodes[i]
+	if p.selects[i] {
+		switch c := p.iv[n.args[0]]; {
+		case c.lo == 1:
+			p.choice[i] = 1
+		case c.hi == 0:
+			p.choice[i] = 2
+		default:
+			p.choice[i] = 0
+		}
+	}
 	p.exactNow[i] = n.reads.within(p.assigned)
 	if p.exactNow[i] {
 		v, bad := p.exact(n)
@@ -217,6 +252,28 @@ func (p *classProgram) eval(i int32) {
 		buf[a] = p.iv[n.args[a]]
 	}
 	p.iv[i] = applyInterval(n.op, n.k, n.k2, buf[:n.nargs])
+	if isComparison(n.op) && n.k2.Integer() && p.chosen(n.args[0]) == p.chosen(n.args[1]) {
+		// Both operands take the value of one term: x == x holds
+		// wherever it is defined, whatever x.
+		switch n.op {
+		case rt.OpEq, rt.OpLe, rt.OpGe:
+			p.iv[i] = ival{1, 1}
+		default:
+			p.iv[i] = ival{0, 0}
+		}
+	}
+}
+
+// chosen follows term i through the if-then-elses whose condition is
+// decided to the term whose value it takes: a byte of a concatenation
+// (ite(k < len(a), a[k], b[k - len(a)])) is a's byte once the length is
+// assigned, and a comparison of it with a[k] — a string compared with a
+// prefix of itself — is decided without assigning the byte.
+func (p *classProgram) chosen(i int32) int32 {
+	for p.choice[i] != 0 {
+		i = p.nodes[i].args[p.choice[i]]
+	}
+	return i
 }
 
 // exact is the value of a term every var of which is assigned, and
