@@ -23,10 +23,13 @@
 //
 // Usage (from the repository root, with ../shared/bench beside it):
 //
-//	go run ./bench/solverbench [-bench ../shared/bench] [-corpus dir] [-sources bank,lexer] [-core=false] [-cpuprofile file]
+//	go run ./bench/solverbench [-bench ../shared/bench] [-corpus dir] [-sources bank,lexer] [-core=false] [-cpuprofile file] [-z3-times file]
 //
 // With -core=false the replays through the Z3 core alone are skipped (the
-// chain's columns only; minutes instead of about twenty).
+// chain's columns only; minutes instead of about twenty). After the table
+// a line gives the queries that reached Z3 over every corpus replayed;
+// -z3-times appends each one's corpus and time to a file, to pool runs
+// over corpora recorded in different directories.
 //
 // With -corpus naming a directory that does not exist, the corpora are
 // recorded there and kept, so that later runs replay the same queries.
@@ -94,6 +97,7 @@ func main() {
 	only := flag.String("sources", "", "comma-separated sources to record and replay (default: all of triangle, hashtable, bank, magic, lexer, blang-semver, dnsmessage, go-glob, cron, go-units, humanize, uuid, x-mod-semver, x-mod-module, shlex, shellquote)")
 	core := flag.Bool("core", true, "also replay every query through the Z3 core alone (the two core columns; slow on the hash table and lexer corpora)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the replays to this file")
+	z3TimesFile := flag.String("z3-times", "", "append to this file, a line per query that reached Z3, its corpus and its time in microseconds (to pool replays of several corpus directories)")
 	flag.Parse()
 	if *only != "" {
 		var kept []source
@@ -148,6 +152,16 @@ func main() {
 	}
 	fmt.Println("| corpus | queries | groups: exact cache / model / order / small domains / refuted / next to the seed / class search / linear / divisors / fixed-divisor search / bit-vector (narrow) | core, bit-vectors only: median / p90 / max | core with the linear layer and divisors: median / p90 / max | whole chain, per query: median / p90 / max (total) | whole chain, queries that reached Z3: count, median / p90 / max | answers changed |")
 	fmt.Println("|---|---:|---|---|---|---|---|---:|")
+	var allZ3 []time.Duration // over every corpus replayed
+	var timesOut *os.File
+	if *z3TimesFile != "" {
+		f, err := os.OpenFile(*z3TimesFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer f.Close()
+		timesOut = f
+	}
 	for _, s := range sources {
 		files, _ := filepath.Glob(filepath.Join(dir, s.name, "*.gob"))
 		sort.Strings(files)
@@ -201,7 +215,16 @@ func main() {
 		fmt.Printf("| %s | %d | %s / %s / %s / %s / %s / %s / %s / %s / %s / %s / %s (%s) | %s | %s | %s | %d, %s | %d |\n", s.name, len(all),
 			share(st.CacheHits), share(st.ModelHits), share(st.OrderHits), share(st.DomainHits), share(st.Refuted), share(st.NeighborHits), share(st.ClassHits), share(st.Linear), share(divisors), share(st.PinSearched), share(st.CoreQueries-st.Linear-divisors-st.PinSearched), share(st.Narrow),
 			bv, lin, total(chainTimes), len(z3Times), percentiles(z3Times), changed)
+		allZ3 = append(allZ3, z3Times...)
+		if timesOut != nil {
+			for _, d := range z3Times {
+				if _, err := fmt.Fprintf(timesOut, "%s\t%d\n", s.name, d.Microseconds()); err != nil {
+					log.Fatal(err)
+				}
+			}
+		}
 	}
+	fmt.Printf("\nQueries that reached Z3 over every corpus above: %d, %s (median / p90 / max)\n", len(allZ3), percentiles(allZ3))
 }
 
 // copySource copies the module of s (src: its directory, or module@version)
