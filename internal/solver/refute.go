@@ -38,7 +38,8 @@ import (
 //     inwards as the simplifier writes it (byNegations).
 //   - Differences: comparisons of terms offset by constants, such as
 //     t + c <= u + d, as bounds on the terms' differences, a cycle of
-//     which no integers meet (byDifferences).
+//     which no integers meet (byDifferences); the same bounds narrow the
+//     query's terms x - y of such terms (differenceTerms).
 //   - Remainders (residues.go): constraints that read the inputs only
 //     through remainders of one term by constants, evaluated on every
 //     residue class of the term.
@@ -258,10 +259,6 @@ func negates(a, b *sym.Expr, depth int) bool {
 // off + 26 <= len(msg) and off + 24 >= len(msg), cannot hold, though
 // each term alone has values that meet both.
 func byDifferences(q Query, iv *intervals) bool {
-	type bound struct {
-		t, u int   // t - u <= w
-		w    int64 // the bound
-	}
 	node := map[*sym.Expr]int{}
 	id := func(e *sym.Expr) int {
 		if i, ok := node[e]; ok {
@@ -286,13 +283,13 @@ func byDifferences(q Query, iv *intervals) bool {
 			candidates = append(candidates, comparison{c, holds})
 		}
 	}
-	if len(candidates) < 2 {
+	if len(candidates) == 0 {
 		return false
 	}
-	var bounds []bound
+	var bounds []diffBound
 	add := func(a, b *sym.Expr, w int64, ok bool) { // a - b <= w
 		if ok {
-			bounds = append(bounds, bound{id(a), id(b), w})
+			bounds = append(bounds, diffBound{id(a), id(b), w})
 		}
 	}
 	for _, cand := range candidates {
@@ -326,6 +323,9 @@ func byDifferences(q Query, iv *intervals) bool {
 			add(b, a, -k, k != math.MinInt64)
 		}
 	}
+	if differenceTerms(q, iv, node, bounds) {
+		return true
+	}
 	if len(bounds) < 2 {
 		return false
 	}
@@ -345,6 +345,89 @@ func byDifferences(q Query, iv *intervals) bool {
 		}
 	}
 	return true
+}
+
+// differenceTerms narrows the query's differences of two terms, x - y
+// with x = t + c and y = u + d (offsetTerm), by the bounds the comparisons
+// give t - u (node numbers the terms of bounds, each an a - b <= w), where
+// the narrowed difference cannot wrap around: a parser's rest,
+// len(s) - (i + 1), after i + 1 <= len(s), is at least 0. It reports whether the narrowed
+// intervals refute the query, its disequalities applied again
+// (len(s) - (i + 1) <= 3 and != 0, 1, 2 and 3).
+func differenceTerms(q Query, iv *intervals, node map[*sym.Expr]int, bounds []diffBound) bool {
+	type pair struct{ t, u int }
+	tightest := map[pair]int64{}
+	for _, b := range bounds {
+		if w, ok := tightest[pair{b.t, b.u}]; !ok || b.w < w {
+			tightest[pair{b.t, b.u}] = b.w
+		}
+	}
+	narrowed := false
+	for _, e := range iv.terms {
+		if e.Op() != rt.OpSub || !e.Kind().Integer() || e.Arg(0).IsConst() || e.Arg(1).IsConst() {
+			continue
+		}
+		x, y := e.Arg(0), e.Arg(1)
+		t, c := iv.offsetTerm(x)
+		u, d := iv.offsetTerm(y)
+		ti, ok1 := node[t]
+		ui, ok2 := node[u]
+		if !ok1 || !ok2 || t == u {
+			continue
+		}
+		// x - y is (t - u) + (c - d) in the integers, and e's value
+		// where that lies within e's kind (fromActual): then e does not
+		// wrap around.
+		k := e.Kind()
+		xlo, xhi, okx := actual(k, iv.interval(x))
+		ylo, yhi, oky := actual(k, iv.interval(y))
+		lo, ok3 := subOK(xlo, yhi)
+		hi, ok4 := subOK(xhi, ylo)
+		off, ok5 := subOK(c, d)
+		if !okx || !oky || !ok3 || !ok4 || !ok5 {
+			continue
+		}
+		if w, ok := tightest[pair{ti, ui}]; ok { // t - u <= w
+			if v, ok := addOK(w, off); ok && v < hi {
+				hi = v
+			}
+		}
+		if w, ok := tightest[pair{ui, ti}]; ok { // u - t <= w: t - u >= -w
+			if v, ok := addOK(-w, off); ok && w != math.MinInt64 && v > lo {
+				lo = v
+			}
+		}
+		if lo > hi {
+			return true
+		}
+		r := fromActual(k, lo, hi, true)
+		if r == top(k) {
+			continue
+		}
+		if !iv.narrow(e, r) {
+			return true
+		}
+		narrowed = true
+	}
+	if !narrowed {
+		return false
+	}
+	if !iv.finish() || iv.contradiction {
+		return true
+	}
+	for _, c := range q.Constraints {
+		if iv.interval(c).hi == 0 || iv.contradiction {
+			return true
+		}
+	}
+	return false
+}
+
+// diffBound is a bound on the difference of two terms, by their numbers:
+// t - u <= w.
+type diffBound struct {
+	t, u int
+	w    int64
 }
 
 // offsetTerm writes e as t + d for a constant d, through sums and

@@ -93,6 +93,12 @@ func TestRefute(t *testing.T) {
 		{"a sum less than itself written the other way", []*sym.Expr{cmp(rt.OpLt, add(key, n), add(n, key))}, true},
 		{"a comparison unequal to another", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpEq, key, n), cmp(rt.OpEq, n, k2))}, false},
 		{"an order unequal to its converse", []*sym.Expr{cmp(rt.OpNe, cmp(rt.OpLt, key, n), cmp(rt.OpLt, n, key))}, false},
+		{"the rest after a position, none left and none of 1 to 3", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(9)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(40)),
+			cmp(rt.OpLe, asU(add(key, i64(1))), asU(n)), cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(0)), cmp(rt.OpLe, sub(n, add(key, i64(1))), i64(3)),
+			cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(1)), cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(2)), cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(3))}, true},
+		{"the rest after a position, 1 to 3 left", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(9)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(40)),
+			cmp(rt.OpLe, asU(add(key, i64(1))), asU(n)), cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(0)), cmp(rt.OpLe, sub(n, add(key, i64(1))), i64(3)),
+			cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(1)), cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(2))}, false},
 		{"differences of terms that may wrap", []*sym.Expr{cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, add(key, i64(24)), n)}, false},
 		{"a digit that is not a digit", []*sym.Expr{cmp(rt.OpGe, key, i64(1000)), cmp(rt.OpEq, c.Conv(rt.KUint8, rem(quo(key, i64(100)), i64(10))), c.Const(rt.KUint8, 252))}, true},
 		{"a digit of a value that may be negative", []*sym.Expr{cmp(rt.OpGe, key, i64(-1000)), cmp(rt.OpEq, c.Conv(rt.KUint8, rem(quo(key, i64(100)), i64(10))), c.Const(rt.KUint8, 252))}, false},
@@ -452,8 +458,13 @@ func TestDifferencesAgreeWithZ3(t *testing.T) {
 	constraint := func() *sym.Expr {
 		a, b := side(), side()
 		op := comparisons[rng.IntN(len(comparisons))]
-		if rng.IntN(3) == 0 {
+		switch rng.IntN(6) {
+		case 0, 1:
 			return c.Compare(op, c.Conv(rt.KUint64, a), c.Conv(rt.KUint64, b))
+		case 2: // a difference compared with a constant (the rest of a string)
+			return c.Compare(op, c.Binary(rt.OpSub, a, b), c.Const(rt.KInt64, uint64(int64(rng.IntN(9)-2))))
+		case 3: // the same in uint64, where it wraps below 0
+			return c.Compare(op, c.Binary(rt.OpSub, c.Conv(rt.KUint64, a), c.Conv(rt.KUint64, b)), c.Const(rt.KUint64, uint64(rng.IntN(6))))
 		}
 		return c.Compare(op, a, b)
 	}
