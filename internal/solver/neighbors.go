@@ -153,13 +153,7 @@ func endPairs(q Query, last *sym.Expr, moved []int, seed *sym.Evaluator) ([]rt.V
 				add(addOK(sb, d))
 			}
 			for _, v := range [...]int64{1, 2, -1} {
-				if lb.K == rt.KUint64 { // (as moves reads constants)
-					if v < 0 {
-						continue
-					}
-					v = ordered(lb.K, uint64(v))
-				}
-				add(v, true)
+				add(orderedValue(lb.K, v))
 			}
 			for _, x := range [...]int64{lo, hi, lo + 1, hi - 1} {
 				if x == ordered(la.K, q.Seed[a].Bits) {
@@ -441,11 +435,9 @@ func moves(l rt.Leaf, seed uint64, consts []int64) []uint64 {
 	}
 	for _, c := range consts {
 		for _, v := range [...]int64{c, c + 1, c - 1, -c} {
-			if l.K == rt.KUint64 {
-				if v < 0 {
-					continue
-				}
-				v = ordered(l.K, uint64(v))
+			v, ok := orderedValue(l.K, v)
+			if !ok {
+				continue
 			}
 			if v >= lo && v <= hi && v != s {
 				far = append(far, v)
@@ -454,7 +446,7 @@ func moves(l rt.Leaf, seed uint64, consts []int64) []uint64 {
 		}
 	}
 	for v := int64(-8); v <= 8; v++ {
-		add(v, true)
+		add(orderedValue(l.K, v))
 	}
 	sortByDistance(s, cands)
 	cands = slices.Compact(cands)
@@ -482,6 +474,19 @@ func moves(l rt.Leaf, seed uint64, consts []int64) []uint64 {
 		out[i] = unordered(l.K, v)
 	}
 	return out
+}
+
+// orderedValue is the integer v as a value of kind k in the kind's order
+// (ordered), or false for a negative v of uint64 (the narrower kinds'
+// order is their values').
+func orderedValue(k rt.Kind, v int64) (int64, bool) {
+	if k != rt.KUint64 {
+		return v, true
+	}
+	if v < 0 {
+		return 0, false
+	}
+	return ordered(k, uint64(v)), true
 }
 
 // sortByDistance sorts values by distance from s, the smaller first on a tie.

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/dowse-go/dowse/internal/sym"
@@ -121,5 +122,27 @@ func TestNeighborsStrings(t *testing.T) {
 				t.Fatalf("model %q, want %q", r.Model[0].Str, tt.want)
 			}
 		})
+	}
+}
+
+// TestMovesSmallValues: the small values an input tries are small in its
+// kind, unsigned 64-bit included (not the values next to 2^63, where
+// uint64's order puts int64's small numbers); only the kind's ends, last,
+// are far from the seed.
+func TestMovesSmallValues(t *testing.T) {
+	for _, k := range []rt.Kind{rt.KUint64, rt.KInt64, rt.KUint8} {
+		got := moves(rt.Leaf{K: k}, 100, nil)
+		if !slices.Contains(got, 3) {
+			t.Errorf("%v: moves from 100 %v, without 3", k, got)
+		}
+		for i, v := range got[:len(got)-4] {
+			x := ordered(k, v)
+			if k == rt.KUint64 {
+				x = int64(v) // (negative for the values from 2^63)
+			}
+			if x < -1100 || x > 1200 {
+				t.Errorf("%v: move %d from 100 is %d", k, i, v)
+			}
+		}
 	}
 }
