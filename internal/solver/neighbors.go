@@ -90,21 +90,28 @@ next:
 		ev := sym.NewEvaluator(model)
 		for _, v := range cands {
 			model[in] = v
-			if inDomain(q.Leaves, model) != nil {
-				continue
-			}
-			// The last constraint first: it is the one the seed fails,
-			// and most moves fail it too.
-			ev.Reset()
-			if ok, err := ev.Holds(last); err != nil || !ok {
-				continue
-			}
-			if holdsAll(ev, reading) {
+			if moveHolds(q, ev, model, last, reading) {
 				return model, true
 			}
 		}
 	}
 	return endPairs(q, last, moved, seed)
+}
+
+// moveHolds reports whether model, the seed with some inputs moved (ev
+// evaluates it), lies in the domains and meets the last constraint and
+// the others that read the moved inputs, reading.
+func moveHolds(q Query, ev *sym.Evaluator, model []rt.Value, last *sym.Expr, reading []*sym.Expr) bool {
+	if inDomain(q.Leaves, model) != nil {
+		return false
+	}
+	// The last constraint first: it is the one the seed fails, and most
+	// moves fail it too.
+	ev.Reset()
+	if ok, err := ev.Holds(last); err != nil || !ok {
+		return false
+	}
+	return holdsAll(ev, reading)
 }
 
 // maxPairInputs bounds the integer inputs endPairs moves in pairs.
@@ -162,14 +169,7 @@ func endPairs(q Query, last *sym.Expr, moved []int, seed *sym.Evaluator) ([]rt.V
 				for _, y := range steps {
 					copy(model, q.Seed)
 					model[a], model[b] = rt.Value{Bits: unordered(la.K, x)}, rt.Value{Bits: unordered(lb.K, y)}
-					if inDomain(q.Leaves, model) != nil {
-						continue
-					}
-					ev.Reset()
-					if ok, err := ev.Holds(last); err != nil || !ok {
-						continue
-					}
-					if holdsAll(ev, reading) {
+					if moveHolds(q, ev, model, last, reading) {
 						return model, true
 					}
 				}
