@@ -348,12 +348,13 @@ func byDifferences(q Query, iv *intervals) bool {
 }
 
 // differenceTerms narrows the query's differences of two terms, x - y
-// with x = t + c and y = u + d (offsetTerm), by the bounds the comparisons
-// give t - u (node numbers the terms of bounds, each an a - b <= w), where
-// the narrowed difference cannot wrap around: a parser's rest,
-// len(s) - (i + 1), after i + 1 <= len(s), is at least 0. It reports whether the narrowed
-// intervals refute the query, its disequalities applied again
-// (len(s) - (i + 1) <= 3 and != 0, 1, 2 and 3).
+// with x = t + c and y = u + d (offsetTerm), by the bounds the
+// comparisons give t - u (node numbers the terms of bounds, each an
+// a - b <= w), where the narrowed difference cannot wrap around: a
+// parser's rest, len(s) - (i + 1), after i + 1 <= len(s), is at least 0.
+// It reports whether the narrowed intervals refute the query, its
+// disequalities applied again (len(s) - (i + 1) <= 3 and != 0, 1, 2
+// and 3).
 func differenceTerms(q Query, iv *intervals, node map[*sym.Expr]int, bounds []diffBound) bool {
 	type pair struct{ t, u int }
 	tightest := map[pair]int64{}
@@ -392,8 +393,8 @@ func differenceTerms(q Query, iv *intervals, node map[*sym.Expr]int, bounds []di
 				hi = v
 			}
 		}
-		if w, ok := tightest[pair{ui, ti}]; ok { // u - t <= w: t - u >= -w
-			if v, ok := addOK(-w, off); ok && w != math.MinInt64 && v > lo {
+		if w, ok := tightest[pair{ui, ti}]; ok && w != math.MinInt64 { // u - t <= w: t - u >= -w
+			if v, ok := addOK(-w, off); ok && v > lo {
 				lo = v
 			}
 		}
