@@ -326,13 +326,31 @@ func byDifferences(q Query, iv *intervals) bool {
 	if differenceTerms(q, iv, node, bounds) {
 		return true
 	}
+	// Each term's interval bounds it against 0, a node of its own: x > 10,
+	// x < y and y < 5 are a cycle through it.
+	terms := make([]*sym.Expr, len(node))
+	for e, i := range node {
+		terms[i] = e
+	}
+	zero := len(node)
+	for i, e := range terms {
+		r := iv.interval(e)
+		lo, hi, ok := actual(e.Kind(), r)
+		if !ok || r == top(e.Kind()) || iv.contradiction {
+			continue
+		}
+		bounds = append(bounds, diffBound{i, zero, hi}) // e - 0 <= hi
+		if lo != math.MinInt64 {
+			bounds = append(bounds, diffBound{zero, i, -lo}) // 0 - e <= -lo
+		}
+	}
 	if len(bounds) < 2 {
 		return false
 	}
 	// A negative cycle: distances from a virtual source at 0 to every
-	// term still shrink after len(node) rounds.
-	dist := make([]int64, len(node))
-	for range len(node) + 1 {
+	// term still shrink after as many rounds as there are terms.
+	dist := make([]int64, len(node)+1)
+	for range len(node) + 2 {
 		changed := false
 		for _, e := range bounds {
 			// t <= u + w

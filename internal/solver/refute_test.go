@@ -99,6 +99,8 @@ func TestRefute(t *testing.T) {
 		{"the rest after a position, 1 to 3 left", []*sym.Expr{cmp(rt.OpGe, key, i64(0)), cmp(rt.OpLe, key, i64(9)), cmp(rt.OpGe, n, i64(0)), cmp(rt.OpLe, n, i64(40)),
 			cmp(rt.OpLe, asU(add(key, i64(1))), asU(n)), cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(0)), cmp(rt.OpLe, sub(n, add(key, i64(1))), i64(3)),
 			cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(1)), cmp(rt.OpNe, sub(n, add(key, i64(1))), i64(2))}, false},
+		{"differences and the terms' intervals, a cycle through 0", []*sym.Expr{cmp(rt.OpGt, key, i64(10)), cmp(rt.OpLt, key, n), cmp(rt.OpLt, n, k2), cmp(rt.OpLt, k2, i64(13))}, true},
+		{"differences and the terms' intervals, satisfiable", []*sym.Expr{cmp(rt.OpGt, key, i64(10)), cmp(rt.OpLt, key, n), cmp(rt.OpLt, n, k2), cmp(rt.OpLt, k2, i64(14))}, false},
 		{"differences of terms that may wrap", []*sym.Expr{cmp(rt.OpLe, add(key, i64(26)), n), cmp(rt.OpGe, add(key, i64(24)), n)}, false},
 		{"a digit that is not a digit", []*sym.Expr{cmp(rt.OpGe, key, i64(1000)), cmp(rt.OpEq, c.Conv(rt.KUint8, rem(quo(key, i64(100)), i64(10))), c.Const(rt.KUint8, 252))}, true},
 		{"a digit of a value that may be negative", []*sym.Expr{cmp(rt.OpGe, key, i64(-1000)), cmp(rt.OpEq, c.Conv(rt.KUint8, rem(quo(key, i64(100)), i64(10))), c.Const(rt.KUint8, 252))}, false},
