@@ -95,7 +95,7 @@ next:
 			}
 		}
 	}
-	return endPairs(q, last, moved, seed)
+	return nil, false
 }
 
 // moveHolds reports whether model, the seed with some inputs moved (ev
@@ -112,71 +112,6 @@ func moveHolds(q Query, ev *sym.Evaluator, model []rt.Value, last *sym.Expr, rea
 		return false
 	}
 	return holdsAll(ev, reading)
-}
-
-// maxPairInputs bounds the integer inputs endPairs moves in pairs.
-const maxPairInputs = 4
-
-// endPairs moves two integer inputs of the last constraint together: one
-// to an end of its kind (as moves orders them), the other by a step of 1
-// or 2 from the seed or to 1, 2 or -1 — what an overflow check asks for
-// (a + b < a, unsigned, needs a at its greatest value and b > 0; the
-// seed's a = b = 0 is no single move away). Constraints that read
-// neither input must hold on the seed.
-func endPairs(q Query, last *sym.Expr, moved []int, seed *sym.Evaluator) ([]rt.Value, bool) {
-	var ints []int
-	for _, in := range moved {
-		if l := q.Leaves[in]; l.K.Integer() && !l.IsLen && len(ints) < maxPairInputs {
-			ints = append(ints, in)
-		}
-	}
-	model := clone(q.Seed)
-	ev := sym.NewEvaluator(model)
-	for _, a := range ints {
-	pair:
-		for _, b := range ints {
-			if a == b {
-				continue
-			}
-			var reading []*sym.Expr
-			for _, c := range q.Constraints {
-				if vars := c.Vars(); slices.Contains(vars, a) || slices.Contains(vars, b) {
-					reading = append(reading, c)
-				} else if ok, err := seed.Holds(c); err != nil || !ok {
-					continue pair
-				}
-			}
-			la, lb := q.Leaves[a], q.Leaves[b]
-			sb := ordered(lb.K, q.Seed[b].Bits)
-			lo, hi := bounds(la.K)
-			blo, bhi := bounds(lb.K)
-			var steps []int64
-			add := func(v int64, ok bool) {
-				if ok && v >= blo && v <= bhi && v != sb && !slices.Contains(steps, v) {
-					steps = append(steps, v)
-				}
-			}
-			for _, d := range [...]int64{1, -1, 2, -2} {
-				add(addOK(sb, d))
-			}
-			for _, v := range [...]int64{1, 2, -1} {
-				add(orderedValue(lb.K, v))
-			}
-			for _, x := range [...]int64{lo, hi, lo + 1, hi - 1} {
-				if x == ordered(la.K, q.Seed[a].Bits) {
-					continue
-				}
-				for _, y := range steps {
-					copy(model, q.Seed)
-					model[a], model[b] = rt.Value{Bits: unordered(la.K, x)}, rt.Value{Bits: unordered(lb.K, y)}
-					if moveHolds(q, ev, model, last, reading) {
-						return model, true
-					}
-				}
-			}
-		}
-	}
-	return nil, false
 }
 
 // maxStringMoves bounds the strings tried per string input.
