@@ -90,28 +90,21 @@ next:
 		ev := sym.NewEvaluator(model)
 		for _, v := range cands {
 			model[in] = v
-			if moveHolds(q, ev, model, last, reading) {
+			if inDomain(q.Leaves, model) != nil {
+				continue
+			}
+			// The last constraint first: it is the one the seed fails,
+			// and most moves fail it too.
+			ev.Reset()
+			if ok, err := ev.Holds(last); err != nil || !ok {
+				continue
+			}
+			if holdsAll(ev, reading) {
 				return model, true
 			}
 		}
 	}
 	return nil, false
-}
-
-// moveHolds reports whether model, the seed with some inputs moved (ev
-// evaluates it), lies in the domains and meets the last constraint and
-// the others that read the moved inputs, reading.
-func moveHolds(q Query, ev *sym.Evaluator, model []rt.Value, last *sym.Expr, reading []*sym.Expr) bool {
-	if inDomain(q.Leaves, model) != nil {
-		return false
-	}
-	// The last constraint first: it is the one the seed fails, and most
-	// moves fail it too.
-	ev.Reset()
-	if ok, err := ev.Holds(last); err != nil || !ok {
-		return false
-	}
-	return holdsAll(ev, reading)
 }
 
 // maxStringMoves bounds the strings tried per string input.
@@ -399,8 +392,8 @@ func moves(l rt.Leaf, seed uint64, consts []int64) []uint64 {
 			cands = append(cands, v)
 		}
 	}
-	for _, v := range [...]int64{lo, hi, lo + 1, hi - 1} {
-		if v >= lo && v <= hi && v != s && !slices.Contains(cands, v) {
+	for _, v := range [...]int64{lo, hi, lo + 1, hi - 1} { // (every kind has four values or more)
+		if v != s && !slices.Contains(cands, v) {
 			cands = append(cands, v)
 		}
 	}
