@@ -67,7 +67,7 @@ type Z3 struct {
 	opts  Options
 	cur   *z3.Context
 	used  int
-	spare chan *z3.Context // the next context, created in the background
+	spare chan prepared // the next context, created in the background
 	// lia is the QF_LIA solver of the linear layer in cur, kept between
 	// queries (each in a scope of its own): creating one costs about a
 	// millisecond, more than deciding most linear queries.
@@ -87,7 +87,39 @@ func NewZ3(opts Options) *Z3 {
 	if opts.ContextQueries <= 0 {
 		opts.ContextQueries = DefaultContextQueries
 	}
-	return &Z3{opts: opts}
+	s := &Z3{opts: opts}
+	s.prepare()
+	return s
+}
+
+// prepared is a context made in the background with its QF_LIA solver:
+// together they take a few milliseconds to create (more while the
+// machine is busy), which the first query would otherwise wait for.
+type prepared struct {
+	z   *z3.Context
+	lia *z3.Solver // nil without the linear layer, or if Z3 could not make it
+}
+
+// prepare starts creating the next context in the background.
+func (s *Z3) prepare() {
+	s.spare = make(chan prepared, 1)
+	go func(ch chan<- prepared, linear bool) {
+		p := prepared{z: z3.NewContext()}
+		if linear {
+			p.lia, _ = p.z.NewSolverFor("QF_LIA", 0)
+		}
+		ch <- p
+	}(s.spare, !s.opts.NoLinear)
+}
+
+// Warm waits until the solver's next context is ready, so that a caller
+// that measures queries does not count its creation, which an
+// exploration overlaps with starting its workers.
+func (s *Z3) Warm() {
+	if s.spare != nil {
+		p := <-s.spare
+		s.spare <- p
+	}
 }
 
 // Close frees the solver's Z3 contexts.
@@ -98,7 +130,11 @@ func (s *Z3) Close() {
 		s.cur = nil
 	}
 	if s.spare != nil {
-		(<-s.spare).Close()
+		p := <-s.spare
+		if p.lia != nil {
+			p.lia.Close()
+		}
+		p.z.Close()
 		s.spare = nil
 	}
 }
@@ -115,13 +151,12 @@ func (s *Z3) context() *z3.Context {
 		s.closeLIA()
 		go s.cur.Close()
 	}
-	if s.spare != nil {
-		s.cur = <-s.spare
-	} else {
-		s.cur = z3.NewContext()
+	if s.spare == nil {
+		s.prepare()
 	}
-	s.spare = make(chan *z3.Context, 1)
-	go func(ch chan<- *z3.Context) { ch <- z3.NewContext() }(s.spare)
+	p := <-s.spare
+	s.cur, s.lia = p.z, p.lia
+	s.prepare()
 	s.used = 1
 	return s.cur
 }

@@ -34,6 +34,16 @@ func (p *Pool) Solve(ctx context.Context, q Query) (Result, error) {
 	}
 }
 
+// Warm waits until every core has its first Z3 context ready (see
+// Z3.Warm), waiting for busy cores first.
+func (p *Pool) Warm() {
+	for range p.cores {
+		core := <-p.free
+		defer func() { p.free <- core }()
+		core.Warm()
+	}
+}
+
 // Close frees the cores; the pool must be idle.
 func (p *Pool) Close() {
 	for _, c := range p.cores {
