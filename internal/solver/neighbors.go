@@ -20,10 +20,12 @@ import (
 // it reads, the seed's string with one byte the last constraint reads
 // replaced by a byte the query compares with, with one such byte
 // appended, and with a string constant of the last constraint written
-// over or inserted at a position (stringMoves). The first vector on which
-// every constraint holds by evaluation is the answer. Otherwise, and for
-// queries it cannot search (the seed missing or not satisfying the
-// others), the next solver decides. Its models are checked, so it never
+// over or inserted at a position (stringMoves); for an overflow check
+// no single move passes (a + b < a), the two inputs together
+// (overflowMoves). The first vector on which every constraint holds by
+// evaluation is the answer. Otherwise, and for queries it cannot search
+// (the seed missing or not satisfying the others), the next solver
+// decides. Its models are checked, so it never
 // answers wrongly; it never answers Unsat.
 type Neighbors struct {
 	next Solver
@@ -104,7 +106,123 @@ next:
 			}
 		}
 	}
+	return overflowMoves(q, last, seed)
+}
+
+// overflowMoves answers an overflow check that no single move passes: a
+// last constraint comparing a sum, difference or product of two integer
+// inputs (or such a term divided by one of them) with one of them, as in
+// a + b < a, a - b > a or a*b/b != a. From a seed of small values it
+// needs one input at or next to an end of its kind and the other changed
+// too — unsigned a + b < a holds at a = MaxUint64, b = 1. It tries each
+// input at its kind's ends (least, greatest, then next to them) with the
+// other one or two steps from the seed or at 1, 2 or -1. The constraints
+// that read neither input must hold on the seed. It is this narrow on
+// purpose: moving any two inputs of the last constraint together also
+// answers queries Z3 would answer with values inside the kind, and those
+// models' runs found fewer paths (docs/solver.md).
+func overflowMoves(q Query, last *sym.Expr, seed *sym.Evaluator) ([]rt.Value, bool) {
+	x, y, ok := overflowCheck(last, q.Leaves)
+	if !ok {
+		return nil, false
+	}
+	var reading []*sym.Expr
+	for _, c := range q.Constraints {
+		if vars := c.Vars(); slices.Contains(vars, x) || slices.Contains(vars, y) {
+			reading = append(reading, c)
+		} else if ok, err := seed.Holds(c); err != nil || !ok {
+			return nil, false
+		}
+	}
+	model := clone(q.Seed)
+	ev := sym.NewEvaluator(model)
+	for _, pair := range [2][2]int{{x, y}, {y, x}} {
+		a, b := pair[0], pair[1]
+		ka, kb := q.Leaves[a].K, q.Leaves[b].K
+		sa, sb := ordered(ka, q.Seed[a].Bits), ordered(kb, q.Seed[b].Bits)
+		lo, hi := bounds(ka)
+		blo, bhi := bounds(kb)
+		var steps []int64
+		add := func(v int64, ok bool) {
+			if ok && v >= blo && v <= bhi && v != sb && !slices.Contains(steps, v) {
+				steps = append(steps, v)
+			}
+		}
+		for _, d := range [...]int64{1, -1, 2, -2} {
+			add(addOK(sb, d))
+		}
+		for _, v := range [...]int64{1, 2, -1} {
+			add(orderedValue(kb, v))
+		}
+		for _, v := range [...]int64{lo, hi, lo + 1, hi - 1} {
+			if v == sa {
+				continue
+			}
+			for _, w := range steps {
+				copy(model, q.Seed)
+				model[a], model[b] = rt.Value{Bits: unordered(ka, v)}, rt.Value{Bits: unordered(kb, w)}
+				if inDomain(q.Leaves, model) != nil {
+					continue
+				}
+				ev.Reset()
+				if ok, err := ev.Holds(last); err != nil || !ok {
+					continue
+				}
+				if holdsAll(ev, reading) {
+					return model, true
+				}
+			}
+		}
+	}
 	return nil, false
+}
+
+// overflowCheck returns the two inputs of an overflow check (see
+// overflowMoves): c, or its negation, compares an input (or its
+// conversion) with a sum, difference or product (or such a term divided)
+// that reads exactly that input and one other, both integers other than
+// lengths.
+func overflowCheck(c *sym.Expr, leaves []rt.Leaf) (x, y int, ok bool) {
+	for c.Op() == rt.OpNot {
+		c = c.Arg(0)
+	}
+	switch c.Op() {
+	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
+	default:
+		return 0, 0, false
+	}
+	integer := func(in int) bool {
+		l := leaves[in]
+		return l.K.Integer() && !l.IsLen && !l.Float
+	}
+	for side := range 2 {
+		in, t := c.Arg(side), c.Arg(1-side)
+		if in.Op() == rt.OpConv {
+			in = in.Arg(0)
+		}
+		if in.Op() != rt.OpInput || in.Input() >= len(leaves) {
+			continue
+		}
+		if t.Op() == rt.OpQuo {
+			t = t.Arg(0)
+		}
+		if op := t.Op(); op != rt.OpAdd && op != rt.OpSub && op != rt.OpMul {
+			continue
+		}
+		vars := t.Vars()
+		x = in.Input()
+		if len(vars) != 2 || !slices.Contains(vars, x) || vars[len(vars)-1] >= len(leaves) {
+			continue
+		}
+		y = vars[0]
+		if y == x {
+			y = vars[1]
+		}
+		if integer(x) && integer(y) {
+			return x, y, true
+		}
+	}
+	return 0, 0, false
 }
 
 // maxStringMoves bounds the strings tried per string input.

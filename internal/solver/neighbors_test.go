@@ -64,6 +64,58 @@ func TestNeighbors(t *testing.T) {
 	}
 }
 
+// TestNeighborsOverflow checks the moves of two inputs together, which
+// only an overflow check gets: one input at an end of its kind, the other
+// a step from the seed.
+func TestNeighborsOverflow(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "a", K: rt.KUint64}, {Path: "b", K: rt.KUint64}, {Path: "c", K: rt.KInt64}, {Path: "d", K: rt.KInt64}}
+	a, b, ci, d := c.Input(0, rt.KUint64), c.Input(1, rt.KUint64), c.Input(2, rt.KInt64), c.Input(3, rt.KInt64)
+	u64 := func(v uint64) *sym.Expr { return c.Const(rt.KUint64, v) }
+	i64 := func(v int64) *sym.Expr { return c.Const(rt.KInt64, uint64(v)) }
+	const maxU, maxI = ^uint64(0), uint64(1<<63 - 1)
+	tests := []struct {
+		name string
+		cons []*sym.Expr
+		seed []rt.Value
+		want []rt.Value // nil: passed on
+	}{
+		{"unsigned a + b < a", []*sym.Expr{c.Compare(rt.OpLt, c.Binary(rt.OpAdd, a, b), a)},
+			[]rt.Value{{}, {}, {}, {}}, []rt.Value{{Bits: maxU}, {Bits: 1}, {}, {}}},
+		{"negated, a > a + b", []*sym.Expr{c.Not(c.Compare(rt.OpLe, a, c.Binary(rt.OpAdd, a, b)))},
+			[]rt.Value{{}, {}, {}, {}}, []rt.Value{{Bits: maxU}, {Bits: 1}, {}, {}}},
+		{"a product divided back", []*sym.Expr{c.Compare(rt.OpNe, b, u64(0)), c.Compare(rt.OpNe, c.Binary(rt.OpQuo, c.Binary(rt.OpMul, a, b), b), a)},
+			[]rt.Value{{}, {Bits: 1}, {}, {}}, []rt.Value{{Bits: maxU}, {Bits: 2}, {}, {}}},
+		{"signed, with the other input positive", []*sym.Expr{c.Compare(rt.OpGt, d, i64(0)), c.Compare(rt.OpLt, c.Binary(rt.OpAdd, ci, d), ci)},
+			[]rt.Value{{}, {}, {}, {}}, []rt.Value{{}, {}, {Bits: maxI}, {Bits: 1}}},
+		{"a sum compared with a constant is not an overflow check", []*sym.Expr{c.Compare(rt.OpEq, a, b), c.Compare(rt.OpEq, c.Binary(rt.OpAdd, a, b), u64(10))},
+			[]rt.Value{{}, {}, {}, {}}, nil},
+		{"a sum of three inputs", []*sym.Expr{c.Compare(rt.OpLt, c.Binary(rt.OpAdd, c.Binary(rt.OpAdd, a, b), c.Conv(rt.KUint64, ci)), a)},
+			[]rt.Value{{}, {}, {}, {}}, nil},
+		{"another input's constraint fails on the seed", []*sym.Expr{c.Compare(rt.OpGt, d, i64(5)), c.Compare(rt.OpLt, c.Binary(rt.OpAdd, a, b), a)},
+			[]rt.Value{{}, {}, {}, {}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: tt.seed}
+			called := false
+			r, err := NewNeighbors(record{&called}, &Metrics{}).Solve(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == nil {
+				if !called {
+					t.Fatalf("answered %v with %v, want it passed on", r.Status, r.Model)
+				}
+				return
+			}
+			if called || r.Status != Sat || !slices.Equal(r.Model, tt.want) {
+				t.Fatalf("got %v %v (passed on %v), want %v", r.Status, r.Model, called, tt.want)
+			}
+		})
+	}
+}
+
 func TestNeighborsStrings(t *testing.T) {
 	c := sym.NewContext()
 	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 6}}
