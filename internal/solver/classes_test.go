@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dowse-go/dowse/internal/sym"
@@ -466,7 +467,7 @@ func randomValue(rng *rand.Rand, l rt.Leaf) uint64 {
 func TestClassSearch(t *testing.T) {
 	c := sym.NewContext()
 	leaves := []rt.Leaf{{Path: "s", K: rt.KString, Max: 4}, {Path: "x", K: rt.KInt64}, {Path: "long", K: rt.KString, Max: 12},
-		{Path: "msg", K: rt.KString, Max: 80}, {Path: "huge", K: rt.KString, Max: 200}}
+		{Path: "msg", K: rt.KString, Max: 80}, {Path: "huge", K: rt.KString, Max: 200}, {Path: "frame", K: rt.KString, Max: 42}}
 	s, x, long := c.Input(0, rt.KString), c.Input(1, rt.KInt64), c.Input(2, rt.KString)
 	// pointed is msg[msg[70]] == '!', a pointer into a message of 72 bytes
 	// read whole (81 parts), and the same over huge (201 parts).
@@ -519,12 +520,13 @@ func TestClassSearch(t *testing.T) {
 			c.Compare(rt.OpNe, c.Slice(c.Concat(long, c.Str(".0")), c.Const(rt.KInt, 0), c.Const(rt.KInt, 10)), c.Slice(long, c.Const(rt.KInt, 0), c.Const(rt.KInt, 10)))}, Unsat, false, ""},
 		{"a pointer into a message of more than 64 parts", pointed(3), Sat, false, "1.2."},
 		{"a pointer into a message of more parts than the search takes", pointed(4), Unknown, true, ""},
+		{"two offsets checked against the length, decided once narrowed", offsets(c, 5), Sat, false, "1.2."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &Metrics{}
 			called := false
-			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: "1.2."}, {}, {Str: "a b"}, {}, {}}}
+			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: []rt.Value{{Str: "1.2."}, {}, {Str: "a b"}, {}, {}, {Str: strings.Repeat("\x00", 39)}}}
 			r, err := NewClasses(record{&called}, m).Solve(context.Background(), q)
 			if err != nil {
 				t.Fatal(err)
@@ -551,6 +553,66 @@ func TestClassSearch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// offsets is what a DNS message's parser asks of input in, a string of at
+// most 42 bytes, once it has read two 16-bit big-endian offsets, x at 21
+// and y at 28: x + 23 <= len, x + 23 > 26, y + 30 < x + 23 and y + 32 >
+// len, which only len == x + 23 == y + 31 meets. The class search alone
+// gives up on it; narrowed (classGroup.narrow), each offset keeps one
+// high byte and a dozen low ones.
+func offsets(c *sym.Context, in int) []*sym.Expr {
+	msg := c.Input(in, rt.KString)
+	field := func(at int) *sym.Expr {
+		hi := c.Binary(rt.OpShl, c.Conv(rt.KUint16, c.Index(msg, c.Const(rt.KInt, uint64(at)))), c.Const(rt.KUint64, 8))
+		return c.Conv(rt.KInt64, c.Binary(rt.OpOr, hi, c.Conv(rt.KUint16, c.Index(msg, c.Const(rt.KInt, uint64(at+1))))))
+	}
+	plus := func(e *sym.Expr, n int64) *sym.Expr { return c.Binary(rt.OpAdd, e, c.Const(rt.KInt64, uint64(n))) }
+	n := c.Conv(rt.KInt64, c.Len(msg))
+	x, y := field(21), field(28)
+	return []*sym.Expr{
+		c.Compare(rt.OpGe, n, c.Const(rt.KInt64, 30)),
+		c.Compare(rt.OpLe, plus(x, 23), n),
+		c.Compare(rt.OpGt, plus(x, 23), c.Const(rt.KInt64, 26)),
+		c.Compare(rt.OpLt, plus(y, 30), plus(x, 23)),
+		c.Compare(rt.OpGt, plus(y, 32), n),
+	}
+}
+
+// TestClassNarrow: narrowing a group removes no solution, so the search
+// finds the model an unbounded search finds without it, and in fewer
+// assignments (from 39 zero bytes, 221 instead of 4,315: beyond the
+// bound without).
+func TestClassNarrow(t *testing.T) {
+	c := sym.NewContext()
+	leaves := []rt.Leaf{{Path: "frame", K: rt.KString, Max: 42}}
+	for _, seed := range []string{"", strings.Repeat("\x00", 39), strings.Repeat("\x01", 42)} {
+		q := Query{Constraints: offsets(c, 0), Leaves: leaves, Seed: []rt.Value{{Str: seed}}}
+		search := func(narrow bool) ([]uint64, int) {
+			g, ok := newClassGroup(sym.NewContext(), q)
+			if !ok {
+				t.Fatal("outside the fragment")
+			}
+			g.classify(q, nil)
+			if narrow && !g.narrow(q) {
+				t.Fatal("nothing narrowed")
+			}
+			g.maxNodes, g.maxWork, g.maxWalk = 1<<30, 1<<30, 1<<30
+			found, ok := g.search()
+			if !found || !ok {
+				t.Fatalf("narrow %v: found %v, ok %v", narrow, found, ok)
+			}
+			return slices.Clone(g.prog.vars), g.nodes
+		}
+		want, before := search(false)
+		got, after := search(true)
+		if !slices.Equal(got, want) {
+			t.Errorf("seed %q: narrowed, the model is %v, want %v", seed, got, want)
+		}
+		if after >= before || after > maxClassNodes {
+			t.Errorf("seed %q: %d assignments narrowed, %d without (bound %d)", seed, after, before, maxClassNodes)
+		}
 	}
 }
 
