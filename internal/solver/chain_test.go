@@ -3,6 +3,8 @@ package solver
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -441,5 +443,71 @@ func TestCachingBounds(t *testing.T) {
 	}
 	if len(s.answers) != 3 || len(s.order) != 3 {
 		t.Errorf("%d answers (%d keys) kept, want 3", len(s.answers), len(s.order))
+	}
+}
+
+// TestGroupByComponents checks groupBy against a closure computed the
+// slow way, over random constraints: each group is a connected component
+// of the constraints by shared keys, constraints keep their order in it,
+// groups come in the order of their first constraints, and constraints
+// without keys are groups of their own.
+func TestGroupByComponents(t *testing.T) {
+	c := sym.NewContext()
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := range 300 {
+		n := 1 + rng.IntN(30)
+		cs := make([]*sym.Expr, n)
+		keys := make([][]int, n)
+		for i := range cs {
+			cs[i] = c.Compare(rt.OpEq, c.Input(i, rt.KInt), c.Const(rt.KInt, uint64(trial)))
+			for range rng.IntN(4) {
+				keys[i] = append(keys[i], rng.IntN(2*n))
+			}
+		}
+		// The slow way: grow each component from its first constraint.
+		component := make([]int, n)
+		for i := range component {
+			component[i] = -1
+		}
+		var want [][]*sym.Expr
+		for i := range cs {
+			if component[i] >= 0 {
+				continue
+			}
+			g := len(want)
+			component[i] = g
+			if len(keys[i]) > 0 {
+				for changed := true; changed; {
+					changed = false
+					for j := range cs {
+						if component[j] >= 0 || len(keys[j]) == 0 {
+							continue
+						}
+						for k := range cs {
+							if component[k] == g && slices.ContainsFunc(keys[j], func(x int) bool { return slices.Contains(keys[k], x) }) {
+								component[j], changed = g, true
+								break
+							}
+						}
+					}
+				}
+			}
+			var group []*sym.Expr
+			for j := range cs {
+				if component[j] == g {
+					group = append(group, cs[j])
+				}
+			}
+			want = append(want, group)
+		}
+		got := groupBy(cs, keys)
+		if len(got) != len(want) {
+			t.Fatalf("trial %d: %d groups, want %d (keys %v)", trial, len(got), len(want), keys)
+		}
+		for g := range want {
+			if !slices.Equal(got[g], want[g]) {
+				t.Fatalf("trial %d: group %d differs (keys %v)", trial, g, keys)
+			}
+		}
 	}
 }

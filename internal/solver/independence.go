@@ -151,39 +151,53 @@ func partition(cs []*sym.Expr) [][]*sym.Expr {
 // group and ordering groups by their first constraint. Constraints without
 // keys form groups of their own.
 func groupBy[K comparable](cs []*sym.Expr, keys [][]K) [][]*sym.Expr {
-	parent := map[K]K{}
-	var find func(k K) K
-	find = func(k K) K {
-		p, ok := parent[k]
-		if !ok || p == k {
-			parent[k] = k
-			return k
+	// Union-find over dense numbers of the keys: one map lookup per key
+	// read (a parser's path is hundreds of constraints, each query).
+	number := make(map[K]int32, len(cs))
+	var parent []int32
+	num := func(k K) int32 {
+		i, ok := number[k]
+		if !ok {
+			i = int32(len(parent))
+			number[k] = i
+			parent = append(parent, i)
 		}
-		r := find(p)
-		parent[k] = r
-		return r
+		return i
 	}
-	for _, ks := range keys {
-		for _, k := range ks[min(1, len(ks)):] {
-			if a, b := find(ks[0]), find(k); a != b {
-				parent[b] = a
+	find := func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	first := make([]int32, len(cs)) // each constraint's first key, -1 if none
+	for i, ks := range keys {
+		if len(ks) == 0 {
+			first[i] = -1
+			continue
+		}
+		a := num(ks[0])
+		first[i] = a
+		for _, k := range ks[1:] {
+			if ra, rb := find(a), find(num(k)); ra != rb {
+				parent[rb] = ra
 			}
 		}
 	}
-	index := map[K]int{} // root → group
+	index := make([]int32, len(parent)) // root → group + 1
 	var groups [][]*sym.Expr
 	for i, c := range cs {
-		if len(keys[i]) == 0 {
+		if first[i] < 0 {
 			groups = append(groups, []*sym.Expr{c})
 			continue
 		}
-		root := find(keys[i][0])
-		g, ok := index[root]
-		if !ok {
-			g = len(groups)
-			index[root] = g
+		root := find(first[i])
+		if index[root] == 0 {
 			groups = append(groups, nil)
+			index[root] = int32(len(groups))
 		}
+		g := index[root] - 1
 		groups[g] = append(groups[g], c)
 	}
 	return groups
@@ -275,10 +289,22 @@ func (s *Independence) partitionParts(cs []*sym.Expr, leaves []rt.Leaf) ([][]*sy
 		}
 	}
 	groups := groupBy(cs, keys)
-	if len(groups) == len(partition(cs)) {
-		return nil, nil, false
+	// Finer than partition's when an input is read in two groups (the
+	// groups by parts refine those by inputs, which are connected by
+	// shared inputs).
+	groupOf := make(map[int]int, len(leaves))
+	for g, group := range groups {
+		for _, c := range group {
+			for _, v := range c.Vars() {
+				if h, ok := groupOf[v]; !ok {
+					groupOf[v] = g
+				} else if h != g {
+					return groups, byTerm, true
+				}
+			}
+		}
 	}
-	return groups, byTerm, true
+	return nil, nil, false
 }
 
 // partMerge builds the string inputs of a model from the parts each group
