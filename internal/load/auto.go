@@ -17,7 +17,13 @@ import (
 // explored directly (no PUT needed): their parameters (and the receiver,
 // built field by field) are the inputs, and the worker reports their
 // results, which the generated tests then assert. They are read from the
-// package's own (non-test) files, in the order of declaration.
+// package's own (non-test) files, in the order of declaration, leaving
+// out generated files (ast.IsGenerated: a "// Code generated ... DO NOT
+// EDIT." line before the package clause) — a mock generator's fakes,
+// protobuf or stringer output: their authors are tools, and their
+// preconditions (a fake's ArgsForCall(i) panics past the calls made)
+// would be reported as failures. A PUT or fuzz target may still call
+// them (docs/architecture.md, -auto).
 
 // findAutoTargets returns the automatic targets of v, the package (with
 // its in-package tests, if it has any) whose internal test file will
@@ -29,15 +35,19 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 	}
 	var targets []*Target
 	var files []*ast.File
+	var code []*ast.File // the files whose functions are targets
 	for _, f := range v.Syntax {
 		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
 			files = append(files, f)
+			if !ast.IsGenerated(f) {
+				code = append(code, f)
+			}
 		}
 	}
 	readOnly := readOnlyMethods(v.TypesInfo, files)
 	ifaces := newIfaceFacts(v, fset, !cfg.NoMocks, cfg.MockCalls)
 	writes := packageWrites(v.TypesInfo, v.Types, files)
-	for _, f := range files {
+	for _, f := range code {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || !fd.Name.IsExported() {

@@ -22,9 +22,13 @@ func dump(pkgs []*Package, warnings []string) string {
 		fmt.Fprintf(&b, "package %s (%s) test=%v xtest=%v\n", p.Path, p.Name, p.Test != nil, p.XTest != nil)
 		for _, t := range p.Targets {
 			fmt.Fprintf(&b, "  %s %s external=%v %s:%d\n", t.Kind, t.Name, t.External, filepath.Base(t.Pos.Filename), t.Pos.Line)
+			variant := p.Variant(t)
+			if variant == nil { // automatic targets of a package without tests
+				variant = p.Plain
+			}
 			var params []string
 			for _, v := range t.Params {
-				params = append(params, v.Name()+" "+typeString(v.Type(), p.Variant(t).Types))
+				params = append(params, v.Name()+" "+typeString(v.Type(), variant.Types))
 			}
 			fmt.Fprintf(&b, "    params: %s\n", strings.Join(params, ", "))
 			if t.Layout != nil {
