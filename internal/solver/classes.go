@@ -484,16 +484,7 @@ values:
 	seen := map[string]bool{}
 	var sig []byte
 	for _, x := range values {
-		p.evalOnly(j, x)
-		sig = sig[:0]
-		for _, f := range frontier {
-			if p.bad[f] {
-				sig = append(sig, 1)
-				continue
-			}
-			sig = append(sig, 0)
-			sig = binary.LittleEndian.AppendUint64(sig, p.val[f])
-		}
+		sig = g.signature(sig[:0], j, x, frontier)
 		if !seen[string(sig)] {
 			seen[string(sig)] = true
 			classes = append(classes, x)
@@ -600,16 +591,7 @@ func (g *classGroup) narrowDomain(j int, q Query) (int, bool) {
 	} else {
 		var sig []byte
 		signature := func(x uint64) string {
-			p.evalOnly(j, x)
-			sig = sig[:0]
-			for _, f := range terms {
-				if p.bad[f] {
-					sig = append(sig, 1)
-					continue
-				}
-				sig = append(sig, 0)
-				sig = binary.LittleEndian.AppendUint64(sig, p.val[f])
-			}
+			sig = g.signature(sig[:0], j, x, terms)
 			return string(sig)
 		}
 		kept := map[string]bool{}
@@ -639,6 +621,23 @@ func (g *classGroup) narrowDomain(j int, q Query) (int, bool) {
 	// again as intervals with the rest: their values are read only while
 	// exact.
 	return work + p.update(j), p.domain[j] != old
+}
+
+// signature appends to sig the values the given terms of var j alone
+// take for the value x of var j (evaluated exactly, evalOnly): two values
+// with one signature over the var's frontier terms are in one class.
+func (g *classGroup) signature(sig []byte, j int, x uint64, terms []int32) []byte {
+	p := g.prog
+	p.evalOnly(j, x)
+	for _, f := range terms {
+		if p.bad[f] {
+			sig = append(sig, 1)
+			continue
+		}
+		sig = append(sig, 0)
+		sig = binary.LittleEndian.AppendUint64(sig, p.val[f])
+	}
+	return sig
 }
 
 // explain adds to terms the frontier terms constraint r's failure

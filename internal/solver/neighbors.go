@@ -92,21 +92,27 @@ next:
 		ev := sym.NewEvaluator(model)
 		for _, v := range cands {
 			model[in] = v
-			if inDomain(q.Leaves, model) != nil {
-				continue
-			}
-			// The last constraint first: it is the one the seed fails,
-			// and most moves fail it too.
-			ev.Reset()
-			if ok, err := ev.Holds(last); err != nil || !ok {
-				continue
-			}
-			if holdsAll(ev, reading) {
+			if moveHolds(q.Leaves, ev, model, last, reading) {
 				return model, true
 			}
 		}
 	}
 	return overflowMoves(q, last, seed)
+}
+
+// moveHolds reports whether the moved vector model, which ev evaluates,
+// lies in the leaves' domains and meets the last constraint and the
+// constraints reading the moved inputs — the last first: it is the one
+// the seed fails, and most moves fail it too.
+func moveHolds(leaves []rt.Leaf, ev *sym.Evaluator, model []rt.Value, last *sym.Expr, reading []*sym.Expr) bool {
+	if inDomain(leaves, model) != nil {
+		return false
+	}
+	ev.Reset()
+	if ok, err := ev.Holds(last); err != nil || !ok {
+		return false
+	}
+	return holdsAll(ev, reading)
 }
 
 // overflowMoves answers an overflow check that no single move passes: a
@@ -161,14 +167,7 @@ func overflowMoves(q Query, last *sym.Expr, seed *sym.Evaluator) ([]rt.Value, bo
 			for _, w := range steps {
 				copy(model, q.Seed)
 				model[a], model[b] = rt.Value{Bits: unordered(ka, v)}, rt.Value{Bits: unordered(kb, w)}
-				if inDomain(q.Leaves, model) != nil {
-					continue
-				}
-				ev.Reset()
-				if ok, err := ev.Holds(last); err != nil || !ok {
-					continue
-				}
-				if holdsAll(ev, reading) {
+				if moveHolds(q.Leaves, ev, model, last, reading) {
 					return model, true
 				}
 			}

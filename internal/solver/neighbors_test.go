@@ -39,28 +39,29 @@ func TestNeighbors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: tt.seed}
-			called := false
-			m := &Metrics{}
-			r, err := NewNeighbors(record{&called}, m).Solve(context.Background(), q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tt.want == nil {
-				if !called {
-					t.Fatalf("answered %v with %v, want it passed on", r.Status, r.Model)
-				}
-				return
-			}
-			if called || r.Status != Sat || m.Snapshot().NeighborHits != 1 {
-				t.Fatalf("got %v (passed on %v), want Sat", r.Status, called)
-			}
-			for i := range tt.want {
-				if r.Model[i] != tt.want[i] {
-					t.Fatalf("model %v, want %v", r.Model, tt.want)
-				}
-			}
+			checkNeighbor(t, Query{Constraints: tt.cons, Leaves: leaves, Seed: tt.seed}, tt.want)
 		})
+	}
+}
+
+// checkNeighbor checks the layer's answer to q: the model want, or (nil)
+// passed on to the next solver.
+func checkNeighbor(t *testing.T, q Query, want []rt.Value) {
+	t.Helper()
+	called := false
+	m := &Metrics{}
+	r, err := NewNeighbors(record{&called}, m).Solve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want == nil {
+		if !called {
+			t.Fatalf("answered %v with %v, want it passed on", r.Status, r.Model)
+		}
+		return
+	}
+	if called || r.Status != Sat || m.Snapshot().NeighborHits != 1 || !slices.Equal(r.Model, want) {
+		t.Fatalf("got %v %v (passed on %v), want %v", r.Status, r.Model, called, want)
 	}
 }
 
@@ -97,21 +98,7 @@ func TestNeighborsOverflow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := Query{Constraints: tt.cons, Leaves: leaves, Seed: tt.seed}
-			called := false
-			r, err := NewNeighbors(record{&called}, &Metrics{}).Solve(context.Background(), q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tt.want == nil {
-				if !called {
-					t.Fatalf("answered %v with %v, want it passed on", r.Status, r.Model)
-				}
-				return
-			}
-			if called || r.Status != Sat || !slices.Equal(r.Model, tt.want) {
-				t.Fatalf("got %v %v (passed on %v), want %v", r.Status, r.Model, called, tt.want)
-			}
+			checkNeighbor(t, Query{Constraints: tt.cons, Leaves: leaves, Seed: tt.seed}, tt.want)
 		})
 	}
 }
