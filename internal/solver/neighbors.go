@@ -25,8 +25,8 @@ import (
 // (overflowMoves). The first vector on which every constraint holds by
 // evaluation is the answer. Otherwise, and for queries it cannot search
 // (the seed missing or not satisfying the others), the next solver
-// decides. Its models are checked, so it never
-// answers wrongly; it never answers Unsat.
+// decides. Its models are checked, so it never answers wrongly; it never
+// answers Unsat.
 type Neighbors struct {
 	next Solver
 	m    *Metrics
