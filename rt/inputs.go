@@ -566,7 +566,8 @@ func (b *builder) stub(v reflect.Value, sh *Shape) {
 	calls := make([][]reflect.Value, sh.Len)
 	shadows := make([][]Arg, sh.Len)
 	// writes are, per call, the pointees it sets through pointer
-	// arguments (Shape.Writes: seed 004's parameter analysis).
+	// arguments (Shape.Writes: the parameter analysis of "Generating Unit Isolation
+	// Environment Using Symbolic Execution").
 	type write struct {
 		val reflect.Value
 		a   Arg // the pointee's shadow: a scalar's, or Agg and its cells' address

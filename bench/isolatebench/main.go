@@ -1,5 +1,6 @@
 // Command isolatebench measures the isolation sandbox (docs/isolate.md) in
-// the manner of seed 002's Tables 8 and 9: on the benchmark module's
+// the manner of Tables 8 and 9 of "Automated Isolation for White-box
+// Test Generation": on the benchmark module's
 // isolate/* units and on packages of real modules that touch the file
 // system, the clock, the network or the environment, it runs dowse gen
 // without the sandbox (-isolate=off) and with it, and reports the

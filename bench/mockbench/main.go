@@ -1,5 +1,6 @@
 // Command mockbench measures what generated mock types (docs/mocks.md)
-// add, the analog of seed 000's Table VI: dowse gen with -mocks=false
+// add, the analog of Table VI of "Generating Test Cases for Programs
+// that Are Coded Against Interfaces and Annotations": dowse gen with -mocks=false
 // (interface inputs are nil or the package's own types) and with mocks,
 // on copies of the benchmark module's mocks/* packages (paths against
 // EXPECTED.md, package coverage under plain go test, time, solver share,

@@ -216,7 +216,8 @@ func shortName(fn *types.Func) string {
 }
 
 // writtenParams returns the indices of fd's parameters of pointer type
-// that its body may write through (seed 004's parameter analysis,
+// that its body may write through (the parameter analysis of "Generating Unit Isolation Environment
+// Using Symbolic Execution",
 // syntactic and conservative): a parameter is written if an expression
 // rooted at it (p, p.F, *p, p.F[i]) is assigned or incremented, has its
 // address taken, receives a method call, is passed to a function or

@@ -118,7 +118,8 @@ type Site struct {
 	RecvAddr bool
 	Method   bool // a method call: the receiver is the first argument
 	// Writes are the indices of Stub's parameters through which the
-	// callee may write (pointers; seed 004's parameter analysis).
+	// callee may write (pointers; the parameter analysis of "Generating Unit Isolation
+	// Environment Using Symbolic Execution").
 	Writes []int
 	// Value says the function is used as a value, not called here (var
 	// timeNow = time.Now): the reference is replaced by the sandbox
@@ -133,7 +134,8 @@ type Site struct {
 }
 
 // External is one function or method of another package the unit calls
-// (seed 002's IMethods), with the decision.
+// (IMethods in "Automated Isolation for White-box Test Generation"),
+// with the decision.
 type External struct {
 	Name     string // "bankdb.RunQuery", "(*processor.TransferProcessor).Process"
 	Calls    int    // call sites in the unit
@@ -149,7 +151,8 @@ type Unit struct {
 	Sites     []*Site
 	Externals []External
 	// Members counts the reads of other packages' package-level
-	// variables (seed 002's IMembers); they stay real.
+	// variables (IMembers in "Automated Isolation for White-box Test Generation");
+	// they stay real.
 	Members int
 	bySite  map[*ast.CallExpr]*Site
 	byRef   map[*ast.SelectorExpr]*Site // isolated functions used as values

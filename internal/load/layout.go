@@ -31,7 +31,8 @@ type layoutBuilder struct {
 	// opaque makes a struct of another package with unexported fields a
 	// struct without fields (its zero value) instead of an error: the
 	// results of isolated calls (sandbox.go), where an external object
-	// is made uninitialized, as seed 002 does.
+	// is made uninitialized, as "Automated Isolation for White-box Test
+	// Generation" does.
 	opaque bool
 	// readOnly holds the methods that never change their receiver, which
 	// builds do not call (see readOnlyMethods).

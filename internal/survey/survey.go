@@ -1,6 +1,7 @@
 // Package survey counts, per package, the code patterns that need
-// generated types to be covered (seed 000, Tables I and II; capability
-// C7): type assertions and type switches on interface parameters,
+// generated types to be covered (the survey of "Generating Test Cases
+// for Programs that Are Coded Against Interfaces and Annotations",
+// Tables I and II): type assertions and type switches on interface parameters,
 // reflection on parameters, struct tag reads and errors.As — the
 // patterns dowse meets with mock types (docs/mocks.md). It reads the
 // packages' non-test files.

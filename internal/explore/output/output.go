@@ -113,7 +113,8 @@ type Target struct {
 }
 
 // Isolation is the isolation sandbox's report for the unit a target
-// belongs to (seed 002's Tables 4, 8 and 9: IMethods, IMembers, times).
+// belongs to (the IMethods, IMembers and times of "Automated Isolation for
+// White-box Test Generation").
 type Isolation struct {
 	Unit      string `json:"unit"`      // the unit's package
 	Externals int    `json:"externals"` // functions and methods of other packages the unit calls
