@@ -131,9 +131,6 @@ func NewWork(keep bool) (*Work, error) {
 	return &Work{Dir: dir, keep: keep}, nil
 }
 
-// Keep makes Close leave the work directory in place.
-func (w *Work) Keep() { w.keep = true }
-
 // Kept reports whether Close leaves the work directory in place.
 func (w *Work) Kept() bool { return w.keep }
 
@@ -197,17 +194,22 @@ func (b *Binary) Worker(t *load.Target) (cmd Command, ok bool) {
 }
 
 // Error reports that the instrumented code did not build, which is a bug
-// in dowse. The work directory is kept for inspection.
+// in dowse. The work directory, which holds the instrumented files, is
+// removed like any other unless it is kept (-keep-work).
 type Error struct {
 	Package string
-	WorkDir string
+	WorkDir string // the work directory, if it is kept; "" if it is removed
 	Output  string // the go command's output
 	Err     error
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("building the instrumented package %s failed (a bug in dowse; work directory kept at %s): %v\n%s",
-		e.Package, e.WorkDir, e.Err, strings.TrimRight(e.Output, "\n"))
+	where := "rerun with -keep-work to keep the instrumented files"
+	if e.WorkDir != "" {
+		where = "work directory kept at " + e.WorkDir
+	}
+	return fmt.Sprintf("building the instrumented package %s failed (a bug in dowse; %s): %v\n%s",
+		e.Package, where, e.Err, strings.TrimRight(e.Output, "\n"))
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -309,8 +311,11 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	cmd.Env = withEnv(cfg.Env, "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		w.Keep()
-		return nil, &Error{Package: p.Path, WorkDir: w.Dir, Output: string(out), Err: err}
+		e := &Error{Package: p.Path, Output: string(out), Err: err}
+		if w.keep {
+			e.WorkDir = w.Dir
+		}
+		return nil, e
 	}
 	return bin, nil
 }

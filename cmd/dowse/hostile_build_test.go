@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// buildSummary is the part of a JSON summary the hostile build tests read.
+type buildSummary struct {
+	Package  string            `json:"package"`
+	Target   string            `json:"target"`
+	Error    string            `json:"error"`
+	Skipped  string            `json:"skipped"`
+	Runs     int               `json:"runs"`
+	Failures []json.RawMessage `json:"failures"`
+}
+
+// genHostile runs dowse gen -json on a copy of the module
+// testdata/hostile/<name>, with TMPDIR set to a directory of its own, and
+// checks that no work directory is left behind there. It returns the exit
+// code, the summaries by target, standard error and the copy's directory.
+func genHostile(t *testing.T, name string, args ...string) (int, map[string]buildSummary, string, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	files := readTree(t, filepath.Join("..", "..", "testdata", "hostile", name))
+	code, stdout, stderr, dir := runGenIn(t, files, append([]string{"-json"}, args...)...)
+	left, err := filepath.Glob(filepath.Join(tmp, "dowse-work-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) > 0 {
+		t.Errorf("work directories left behind: %v", left)
+	}
+	got := map[string]buildSummary{}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for {
+		var s buildSummary
+		if err := dec.Decode(&s); err != nil {
+			break
+		}
+		got[s.Target] = s
+	}
+	return code, got, stderr, dir
+}
+
+// TestHostileBuildUnusedImport: files whose only uses of an import are
+// calls the rewrite replaces (os.Exit in TestMain by the runtime's Exit;
+// modelled strings and slices functions; isolated calls of os.Exit and
+// os.Getenv), through a plain, a renamed or a dot import, still build
+// instrumented: every target is explored.
+func TestHostileBuildUnusedImport(t *testing.T) {
+	code, got, stderr, _ := genHostile(t, "unusedimport", "-max-time", "3s", "./...")
+	if code == exitError {
+		t.Errorf("exit code %d\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "imported and not used") || strings.Contains(stderr, "a bug in dowse") {
+		t.Errorf("the instrumented package did not build:\n%s", stderr)
+	}
+	for _, name := range []string{"Check", "CheckRenamed", "CheckDot", "HasAB", "HasThree", "IsDebug"} {
+		s, ok := got[name]
+		if !ok {
+			t.Errorf("%s: no summary", name)
+			continue
+		}
+		if s.Error != "" || s.Runs == 0 {
+			t.Errorf("%s: not explored (%d runs): %s", name, s.Runs, s.Error)
+		}
+	}
+}
