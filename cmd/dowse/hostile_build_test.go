@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -98,4 +99,41 @@ func TestHostileBuildGenerics(t *testing.T) {
 		}
 	}
 	generatedTestsPass(t, dir)
+}
+
+// TestHostileBuildVendor: a module with a consistent vendor directory
+// builds offline as the go command builds it, from vendor/ (by default:
+// go 1.22 and a vendor directory; and with GOFLAGS=-mod=vendor): every
+// target is explored, the generated tests pass, and dowse test runs the
+// isolated rows. GOFLAGS=-mod=mod is honoured too: offline, the module
+// then does not load, as go build says.
+func TestHostileBuildVendor(t *testing.T) {
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GONOSUMDB", "*")
+	for _, goflags := range []string{"", "-mod=vendor"} {
+		t.Run("GOFLAGS="+goflags, func(t *testing.T) {
+			t.Setenv("GOFLAGS", goflags)
+			code, got, stderr, dir := genHostile(t, "vendored", "-max-time", "2s", "./...")
+			if code != exitOK {
+				t.Fatalf("exit code %d\n%s", code, stderr)
+			}
+			for _, name := range []string{"Grade", "Level"} {
+				if s := got[name]; s.Error != "" || s.Runs == 0 {
+					t.Errorf("%s: not explored: %+v", name, s)
+				}
+			}
+			generatedTestsPass(t, dir)
+			var out, errb strings.Builder
+			if code := testMain(context.Background(), []string{"-C", dir, "-count=1", "./..."}, &out, &errb); code != 0 {
+				t.Errorf("dowse test: exit code %d\n%s%s", code, out.String(), errb.String())
+			}
+		})
+	}
+	t.Run("GOFLAGS=-mod=mod", func(t *testing.T) {
+		t.Setenv("GOFLAGS", "-mod=mod")
+		code, _, stderr, _ := genHostile(t, "vendored", "-max-time", "2s", "./...")
+		if code != exitError || !strings.Contains(stderr, "do not compile") {
+			t.Errorf("exit code %d, want %d and a load error\n%s", code, exitError, stderr)
+		}
+	})
 }
