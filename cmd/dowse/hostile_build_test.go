@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -182,5 +183,29 @@ func TestHostileBuildWorkspace(t *testing.T) {
 	code, _, stderr = gen(filepath.Join(root, "b"))
 	if code != exitError || !strings.Contains(stderr, "example.com/a") || !strings.Contains(stderr, gowork+" is ignored") {
 		t.Errorf("in module b: exit code %d, want %d and the load error with a note\n%s", code, exitError, stderr)
+	}
+}
+
+// TestHostileBuildCgo: a file that imports "C" is not instrumented;
+// dowse says so once (not only under -v), and its exported functions are
+// skipped with that reason instead of vanishing ("no targets") or being
+// called exhaustive after one uninstrumented run. The package's other
+// functions are explored.
+func TestHostileBuildCgo(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is not enabled")
+	}
+	code, got, stderr, _ := genHostile(t, "cgo", "-max-time", "2s", "./...")
+	if code != exitOK {
+		t.Fatalf("exit code %d\n%s", code, stderr)
+	}
+	if s := got["Sign"]; s.Error != "" || s.Runs == 0 {
+		t.Errorf("Sign: not explored: %+v", s)
+	}
+	if s, ok := got["Twice"]; !ok || !strings.Contains(s.Skipped, `c.go, which imports "C"`) {
+		t.Errorf("Twice: want skipped as declared in a cgo file, got %+v (present %v)", s, ok)
+	}
+	if n := strings.Count(stderr, `c.go: it imports "C" (files that use cgo are not instrumented)`); n != 1 {
+		t.Errorf("the cgo file is named %d times, want once:\n%s", n, stderr)
 	}
 }

@@ -230,7 +230,7 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 
 	// One instrumenter for the whole load: a package of the module that
 	// goes into several binaries is rewritten once.
-	g.instrumenter = &build.SourceInstrumenter{}
+	g.instrumenter = &build.SourceInstrumenter{Stderr: g.cfg.Stderr}
 	if !g.cfg.Isolate.Off {
 		start := time.Now()
 		g.plan, err = g.isolation(pkgs, loadFlags)

@@ -131,7 +131,17 @@ func PackageWith(pkg *packages.Package, sites *Sites, opts Options) (map[string]
 	out := map[string][]byte{}
 	for _, f := range pkg.Syntax {
 		name := pkg.Fset.File(f.Pos()).Name()
-		if !strings.HasSuffix(name, ".go") || isCgo(f) || opts.Skip != nil && opts.Skip(name) {
+		if opts.Skip != nil && opts.Skip(name) {
+			continue
+		}
+		if src := pkg.Fset.Position(f.Package).Filename; src != name && slices.Contains(pkg.GoFiles, src) && !slices.Contains(pkg.GoFiles, name) {
+			// cgo's translation of a file that imports "C" (named after
+			// its content in the build cache): the file is compiled as
+			// the user wrote it, and says so.
+			sites.skip(src, `it imports "C" (files that use cgo are not instrumented)`)
+			continue
+		}
+		if !strings.HasSuffix(name, ".go") || isCgo(f) {
 			continue
 		}
 		if generatedByDowse(f) {
