@@ -209,3 +209,30 @@ func TestHostileBuildCgo(t *testing.T) {
 		t.Errorf("the cgo file is named %d times, want once:\n%s", n, stderr)
 	}
 }
+
+// TestHostileBuildConstraints: files for one platform (_linux.go,
+// //go:build !linux), for a tag (-tags), ignored files and a test file
+// with only an old-style "// +build" line: with -tags, the tagged PUT is
+// explored, and the generated files carry the constraints of their
+// source files, so plain go test (without the tags), and a build for
+// another platform, still compile.
+func TestHostileBuildConstraints(t *testing.T) {
+	code, got, stderr, dir := genHostile(t, "buildtags", "-tags", "integration,mytag", "-max-time", "2s", "./...")
+	if code != exitOK {
+		t.Fatalf("exit code %d\n%s", code, stderr)
+	}
+	for _, name := range []string{"PutMode", "PutPlatform"} {
+		if s := got[name]; s.Error != "" || s.Runs == 0 {
+			t.Errorf("%s: not explored: %+v", name, s)
+		}
+	}
+	generatedTestsPass(t, dir)
+	for _, args := range [][]string{{"vet", "-tags", "integration,mytag", "./..."}, {"vet", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOOS=windows")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("GOOS=windows go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
