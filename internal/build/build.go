@@ -14,12 +14,14 @@
 //
 // The binary is built by
 //
-//	go test -c -o <work>/<pkg>.test -overlay <work>/overlay.json \
+//	go test -c -vet=off -o <work>/<pkg>.test -overlay <work>/overlay.json \
 //		-modfile <work>/go.mod -mod=mod <pkg>
 //
 // run in the user's module with GOWORK=off (the go command refuses
 // -modfile in workspace mode); GOFLAGS and the rest of the environment pass
-// through.
+// through. A module the go command builds from its vendor directory
+// (Vendored) is built with -mod=vendor and its own go.mod instead, the
+// runtime package overlaid into the vendor directory.
 package build
 
 import (
@@ -116,10 +118,13 @@ type Work struct {
 	Dir  string
 	keep bool
 
-	modDone bool      // go.mod, go.sum and the runtime module are written
-	modDir  string    // the module root the go.mod was copied from
-	n       int       // overlay directories used
-	copies  []*Module // other modules copied to be instrumented (CopyModules)
+	modDone bool   // go.mod, go.sum and the runtime module are written
+	modDir  string // the module root the go.mod was copied from
+	// vendor is set once the module mode is known (Vendored): true if
+	// the module builds from its vendor directory.
+	vendor *bool
+	n      int       // overlay directories used
+	copies []*Module // other modules copied to be instrumented (CopyModules)
 }
 
 // NewWork creates a work directory. If keep is false, Close removes it.
@@ -130,9 +135,6 @@ func NewWork(keep bool) (*Work, error) {
 	}
 	return &Work{Dir: dir, keep: keep}, nil
 }
-
-// Keep makes Close leave the work directory in place.
-func (w *Work) Keep() { w.keep = true }
 
 // Kept reports whether Close leaves the work directory in place.
 func (w *Work) Kept() bool { return w.keep }
@@ -197,17 +199,22 @@ func (b *Binary) Worker(t *load.Target) (cmd Command, ok bool) {
 }
 
 // Error reports that the instrumented code did not build, which is a bug
-// in dowse. The work directory is kept for inspection.
+// in dowse. The work directory, which holds the instrumented files, is
+// removed like any other unless it is kept (-keep-work).
 type Error struct {
 	Package string
-	WorkDir string
+	WorkDir string // the work directory, if it is kept; "" if it is removed
 	Output  string // the go command's output
 	Err     error
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("building the instrumented package %s failed (a bug in dowse; work directory kept at %s): %v\n%s",
-		e.Package, e.WorkDir, e.Err, strings.TrimRight(e.Output, "\n"))
+	where := "rerun with -keep-work to keep the instrumented files"
+	if e.WorkDir != "" {
+		where = "work directory kept at " + e.WorkDir
+	}
+	return fmt.Sprintf("building the instrumented package %s failed (a bug in dowse; %s): %v\n%s",
+		e.Package, where, e.Err, strings.TrimRight(e.Output, "\n"))
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -290,6 +297,22 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 		}
 	}
 
+	if w.vendor == nil {
+		v, err := Vendored(ctx, cfg.Env, p.Module.Dir, p.Module.GoMod)
+		if err != nil {
+			return nil, err
+		}
+		w.vendor = &v
+	}
+	if *w.vendor {
+		if len(w.copies) > 0 {
+			return nil, fmt.Errorf("%s: -instrument needs modules outside the vendor directory: run with GOFLAGS=-mod=mod", p.Path)
+		}
+		if err := w.vendorRuntime(p.Module.Dir, overlay); err != nil {
+			return nil, err
+		}
+	}
+
 	ovPath := filepath.Join(dir, "overlay.json")
 	ov, err := json.MarshalIndent(struct{ Replace map[string]string }{overlay}, "", "\t")
 	if err != nil {
@@ -300,8 +323,14 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	}
 
 	bin.Path = filepath.Join(w.Dir, binaryName(p.Path))
-	args := []string{"test", "-c", "-o", bin.Path, "-overlay", ovPath,
-		"-modfile", filepath.Join(w.Dir, "go.mod"), "-mod=mod"}
+	// -vet=off: the instrumented code is dowse's, not the user's, and vet
+	// cannot run on the runtime overlaid into a vendor directory.
+	args := []string{"test", "-c", "-vet=off", "-o", bin.Path, "-overlay", ovPath}
+	if *w.vendor {
+		args = append(args, "-mod=vendor")
+	} else {
+		args = append(args, "-modfile", filepath.Join(w.Dir, "go.mod"), "-mod=mod")
+	}
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, p.Path)
 	cmd := exec.CommandContext(ctx, "go", args...)
@@ -309,8 +338,11 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	cmd.Env = withEnv(cfg.Env, "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		w.Keep()
-		return nil, &Error{Package: p.Path, WorkDir: w.Dir, Output: string(out), Err: err}
+		e := &Error{Package: p.Path, Output: string(out), Err: err}
+		if w.keep {
+			e.WorkDir = w.Dir
+		}
+		return nil, e
 	}
 	return bin, nil
 }

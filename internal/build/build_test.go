@@ -202,6 +202,10 @@ func (r *recorder) Instrument(pkgs []*packages.Package) (map[string][]byte, []Si
 	return r.next.Instrument(pkgs)
 }
 
+// TestBuildError: a build failure of instrumented code is reported with
+// the compiler's output; the work directory is removed at Close like any
+// other unless it was to be kept (-keep-work), and the message says where
+// it is only when it is kept.
 func TestBuildError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -211,18 +215,31 @@ func TestBuildError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWork(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(w.Dir)
-	_, err = w.Build(context.Background(), Config{Instrumenter: breaker{}}, pkgs[0], pkgs[0].Targets)
-	berr, ok := err.(*Error)
-	if !ok {
-		t.Fatalf("Build: got %v, want *Error", err)
-	}
-	if !w.Kept() || !strings.Contains(berr.Output, "p.go") || !strings.Contains(err.Error(), w.Dir) {
-		t.Errorf("build error: kept=%v\n%v", w.Kept(), err)
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keep=%v", keep), func(t *testing.T) {
+			w, err := NewWork(keep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(w.Dir)
+			_, err = w.Build(context.Background(), Config{Instrumenter: breaker{}}, pkgs[0], pkgs[0].Targets)
+			berr, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("Build: got %v, want *Error", err)
+			}
+			if !strings.Contains(berr.Output, "p.go") {
+				t.Errorf("build error without the compiler's output:\n%v", err)
+			}
+			if strings.Contains(err.Error(), "work directory kept at "+w.Dir) != keep || strings.Contains(err.Error(), "-keep-work") == keep {
+				t.Errorf("keep=%v, build error:\n%v", keep, err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(w.Dir); (err == nil) != keep {
+				t.Errorf("keep=%v: after Close, stat of the work directory: %v", keep, err)
+			}
+		})
 	}
 }
 

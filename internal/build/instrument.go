@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -28,9 +29,12 @@ type SourceInstrumenter struct {
 	// package goes into every binary that has the package's rewritten
 	// files.
 	Sandbox *isolate.Plan
-	mu      sync.Mutex
-	sites   instrument.Sites
-	files   map[string]*rewrite // by absolute path
+	// Stderr receives the warnings about files left uninstrumented
+	// (nil: os.Stderr).
+	Stderr io.Writer
+	mu     sync.Mutex
+	sites  instrument.Sites
+	files  map[string]*rewrite // by absolute path
 }
 
 // rewrite is the instrumented form of one file: its new source (nil when
@@ -93,7 +97,11 @@ func (s *SourceInstrumenter) instrument(p *packages.Package, opts instrument.Opt
 		return err
 	}
 	for _, sk := range s.sites.Skipped[firstSkipped:] {
-		fmt.Fprintf(os.Stderr, "dowse: warning: %s; the file is left uninstrumented (its code runs concretely)\n", sk)
+		w := s.Stderr
+		if w == nil {
+			w = os.Stderr
+		}
+		fmt.Fprintf(w, "dowse: warning: %s; the file is left uninstrumented (its code runs concretely)\n", sk)
 	}
 	// Every file of p is done now, rewritten or not: a file the rewrite
 	// gave up on may be half rewritten and must not be tried again.

@@ -61,6 +61,9 @@ func setOf(words string) map[string]bool {
 }
 
 // buildConstraint returns the //go:build line of the source file, or "".
+// A file with only "// +build" lines (which the go command still honours
+// in a file without a //go:build line) gets the //go:build line they
+// stand for.
 func buildConstraint(dir, source string) (string, error) {
 	name := filepath.Join(dir, source)
 	src, err := os.ReadFile(name)
@@ -72,6 +75,7 @@ func buildConstraint(dir, source string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading build constraints: %w", err)
 	}
+	var plus constraint.Expr
 	for _, cg := range f.Comments {
 		if cg.Pos() >= f.Package {
 			break
@@ -80,7 +84,22 @@ func buildConstraint(dir, source string) (string, error) {
 			if constraint.IsGoBuild(c.Text) {
 				return strings.TrimSpace(c.Text), nil
 			}
+			if cg == f.Doc || !constraint.IsPlusBuild(c.Text) {
+				continue // a +build line in the package's doc comment is not one
+			}
+			x, err := constraint.Parse(c.Text)
+			if err != nil {
+				return "", fmt.Errorf("reading build constraints of %s: %w", name, err)
+			}
+			if plus == nil {
+				plus = x
+			} else {
+				plus = &constraint.AndExpr{X: plus, Y: x} // several lines: all must hold
+			}
 		}
+	}
+	if plus != nil {
+		return "//go:build " + plus.String(), nil
 	}
 	return "", nil
 }

@@ -230,7 +230,7 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 
 	// One instrumenter for the whole load: a package of the module that
 	// goes into several binaries is rewritten once.
-	g.instrumenter = &build.SourceInstrumenter{}
+	g.instrumenter = &build.SourceInstrumenter{Stderr: g.cfg.Stderr}
 	if !g.cfg.Isolate.Off {
 		start := time.Now()
 		g.plan, err = g.isolation(pkgs, loadFlags)
@@ -283,16 +283,23 @@ func (g *runner) shardOf(pkgs []*load.Package) []*load.Package {
 // work directory and writes the work go.mod replacing them by the copies.
 // It returns the go.mod to load with.
 func (g *runner) prepareOthers(ctx context.Context, work *build.Work, buildFlags, patterns []string) (string, error) {
+	gomod, cache, err := build.ModuleEnv(ctx, g.cwd, nil)
+	if err != nil {
+		return "", err
+	}
+	// The copies are replaced in the work go.mod, which vendor mode
+	// does not allow (go.mod must match vendor/modules.txt).
+	if vendored, err := build.Vendored(ctx, nil, filepath.Dir(gomod), gomod); err != nil {
+		return "", err
+	} else if vendored {
+		return "", errors.New("not supported in vendor mode (the module has a vendor directory, or GOFLAGS has -mod=vendor): run with GOFLAGS=-mod=mod to build from the module cache")
+	}
 	mods, unmatched, err := build.FindModules(ctx, g.cwd, nil, buildFlags, patterns, g.cfg.Instrument)
 	if err != nil {
 		return "", err
 	}
 	for _, u := range unmatched {
 		g.warnf("warning: %s", u)
-	}
-	gomod, cache, err := build.ModuleEnv(ctx, g.cwd, nil)
-	if err != nil {
-		return "", err
 	}
 	if err := work.CopyModules(mods, cache); err != nil {
 		return "", err

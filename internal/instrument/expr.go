@@ -414,18 +414,6 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 			// A model of a standard-library function: called like an
 			// instrumented function, it returns the original's result
 			// with a shadow.
-			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok {
-					if pn, ok := f.fl.info.Uses[x].(*types.PkgName); ok && isGeneric(fn) {
-						// A generic function cannot be named without its
-						// type arguments: the import is made blank instead
-						// if no other use of it remains.
-						f.fl.replaced[pn]++
-					} else if ok {
-						f.fl.keep[x.Name+"."+sel.Sel.Name] = true // the import stays used
-					}
-				}
-			}
 			model := f.fl.rtSel(models[fn.FullName()])
 			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && f.fl.info.Selections[sel] != nil && f.fl.info.Selections[sel].Kind() == types.MethodVal {
 				// A method's model takes the receiver first: x.M(a)
@@ -451,6 +439,9 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 					call.Args = append([]ast.Expr{recvArg}, call.Args...)
 				}()
 			} else {
+				// The import the callee was named through may be left
+				// without uses: it becomes a blank import then.
+				f.fl.replaced.Add(f.fl.ast, f.fl.info, call.Fun)
 				call.Fun = model
 			}
 		case Concrete:

@@ -20,6 +20,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/dowse-go/dowse/internal/importuse"
 )
 
 // RuntimePath is the import path of the runtime package.
@@ -129,7 +131,17 @@ func PackageWith(pkg *packages.Package, sites *Sites, opts Options) (map[string]
 	out := map[string][]byte{}
 	for _, f := range pkg.Syntax {
 		name := pkg.Fset.File(f.Pos()).Name()
-		if !strings.HasSuffix(name, ".go") || isCgo(f) || opts.Skip != nil && opts.Skip(name) {
+		if opts.Skip != nil && opts.Skip(name) {
+			continue
+		}
+		if src := pkg.Fset.Position(f.Package).Filename; src != name && slices.Contains(pkg.GoFiles, src) && !slices.Contains(pkg.GoFiles, name) {
+			// cgo's translation of a file that imports "C" (named after
+			// its content in the build cache): the file is compiled as
+			// the user wrote it, and says so.
+			sites.skip(src, `it imports "C" (files that use cgo are not instrumented)`)
+			continue
+		}
+		if !strings.HasSuffix(name, ".go") || isCgo(f) {
 			continue
 		}
 		if generatedByDowse(f) {
@@ -202,10 +214,12 @@ type file struct {
 	deferring map[types.Object]bool
 	alias     map[string]string // predeclared type name -> file-level alias
 	tag       uint32            // hash of the file name, for package-level names
-	keep      map[string]bool   // qualified names whose calls were replaced by models
-	// replaced counts, per imported package, the uses of its generic
-	// functions replaced by models (see blankUnused).
-	replaced map[*types.PkgName]int
+	ast       *ast.File         // the file being rewritten
+	// replaced counts, per import, the uses of the imported package's
+	// functions that the rewrite removed (calls replaced by models, by
+	// the runtime's Exit, by sandbox functions): an import left without
+	// uses becomes a blank import (importuse.BlankUnused).
+	replaced importuse.Removed
 	// sharedLoopVars is true for files whose Go version is below 1.22,
 	// where the variables of a range loop are shared by all iterations.
 	sharedLoopVars bool
@@ -215,7 +229,7 @@ type file struct {
 }
 
 func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Options) ([]byte, error) {
-	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}, keep: map[string]bool{}, replaced: map[*types.PkgName]int{}}
+	fl := &file{pkg: pkg, info: pkg.TypesInfo, fset: pkg.Fset, sites: sites, opts: opts, used: map[string]bool{}, ast: f, replaced: importuse.Removed{}}
 	fl.name = pkg.Fset.File(f.Pos()).Name()
 	h := fnv.New32a()
 	h.Write([]byte(pkg.Fset.File(f.Pos()).Name()))
@@ -259,15 +273,12 @@ func instrumentFile(pkg *packages.Package, f *ast.File, sites *Sites, opts Optio
 		f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{&ast.TypeSpec{
 			Name: ast.NewIdent(fl.alias[name]), Assign: 1, Type: ast.NewIdent(name)}}})
 	}
-	for _, name := range slices.Sorted(maps.Keys(fl.keep)) {
-		f.Decls = append(f.Decls, useDecl(name))
-	}
 	if opts.Sandbox != nil {
 		for pn, n := range opts.Sandbox.Rewrite(pkg.PkgPath, f, fl.info) {
 			fl.replaced[pn] += n
 		}
 	}
-	fl.blankUnused(f)
+	importuse.BlankUnused(f, fl.info, fl.replaced)
 	fl.addImport(f, fl.rt, RuntimePath)
 	f.Decls = append(f.Decls, useDecl(fl.rt+".Br"))
 	if fl.needU {
@@ -370,28 +381,6 @@ func outputComments(f *ast.File, d *ast.FuncDecl) []*ast.CommentGroup {
 }
 
 // useDecl is "var _ = expr", which keeps an import used.
-// blankUnused makes the imports whose every use in f was a generic
-// function replaced by a model blank imports: the package stays imported
-// (its initialization too) without a name nothing uses.
-func (fl *file) blankUnused(f *ast.File) {
-	for pn, n := range fl.replaced {
-		uses := 0
-		for id, obj := range fl.info.Uses {
-			if obj == pn && id.Pos() >= f.FileStart && id.Pos() < f.FileEnd {
-				uses++
-			}
-		}
-		if uses != n {
-			continue
-		}
-		for _, spec := range f.Imports {
-			if fl.info.PkgNameOf(spec) == pn {
-				spec.Name = ast.NewIdent("_")
-			}
-		}
-	}
-}
-
 func useDecl(expr string) ast.Decl {
 	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
 		Names:  []*ast.Ident{ast.NewIdent("_")},

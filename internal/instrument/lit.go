@@ -262,6 +262,7 @@ func (f *fn) special(call *ast.CallExpr) {
 	}
 	switch {
 	case fn.Pkg().Path() == "os" && fn.Name() == "Exit" && len(call.Args) == 1:
+		f.fl.replaced.Add(f.fl.ast, f.fl.info, call.Fun) // os may be left without uses
 		call.Fun = f.fl.rtSel("Exit")
 	case fn.Pkg().Path() == "testing":
 		sig := fn.Type().(*types.Signature)

@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/dowse-go/dowse/internal/importuse"
 )
 
 // Rewrite turns the isolated calls of f (a file of u's package) into
@@ -16,7 +18,7 @@ import (
 // package, how many of its uses the rewrite removed (a qualified callee),
 // so that an import left without uses can be made blank.
 func (u *Unit) Rewrite(f *ast.File, info *types.Info) map[*types.PkgName]int {
-	removed := map[*types.PkgName]int{}
+	removed := importuse.Removed{}
 	if u == nil || len(u.Sites) == 0 {
 		return removed
 	}
@@ -26,11 +28,7 @@ func (u *Unit) Rewrite(f *ast.File, info *types.Info) map[*types.PkgName]int {
 		if !ok || u.byRef[ref] == nil {
 			return true
 		}
-		if id, ok := ref.X.(*ast.Ident); ok {
-			if pn, ok := info.Uses[id].(*types.PkgName); ok {
-				removed[pn]++
-			}
-		}
+		removed.Add(f, info, ref)
 		c.Replace(ast.NewIdent(u.byRef[ref].Func))
 		return false
 	}, nil)
@@ -51,12 +49,8 @@ func (u *Unit) Rewrite(f *ast.File, info *types.Info) map[*types.PkgName]int {
 				recv = &ast.UnaryExpr{Op: token.AND, X: recv}
 			}
 			call.Args = append([]ast.Expr{recv}, call.Args...)
-		} else if sel, ok := fun.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				if pn, ok := info.Uses[id].(*types.PkgName); ok {
-					removed[pn]++
-				}
-			}
+		} else {
+			removed.Add(f, info, fun)
 		}
 		call.Fun = ast.NewIdent(s.Func)
 		return true
@@ -67,22 +61,7 @@ func (u *Unit) Rewrite(f *ast.File, info *types.Info) map[*types.PkgName]int {
 // BlankUnused makes the imports of f whose every use was removed blank
 // imports (the package is still initialised, as before).
 func BlankUnused(f *ast.File, info *types.Info, removed map[*types.PkgName]int) {
-	for pn, n := range removed {
-		uses := 0
-		for id, obj := range info.Uses {
-			if obj == pn && id.Pos() >= f.FileStart && id.Pos() < f.FileEnd {
-				uses++
-			}
-		}
-		if uses != n {
-			continue
-		}
-		for _, spec := range f.Imports {
-			if info.PkgNameOf(spec) == pn {
-				spec.Name = ast.NewIdent("_")
-			}
-		}
-	}
+	importuse.BlankUnused(f, info, removed)
 }
 
 // Plan is the isolation plan of a run: the units' packages, by path.

@@ -193,7 +193,20 @@ func Run(ctx context.Context, cfg Config, patterns []string) (int, error) {
 			rel = "."
 		}
 		runDir = filepath.Join(copyRoot, rel)
-		args = append(args, "-modfile", filepath.Join(work.Dir, "go.mod"), "-mod=mod")
+		vendored, err := build.Vendored(ctx, nil, modRoot, filepath.Join(modRoot, "go.mod"))
+		if err != nil {
+			return 1, err
+		}
+		if vendored {
+			// The copy's go.mod must match its vendor/modules.txt: the
+			// runtime goes into the copy's vendor directory instead.
+			if err := work.VendorRuntime(copyRoot); err != nil {
+				return 1, err
+			}
+			args = append(args, "-mod=vendor")
+		} else {
+			args = append(args, "-modfile", filepath.Join(work.Dir, "go.mod"), "-mod=mod")
+		}
 	}
 	args = append(append(args, flags...), patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)

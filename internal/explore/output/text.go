@@ -305,7 +305,7 @@ func (h *TextHandler) Flush() error {
 		s += fmt.Sprintf(", %d not explored", h.errors)
 	}
 	if h.skipped > 0 {
-		s += fmt.Sprintf(", %d skipped (inputs dowse cannot build yet)", h.skipped)
+		s += fmt.Sprintf(", %d skipped (each says why above)", h.skipped)
 	}
 	_, err := fmt.Fprintln(h.w, s)
 	return err

@@ -1,0 +1,3 @@
+module example.com/unusedimport
+
+go 1.22
