@@ -126,7 +126,7 @@ func (o outputHandler) Target(r *Result) error { return o.h.Target(r.Summary) }
 // Stats counts what a run found.
 type Stats struct {
 	Errors   int // targets not explored or not written, builds that failed
-	Findings int // failures found (nil inputs and documented panics aside)
+	Findings int // failures found (those listed apart aside: output.Failure.Apart)
 }
 
 // Run loads the packages the patterns name, explores their selected
@@ -437,12 +437,12 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	return nil
 }
 
-// findings counts the failures of a summary that are findings: not a nil
-// input, not a documented panic.
+// findings counts the failures of a summary that are findings: not
+// listed apart (output.Failure.Apart).
 func findings(sum *output.Target) int {
 	n := 0
-	for _, f := range sum.Failures {
-		if !f.NilInput && !f.Documented {
+	for i := range sum.Failures {
+		if sum.Failures[i].Finding() {
 			n++
 		}
 	}

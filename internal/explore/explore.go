@@ -265,6 +265,11 @@ type Failure struct {
 	// code passed to panic itself (not a runtime error): a precondition
 	// the code checks, reported apart from other failures.
 	Deliberate bool
+	// EarlierState marks a failure that did not happen again when its
+	// input ran alone in a fresh worker process (Alone): it depends on
+	// state that earlier runs left in the worker (a registry that
+	// refuses a name registered twice), reported apart from failures.
+	EarlierState bool
 
 	conds []*sym.Expr // the path condition, written into PathCondition by finish
 }
@@ -504,12 +509,61 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		e.checkBounds(ctx)
 	}
 	e.finish()
+	if err := e.recheck(ctx); err != nil {
+		return nil, err
+	}
 	if e.target.Regression {
 		if err := e.confirm(ctx); err != nil {
 			return nil, err
 		}
 	}
 	return e.rep, nil
+}
+
+// recheck runs the input of each failure (but time-outs, whose runs take
+// the run time bound) once more, alone in a fresh worker process, if the
+// executor can (Alone), and marks those that do not end the same way —
+// same status, and for a panic the same site — as depending on state
+// earlier runs left in the worker (Failure.EarlierState). Workers serve
+// one run after another, so a package variable one run set is there for
+// the next: pflag's CommandLine keeps every flag a run defined, and a
+// later run defining the same name panics "flag redefined", which no
+// single call of the target does.
+func (e *explorer) recheck(ctx context.Context) error {
+	al, ok := e.ex.(Alone)
+	if !ok || ctx.Err() != nil {
+		return nil
+	}
+	var reqs []rt.Request
+	var which []int
+	for i, f := range e.rep.Failures {
+		switch f.Status {
+		case rt.StatusFail, rt.StatusPanic, rt.StatusExit:
+			which = append(which, i)
+			reqs = append(reqs, rt.Request{Seq: uint64(e.runs + len(reqs) + 1), Target: e.target.Name, Inputs: f.Inputs, MaxBranches: e.cfg.MaxBranches})
+		}
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	outs, err := al.RunAlone(ctx, reqs)
+	if err != nil {
+		return fmt.Errorf("running the failures of %s alone: %w", e.target.Name, err)
+	}
+	for k, o := range outs {
+		f := &e.rep.Failures[which[k]]
+		if o.Skipped {
+			continue // not known
+		}
+		f.EarlierState = !sameEnding(f, &o.Result)
+	}
+	return nil
+}
+
+// sameEnding reports whether res ends as failure f did: the same status
+// and, for a panic, the same site.
+func sameEnding(f *Failure, res *rt.Result) bool {
+	return res.Status == f.Status && (f.Status != rt.StatusPanic || res.PanicAt == f.PanicAt)
 }
 
 // confirm runs the passing rows of a regression target once more and

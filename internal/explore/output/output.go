@@ -155,6 +155,37 @@ type Failure struct {
 	// panic itself (a checked precondition, not a runtime error): listed
 	// apart, not counted as a finding.
 	Documented bool `json:"documented,omitempty"`
+	// EarlierState marks a failure that did not happen again when its
+	// input ran alone in a fresh worker: it depends on state earlier runs
+	// left in the worker process. Listed apart, not counted as a finding.
+	EarlierState bool `json:"earlier_state,omitempty"`
+	// Apart says why the failure is listed apart from the findings (one
+	// of the Apart... constants), empty for a finding.
+	Apart string `json:"apart,omitempty"`
+}
+
+// Why failures are listed apart from the findings (Failure.Apart).
+const (
+	ApartEarlierState = "earlier state" // did not fail alone in a fresh worker
+	ApartNilInput     = "nil input"     // a nil dereference on a nil parameter or receiver
+	ApartDeliberate   = "deliberate"    // a documented panic, or one the code raised itself
+)
+
+// Finding reports whether f counts as a finding: a failure not listed
+// apart.
+func (f *Failure) Finding() bool { return f.Apart == "" }
+
+// apart is why f is listed apart from the findings, "" if it is not.
+func apart(f *Failure) string {
+	switch {
+	case f.EarlierState:
+		return ApartEarlierState
+	case f.NilInput:
+		return ApartNilInput
+	case f.Documented:
+		return ApartDeliberate
+	}
+	return ""
 }
 
 // BoundLimited is a branch outcome infeasible within -max-len and
@@ -330,6 +361,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.MockTypes, out.TypeConstraints = mockSummary(t, opts.Mocks)
 	for _, f := range rep.Failures {
 		out.Failures = append(out.Failures, Failure{
+			EarlierState:  f.EarlierState,
 			Message:       strings.Join(f.Messages, "\n"),
 			Status:        f.Status.String(),
 			Input:         f.Input,
@@ -341,6 +373,8 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			NilInput:      f.NilInput,
 			Documented:    (t.PanicsDocumented || f.Deliberate) && f.Status == rt.StatusPanic && !f.NilInput,
 		})
+		last := &out.Failures[len(out.Failures)-1]
+		last.Apart = apart(last)
 	}
 	for _, l := range rep.BoundLimited {
 		out.BoundLimited = append(out.BoundLimited, BoundLimited{Site: site(l.Site), Taken: l.Taken, Lengths: l.Lengths})

@@ -142,29 +142,26 @@ func (h *TextHandler) Target(t *Target) error {
 		fmt.Fprintf(&b, "  isolation: %d of %d externals isolated%s, %s, %s read; %s in the isolated file; analysis %.2fs, build %.2fs\n",
 			iso.Isolated, iso.Externals, calls, plural(iso.Sites, "call site"), plural(iso.Members, "external variable"), plural(iso.Rows, "row"), iso.AnalysisSeconds, iso.BuildSeconds)
 	}
-	for _, f := range t.Failures {
-		if !f.NilInput && !f.Documented {
-			h.failures++
-		}
-	}
-	var nilInputs, documented []string
+	apart := map[string][]string{}
 	real := 0
-	for _, f := range t.Failures {
-		switch {
-		case f.NilInput:
-			nilInputs = append(nilInputs, f.Input+" (at "+f.PanicAt+")")
-		case f.Documented:
-			documented = append(documented, fmt.Sprintf("%q on %s", f.Message, f.Input))
-		default:
+	for i := range t.Failures {
+		f := &t.Failures[i]
+		switch f.Apart {
+		case "":
 			real++
+		case ApartNilInput:
+			apart[f.Apart] = append(apart[f.Apart], f.Input+" (at "+f.PanicAt+")")
+		default:
+			apart[f.Apart] = append(apart[f.Apart], fmt.Sprintf("%q on %s", f.Message, f.Input))
 		}
 	}
+	h.failures += real
 	if t.FailuresOmitted > 0 {
 		fmt.Fprintf(&b, "  %d more failing paths not kept (the first %d, of every kind first, are)\n", t.FailuresOmitted, len(t.Failures))
 	}
 	shown := 0
 	for _, f := range t.Failures {
-		if f.NilInput || f.Documented {
+		if !f.Finding() {
 			continue
 		}
 		if shown == textFailures && !h.verbose {
@@ -194,11 +191,10 @@ func (h *TextHandler) Target(t *Target) error {
 			fmt.Fprintf(&b, "    test: %s\n", f.Test)
 		}
 	}
-	if len(nilInputs) > 0 {
-		fmt.Fprintf(&b, "  nil inputs: a nil pointer dereference on %s\n", strings.Join(nilInputs, "; "))
-	}
-	if len(documented) > 0 {
-		fmt.Fprintf(&b, "  deliberate panics (documented, or raised by the code's own checks): %s\n", strings.Join(documented, "; "))
+	for _, a := range apartOrder {
+		if l := apart[a.why]; len(l) > 0 {
+			fmt.Fprintf(&b, "  %s%s\n", a.label, strings.Join(l, "; "))
+		}
 	}
 	if n := len(t.BoundLimited); n > 0 {
 		l := t.BoundLimited[0]
@@ -275,6 +271,14 @@ func (h *TextHandler) Target(t *Target) error {
 	}
 	_, err := io.WriteString(h.w, b.String())
 	return err
+}
+
+// apartOrder is the order and the wording of the lists of failures
+// listed apart from the findings.
+var apartOrder = []struct{ why, label string }{
+	{ApartNilInput, "nil inputs: a nil pointer dereference on "},
+	{ApartDeliberate, "deliberate panics (documented, or raised by the code's own checks): "},
+	{ApartEarlierState, "depends on state left by earlier runs (did not fail so alone, in a fresh worker): "},
 }
 
 // textCondition is the longest path condition the non-verbose text output

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileFailure is what the tests of this file read of a failure in the
+// JSON summary.
+type hostileFailure struct {
+	Message      string `json:"message"`
+	Status       string `json:"status"`
+	Input        string `json:"input"`
+	PanicAt      string `json:"panic_at"`
+	NilInput     bool   `json:"nil_input"`
+	Documented   bool   `json:"documented"`
+	EarlierState bool   `json:"earlier_state"`
+	Apart        string `json:"apart"`
+}
+
+// runHostile runs dowse gen -json on the module testdata/hostile/<name>
+// with args and returns the exit code, the failures of each target and
+// the text output.
+func runHostile(t *testing.T, name string, args ...string) (int, map[string][]hostileFailure, string) {
+	t.Helper()
+	files := readTree(t, filepath.Join("..", "..", "testdata", "hostile", name))
+	code, stdout, stderr, _ := runGenIn(t, files, append([]string{"-json", "-cache=false"}, append(args, "./...")...)...)
+	got := map[string][]hostileFailure{}
+	for _, s := range summaryList(stdout) {
+		for _, raw := range s.Failures {
+			var f hostileFailure
+			if err := json.Unmarshal(raw, &f); err != nil {
+				t.Fatalf("%s: %v", raw, err)
+			}
+			got[s.Target] = append(got[s.Target], f)
+		}
+	}
+	return code, got, stdout + stderr
+}
+
+// TestHostileFindingsEarlierState: a registry with a fixed table fills
+// up over the runs one worker serves, and the next registration panics
+// with an index out of range, which no single call does. Such a failure
+// is run again alone in a fresh worker and listed apart, not counted.
+func TestHostileFindingsEarlierState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, got, out := runHostile(t, "earlierstate", "-max-time", "3s", "-workers", "1", "-run", "^Register$")
+	fs := got["Register"]
+	if len(fs) == 0 {
+		t.Fatalf("Register: no failure; want the table's index out of range after many runs\n%s", out)
+	}
+	for _, f := range fs {
+		if !strings.Contains(f.Message, "index out of range") || !f.EarlierState || f.Apart != "earlier state" {
+			t.Errorf("Register: failure %+v; want an index out of range marked earlier_state, apart \"earlier state\"", f)
+		}
+	}
+	if code != exitOK {
+		t.Errorf("exit code %d, want %d: a failure that depends on earlier runs is not a finding\n%s", code, exitOK, out)
+	}
+}
