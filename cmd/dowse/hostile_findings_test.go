@@ -17,6 +17,7 @@ type hostileFailure struct {
 	NilInput     bool   `json:"nil_input"`
 	Documented   bool   `json:"documented"`
 	EarlierState bool   `json:"earlier_state"`
+	Precondition bool   `json:"precondition"`
 	Apart        string `json:"apart"`
 }
 
@@ -60,5 +61,40 @@ func TestHostileFindingsEarlierState(t *testing.T) {
 	}
 	if code != exitOK {
 		t.Errorf("exit code %d, want %d: a failure that depends on earlier runs is not a finding\n%s", code, exitOK, out)
+	}
+}
+
+// TestHostileFindingsPrecondition: comparators of values held in
+// interfaces begin by asserting the type they compare; given another
+// type, the assertion panics, which is their precondition, listed apart.
+// An assertion after a branch is not such a statement: it stays a
+// finding.
+func TestHostileFindingsPrecondition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, got, out := runHostile(t, "precondition", "-max-time", "2s")
+	for _, target := range []string{"Ints", "Strings"} {
+		fs := got[target]
+		if len(fs) == 0 {
+			t.Errorf("%s: no failure; want its assertion's panic on another type\n%s", target, out)
+		}
+		for _, f := range fs {
+			if !strings.HasPrefix(f.Message, "interface conversion:") || !f.Precondition || f.Apart != "precondition" {
+				t.Errorf("%s: failure %+v; want a failed assertion marked precondition", target, f)
+			}
+		}
+	}
+	fs := got["Key"]
+	if len(fs) == 0 {
+		t.Fatalf("Key: no failure; want its assertion after the branch to fail\n%s", out)
+	}
+	for _, f := range fs {
+		if f.Precondition || f.Apart != "" {
+			t.Errorf("Key: failure %+v; want a finding", f)
+		}
+	}
+	if code != exitFindings {
+		t.Errorf("exit code %d, want %d (Key's finding)\n%s", code, exitFindings, out)
 	}
 }

@@ -63,6 +63,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
 					fd.Doc != nil && strings.Contains(strings.ToLower(fd.Doc.Text()), "panic")
 				t.Writes = stateWritten(writes, fn, t.Funcs)
+				t.AssertSites = assertSites(fd, v.TypesInfo, fset, fn.Type().(*types.Signature))
 				targets = append(targets, t)
 			}
 		}

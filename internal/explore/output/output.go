@@ -6,6 +6,7 @@ package output
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -159,6 +160,12 @@ type Failure struct {
 	// input ran alone in a fresh worker: it depends on state earlier runs
 	// left in the worker process. Listed apart, not counted as a finding.
 	EarlierState bool `json:"earlier_state,omitempty"`
+	// Precondition marks a failed type assertion of an automatic target
+	// on one of its parameters among its first statements, before
+	// anything with an effect (a comparator's a.(int8) given an int):
+	// the function states the dynamic type it takes. Listed apart, not
+	// counted as a finding.
+	Precondition bool `json:"precondition,omitempty"`
 	// Apart says why the failure is listed apart from the findings (one
 	// of the Apart... constants), empty for a finding.
 	Apart string `json:"apart,omitempty"`
@@ -169,6 +176,7 @@ const (
 	ApartEarlierState = "earlier state" // did not fail alone in a fresh worker
 	ApartNilInput     = "nil input"     // a nil dereference on a nil parameter or receiver
 	ApartDeliberate   = "deliberate"    // a documented panic, or one the code raised itself
+	ApartPrecondition = "precondition"  // a failed type assertion the function begins with
 )
 
 // Finding reports whether f counts as a finding: a failure not listed
@@ -184,6 +192,8 @@ func apart(f *Failure) string {
 		return ApartNilInput
 	case f.Documented:
 		return ApartDeliberate
+	case f.Precondition:
+		return ApartPrecondition
 	}
 	return ""
 }
@@ -374,6 +384,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			Documented:    (t.PanicsDocumented || f.Deliberate) && f.Status == rt.StatusPanic && !f.NilInput,
 		})
 		last := &out.Failures[len(out.Failures)-1]
+		last.Precondition = f.Status == rt.StatusPanic && strings.HasPrefix(last.Message, "interface conversion:") && slices.Contains(t.AssertSites, f.PanicAt)
 		last.Apart = apart(last)
 	}
 	for _, l := range rep.BoundLimited {

@@ -278,6 +278,7 @@ func (h *TextHandler) Target(t *Target) error {
 var apartOrder = []struct{ why, label string }{
 	{ApartNilInput, "nil inputs: a nil pointer dereference on "},
 	{ApartDeliberate, "deliberate panics (documented, or raised by the code's own checks): "},
+	{ApartPrecondition, "preconditions (a type the function asserts its parameter to, first thing): "},
 	{ApartEarlierState, "depends on state left by earlier runs (did not fail so alone, in a fresh worker): "},
 }
 
