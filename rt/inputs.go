@@ -679,6 +679,9 @@ func (b *builder) build(v reflect.Value, bd *Build) {
 	case v.Kind() == reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem())) // a pointer to the zero value
 	}
+	if bd.Ctor.Expr == "" && bd.Unmade {
+		cur.unmade = true
+	}
 	if v.Kind() == reflect.Pointer {
 		recv = v
 	}

@@ -18,6 +18,7 @@ type hostileFailure struct {
 	Documented   bool   `json:"documented"`
 	EarlierState bool   `json:"earlier_state"`
 	Precondition bool   `json:"precondition"`
+	InvalidRecv  bool   `json:"invalid_receiver"`
 	Apart        string `json:"apart"`
 }
 
@@ -96,5 +97,36 @@ func TestHostileFindingsPrecondition(t *testing.T) {
 	}
 	if code != exitFindings {
 		t.Errorf("exit code %d, want %d (Key's finding)\n%s", code, exitFindings, out)
+	}
+}
+
+// TestHostileFindingsInvalidReceiver: a cursor's only maker is its
+// ring's Cursor method; built from a zero value (no constructor
+// function), its nil ring pointer panics in every method, which is not
+// a value the package's code is given: listed apart. A type whose doc
+// calls its zero value ready to use keeps its nil dereference as a
+// finding.
+func TestHostileFindingsInvalidReceiver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, got, out := runHostile(t, "invalidreceiver", "-max-time", "2s", "-run", `^(Cursor\.Next|Cursor\.Value|Stats\.Last)$`)
+	for _, target := range []string{"Cursor.Next", "Cursor.Value"} {
+		fs := got[target]
+		if len(fs) == 0 {
+			t.Errorf("%s: no failure; want the zero cursor's nil ring\n%s", target, out)
+		}
+		for _, f := range fs {
+			if !f.InvalidRecv || f.Apart != "invalid receiver" {
+				t.Errorf("%s: failure %+v; want it marked invalid_receiver", target, f)
+			}
+		}
+	}
+	fs := got["Stats.Last"]
+	if len(fs) != 1 || fs[0].InvalidRecv || fs[0].Apart != "" {
+		t.Errorf("Stats.Last: failures %+v; want one finding (its zero value is documented as ready to use)\n%s", fs, out)
+	}
+	if code != exitFindings {
+		t.Errorf("exit code %d, want %d (Stats.Last's finding)\n%s", code, exitFindings, out)
 	}
 }

@@ -270,6 +270,11 @@ type Failure struct {
 	// state that earlier runs left in the worker (a registry that
 	// refuses a name registered twice), reported apart from failures.
 	EarlierState bool
+	// InvalidReceiver marks a nil pointer dereference of a regression
+	// target in a run whose input held a value built from the zero value
+	// of a type the package never makes so (rt.Result.Unmade): not a
+	// value the package's code could be given, reported apart.
+	InvalidReceiver bool
 
 	conds []*sym.Expr // the path condition, written into PathCondition by finish
 }
@@ -899,7 +904,9 @@ func (e *explorer) newPath(n *node, key prefix) {
 			Row: row, Run: n.run, Status: res.Status, Messages: res.Messages, PanicAt: res.PanicAt,
 			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), conds: cond,
 			Deliberate: e.target.Regression && res.Status == rt.StatusPanic && !res.RuntimeError,
-			Isolated:   res.Isolated,
+			InvalidReceiver: e.target.Regression && res.Status == rt.StatusPanic && res.RuntimeError && res.Unmade &&
+				strings.Contains(strings.Join(res.Messages, "\n"), "nil pointer dereference"),
+			Isolated: res.Isolated,
 		})
 	}
 }

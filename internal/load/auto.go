@@ -45,6 +45,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 		}
 	}
 	readOnly := readOnlyMethods(v.TypesInfo, files)
+	zeroMade := zeroMadeTypes(v.TypesInfo, files)
 	ifaces := newIfaceFacts(v, fset, !cfg.NoMocks, cfg.MockCalls)
 	writes := packageWrites(v.TypesInfo, v.Types, files)
 	for _, f := range code {
@@ -57,7 +58,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 			if !ok {
 				continue
 			}
-			if t := autoTarget(fn, v.Types, readOnly, ifaces); t != nil {
+			if t := autoTarget(fn, v.Types, readOnly, zeroMade, ifaces); t != nil {
 				t.Pos = fset.Position(fd.Name.Pos())
 				t.Decl = fd
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
@@ -73,7 +74,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 
 // autoTarget describes the target for fn, or returns nil for a method of
 // an unexported type (reached through exported functions instead).
-func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool, ifaces *ifaceFacts) *Target {
+func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool, zeroMade map[*types.TypeName]bool, ifaces *ifaceFacts) *Target {
 	sig := fn.Type().(*types.Signature)
 	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
 	var params []*types.Var
@@ -118,6 +119,7 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 	}
 	ifaces.scope([]types.Object{fn})
 	b := newLayoutBuilder(pkg, true, readOnly, ifaces)
+	b.zeroMade = zeroMade
 	layout, err := b.params(t.Name, params)
 	if err != nil {
 		t.Err = err

@@ -49,6 +49,9 @@ func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
 	b.building[named.Obj()] = true
 	defer delete(b.building, named.Obj())
 	bd := &rt.Build{Steps: maxCalls, Deref: deref}
+	if ctor == nil && b.zeroMade != nil && !b.zeroMade[named.Obj()] {
+		bd.Unmade = true
+	}
 	if ctor != nil {
 		var ok bool
 		if bd.Ctor, ok = b.fn(ctor, false); !ok {

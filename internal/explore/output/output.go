@@ -166,6 +166,12 @@ type Failure struct {
 	// the function states the dynamic type it takes. Listed apart, not
 	// counted as a finding.
 	Precondition bool `json:"precondition,omitempty"`
+	// InvalidReceiver marks a nil dereference of an automatic target on
+	// an input built from the zero value of a type whose package never
+	// makes one, nor calls it ready to use, nor guards its nil fields:
+	// not a value the package's code is given. Listed apart, not
+	// counted as a finding.
+	InvalidReceiver bool `json:"invalid_receiver,omitempty"`
 	// Apart says why the failure is listed apart from the findings (one
 	// of the Apart... constants), empty for a finding.
 	Apart string `json:"apart,omitempty"`
@@ -173,10 +179,11 @@ type Failure struct {
 
 // Why failures are listed apart from the findings (Failure.Apart).
 const (
-	ApartEarlierState = "earlier state" // did not fail alone in a fresh worker
-	ApartNilInput     = "nil input"     // a nil dereference on a nil parameter or receiver
-	ApartDeliberate   = "deliberate"    // a documented panic, or one the code raised itself
-	ApartPrecondition = "precondition"  // a failed type assertion the function begins with
+	ApartEarlierState = "earlier state"    // did not fail alone in a fresh worker
+	ApartNilInput     = "nil input"        // a nil dereference on a nil parameter or receiver
+	ApartDeliberate   = "deliberate"       // a documented panic, or one the code raised itself
+	ApartPrecondition = "precondition"     // a failed type assertion the function begins with
+	ApartInvalid      = "invalid receiver" // a nil dereference on a zero value the package never makes
 )
 
 // Finding reports whether f counts as a finding: a failure not listed
@@ -190,6 +197,8 @@ func apart(f *Failure) string {
 		return ApartEarlierState
 	case f.NilInput:
 		return ApartNilInput
+	case f.InvalidReceiver:
+		return ApartInvalid
 	case f.Documented:
 		return ApartDeliberate
 	case f.Precondition:
@@ -371,7 +380,6 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	out.MockTypes, out.TypeConstraints = mockSummary(t, opts.Mocks)
 	for _, f := range rep.Failures {
 		out.Failures = append(out.Failures, Failure{
-			EarlierState:  f.EarlierState,
 			Message:       strings.Join(f.Messages, "\n"),
 			Status:        f.Status.String(),
 			Input:         f.Input,
@@ -384,6 +392,8 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			Documented:    (t.PanicsDocumented || f.Deliberate) && f.Status == rt.StatusPanic && !f.NilInput,
 		})
 		last := &out.Failures[len(out.Failures)-1]
+		last.EarlierState = f.EarlierState
+		last.InvalidReceiver = f.InvalidReceiver && !f.NilInput
 		last.Precondition = f.Status == rt.StatusPanic && strings.HasPrefix(last.Message, "interface conversion:") && slices.Contains(t.AssertSites, f.PanicAt)
 		last.Apart = apart(last)
 	}

@@ -149,7 +149,7 @@ func (h *TextHandler) Target(t *Target) error {
 		switch f.Apart {
 		case "":
 			real++
-		case ApartNilInput:
+		case ApartNilInput, ApartInvalid:
 			apart[f.Apart] = append(apart[f.Apart], f.Input+" (at "+f.PanicAt+")")
 		default:
 			apart[f.Apart] = append(apart[f.Apart], fmt.Sprintf("%q on %s", f.Message, f.Input))
@@ -277,6 +277,7 @@ func (h *TextHandler) Target(t *Target) error {
 // listed apart from the findings.
 var apartOrder = []struct{ why, label string }{
 	{ApartNilInput, "nil inputs: a nil pointer dereference on "},
+	{ApartInvalid, "not findings, invalid receivers (built from a zero value the package never makes): a nil pointer dereference on "},
 	{ApartDeliberate, "deliberate panics (documented, or raised by the code's own checks): "},
 	{ApartPrecondition, "preconditions (a type the function asserts its parameter to, first thing): "},
 	{ApartEarlierState, "depends on state left by earlier runs (did not fail so alone, in a fresh worker): "},
