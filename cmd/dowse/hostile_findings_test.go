@@ -130,3 +130,25 @@ func TestHostileFindingsInvalidReceiver(t *testing.T) {
 		t.Errorf("exit code %d, want %d (Stats.Last's finding)\n%s", code, exitFindings, out)
 	}
 }
+
+// TestHostileFindingsNilInterface: a nil interface parameter whose
+// method the function calls is a nil input, as a nil pointer parameter
+// is: listed apart, not a finding.
+func TestHostileFindingsNilInterface(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, got, out := runHostile(t, "nilinterface", "-max-time", "2s")
+	fs := got["Define"]
+	if len(fs) == 0 {
+		t.Fatalf("Define: no failure; want the nil value's method call\n%s", out)
+	}
+	for _, f := range fs {
+		if !f.NilInput || f.Apart != "nil input" {
+			t.Errorf("Define: failure %+v; want it marked nil_input", f)
+		}
+	}
+	if code != exitOK {
+		t.Errorf("exit code %d, want %d\n%s", code, exitOK, out)
+	}
+}

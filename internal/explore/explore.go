@@ -1633,10 +1633,14 @@ func groupFailures(rep *Report, leaves []rt.Leaf) {
 }
 
 // nilParam reports whether a parameter itself is nil in the input vector
-// in (its choice leaf, the first step of its path, is false).
+// in: its choice leaf, the first step of its path, is false, or, for an
+// interface, its dynamic type leaf is 0 (nil).
 func nilParam(leaves []rt.Leaf, in []rt.Value) bool {
 	for i, l := range leaves {
-		if l.Choice && len(l.Steps) == 1 && i < len(in) && in[i].Bits&1 == 0 {
+		if len(l.Steps) != 1 || i >= len(in) {
+			continue
+		}
+		if l.Choice && in[i].Bits&1 == 0 || l.Steps[0].Kind == rt.StepType && in[i].Bits == 0 {
 			return true
 		}
 	}

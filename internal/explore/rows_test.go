@@ -96,3 +96,27 @@ func TestRegressionRows(t *testing.T) {
 		}
 	}
 }
+
+func TestNilParam(t *testing.T) {
+	ptr := rt.Leaf{Param: 0, Steps: []rt.Step{{Kind: rt.StepChoice}}, K: rt.KBool, Choice: true}
+	field := rt.Leaf{Param: 0, Steps: []rt.Step{{Kind: rt.StepDeref}, {Kind: rt.StepField, Name: "next"}, {Kind: rt.StepChoice}}, K: rt.KBool, Choice: true}
+	iface := rt.Leaf{Param: 1, Steps: []rt.Step{{Kind: rt.StepType}}, K: rt.KInt, IsLen: true, Max: 3}
+	tests := []struct {
+		name   string
+		leaves []rt.Leaf
+		in     []rt.Value
+		want   bool
+	}{
+		{"nil pointer parameter", []rt.Leaf{ptr, field}, []rt.Value{{Bits: 0}, {Bits: 1}}, true},
+		{"nil field only", []rt.Leaf{ptr, field}, []rt.Value{{Bits: 1}, {Bits: 0}}, false},
+		{"nil interface parameter", []rt.Leaf{ptr, iface}, []rt.Value{{Bits: 1}, {Bits: 0}}, true},
+		{"interface holding a value", []rt.Leaf{ptr, iface}, []rt.Value{{Bits: 1}, {Bits: 2}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := nilParam(tt.leaves, tt.in); got != tt.want {
+				t.Errorf("nilParam = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
