@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -20,7 +22,23 @@ type hostileFailure struct {
 	Precondition bool   `json:"precondition"`
 	InvalidRecv  bool   `json:"invalid_receiver"`
 	Apart        string `json:"apart"`
+	Finding      int    `json:"finding"`
+	Similar      int    `json:"similar"`
 }
+
+// hostileFinding is a finding of the JSON summary.
+type hostileFinding struct {
+	ID      int    `json:"id"`
+	Status  string `json:"status"`
+	PanicAt string `json:"panic_at"`
+	Message string `json:"message"`
+	Input   string `json:"input"`
+	Inputs  int    `json:"inputs"`
+	Apart   string `json:"apart"`
+}
+
+// lastDir is the module directory of the last runHostile.
+var lastDir string
 
 // runHostile runs dowse gen -json on the module testdata/hostile/<name>
 // with args and returns the exit code, the failures of each target and
@@ -28,7 +46,8 @@ type hostileFailure struct {
 func runHostile(t *testing.T, name string, args ...string) (int, map[string][]hostileFailure, string) {
 	t.Helper()
 	files := readTree(t, filepath.Join("..", "..", "testdata", "hostile", name))
-	code, stdout, stderr, _ := runGenIn(t, files, append([]string{"-json", "-cache=false"}, append(args, "./...")...)...)
+	code, stdout, stderr, dir := runGenIn(t, files, append([]string{"-json", "-cache=false"}, append(args, "./...")...)...)
+	lastDir = dir
 	got := map[string][]hostileFailure{}
 	for _, s := range summaryList(stdout) {
 		for _, raw := range s.Failures {
@@ -150,5 +169,60 @@ func TestHostileFindingsNilInterface(t *testing.T) {
 	}
 	if code != exitOK {
 		t.Errorf("exit code %d, want %d\n%s", code, exitOK, out)
+	}
+}
+
+// TestHostileFindingsOneBug: a settings loader slices a line up to its
+// "=" without checking there is one; every path that reaches a line
+// without "=" fails there, in many ways. That is one bug: reported
+// once, with its smallest input (the isolated os.ReadFile's result
+// named as such) and the number of inputs that reach it, and a few of
+// them kept in the failure table.
+func TestHostileFindingsOneBug(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	files := readTree(t, filepath.Join("..", "..", "testdata", "hostile", "onebug"))
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-cache=false", "-max-time", "4s", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	var s struct {
+		Target   string           `json:"target"`
+		Failures []hostileFailure `json:"failures"`
+		Findings []hostileFinding `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(s.Findings) != 1 {
+		t.Fatalf("%d findings, want 1 (the slice bound at cfg.go:22)\n%s", len(s.Findings), stdout)
+	}
+	fd := s.Findings[0]
+	if fd.ID != 1 || fd.PanicAt != "cfg.go:22" || !strings.Contains(fd.Message, "slice bounds out of range") || fd.Inputs <= 3 {
+		t.Errorf("finding %+v; want the slice bound at cfg.go:22 reached by more than 3 inputs", fd)
+	}
+	if !strings.Contains(fd.Input, "os.ReadFile#1 returned ") || strings.Contains(fd.Input, "iso:") {
+		t.Errorf("smallest input %q; want the isolated call's results as os.ReadFile#1 returned ...", fd.Input)
+	}
+	if len(s.Failures) > 3 {
+		t.Errorf("%d failures listed, want at most 3 per finding", len(s.Failures))
+	}
+	inputs := 0
+	for _, f := range s.Failures {
+		if f.Finding != 1 {
+			t.Errorf("failure %+v not of finding 1", f)
+		}
+		inputs += 1 + f.Similar
+	}
+	if inputs != fd.Inputs {
+		t.Errorf("the failures count %d inputs, the finding %d", inputs, fd.Inputs)
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "cfg_dowse_isolated_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(regexp.MustCompile(`(?m)^\s+found:\s+"`).FindAll(gen, -1)); n < 1 || n > 3 {
+		t.Errorf("%d rows in the failure table, want 1 to 3 (a few inputs of the one finding)", n)
 	}
 }

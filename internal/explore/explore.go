@@ -64,6 +64,11 @@ type Target struct {
 	// keeps its row, since paths that reach no new branch outcome still
 	// return different results.
 	Regression bool
+	// Labels are display names of parameters, by their layout names:
+	// the isolated call sites' ("iso:Load.ReadFile.1" → "os.ReadFile"),
+	// whose leaves InputText then writes as "os.ReadFile#1 returned
+	// len(r0)=1, ..." for the first call.
+	Labels map[string]string
 	// Fuzz marks a fuzz target: its mutation phase (mutate.go) goes on
 	// until the time bound, as go test -fuzz would, instead of stopping at
 	// a plateau.
@@ -254,8 +259,11 @@ type Failure struct {
 	PathCondition string
 	Output        string // the worker's output, for runs that ended the worker
 	Isolated      int    // isolated calls the run made (rt.Result.Isolated)
-	// Similar counts the other failing paths of a regression target with
-	// the same status, message and panic site (left out of Failures).
+	// Finding numbers the cause of the failure (from 1, see
+	// groupFailures): the failures of one finding end the same way.
+	// Similar counts, on a finding's first failure (its smallest input),
+	// the failing paths of the finding left out of Failures.
+	Finding int
 	Similar int
 	// NilInput marks a nil pointer dereference on an input where a
 	// parameter itself (a receiver, an argument) is nil: what Go code
@@ -707,7 +715,7 @@ func (e *explorer) record(c child, o RunOutcome) {
 		}
 		e.rep.Failures = append(e.rep.Failures, Failure{
 			Row: -1, Run: e.runs, Status: res.Status, Messages: res.Messages,
-			Inputs: c.inputs, Input: InputText(e.leaves, c.inputs), Output: o.Output,
+			Inputs: c.inputs, Input: LabeledInputText(e.leaves, c.inputs, e.target.Labels), Output: o.Output,
 		})
 		return
 	}
@@ -902,7 +910,7 @@ func (e *explorer) newPath(n *node, key prefix) {
 	case rt.StatusFail, rt.StatusPanic, rt.StatusExit:
 		e.rep.Failures = append(e.rep.Failures, Failure{
 			Row: row, Run: n.run, Status: res.Status, Messages: res.Messages, PanicAt: res.PanicAt,
-			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), conds: cond,
+			Inputs: n.inputs, Input: LabeledInputText(e.leaves, n.inputs, e.target.Labels), conds: cond,
 			Deliberate: e.target.Regression && res.Status == rt.StatusPanic && !res.RuntimeError,
 			InvalidReceiver: e.target.Regression && res.Status == rt.StatusPanic && res.RuntimeError && res.Unmade &&
 				strings.Contains(strings.Join(res.Messages, "\n"), "nil pointer dereference"),
@@ -1121,9 +1129,9 @@ func (e *explorer) ask(ctx context.Context, q *Query) (Answer, error) {
 func (e *explorer) finish() {
 	rep := e.rep
 	if e.target.Regression {
-		groupFailures(rep, e.leaves)
+		groupFailures(rep, e.leaves, 1, 0)
 	} else {
-		limitFailures(rep, MaxFailures)
+		groupFailures(rep, e.leaves, MaxPerFinding, MaxFailures)
 	}
 	if !e.cfg.RowPerPath {
 		limit := 0
@@ -1538,49 +1546,9 @@ const MaxRegressionRows = 32
 // MaxFailures bounds the failures of a PUT or fuzz target that are kept
 // (with their rows); a search that mutates inputs can find thousands of
 // failing paths of one bug.
+// MaxFailures bounds the failures a PUT or fuzz target keeps (see
+// groupFailures).
 const MaxFailures = 32
-
-// limitFailures keeps at most limit failures of a PUT or fuzz target: the
-// first of each status and panic site, then the others in the order
-// found. The rest are counted (Report.OmittedFailures) and their rows
-// dropped.
-func limitFailures(rep *Report, limit int) {
-	if len(rep.Failures) <= limit {
-		return
-	}
-	type key struct {
-		status  rt.Status
-		panicAt string
-	}
-	keep := make([]bool, len(rep.Failures))
-	seen := map[key]bool{}
-	n := 0
-	for i, f := range rep.Failures {
-		if k := (key{f.Status, f.PanicAt}); !seen[k] && n < limit {
-			seen[k] = true
-			keep[i] = true
-			n++
-		}
-	}
-	for i := range rep.Failures {
-		if !keep[i] && n < limit {
-			keep[i] = true
-			n++
-		}
-	}
-	drop := map[int]bool{}
-	var kept []Failure
-	for i, f := range rep.Failures {
-		if keep[i] {
-			kept = append(kept, f)
-		} else if f.Row >= 0 {
-			drop[f.Row] = true
-		}
-	}
-	rep.OmittedFailures = len(rep.Failures) - len(kept)
-	rep.Failures = kept
-	dropRows(rep, drop)
-}
 
 // dropRows removes the rows in drop and renumbers the failures' rows.
 func dropRows(rep *Report, drop map[int]bool) {
@@ -1602,34 +1570,6 @@ func dropRows(rep *Report, drop map[int]bool) {
 			f.Row = index[f.Row]
 		}
 	}
-}
-
-// groupFailures keeps one failure of a regression target per status,
-// message and panic site (Failure.Similar counts the others, whose rows
-// are dropped), and marks nil pointer dereferences on a nil parameter.
-func groupFailures(rep *Report, leaves []rt.Leaf) {
-	type key struct {
-		status       rt.Status
-		msg, panicAt string
-	}
-	first := map[key]int{}
-	drop := map[int]bool{} // rows
-	var kept []Failure
-	for _, f := range rep.Failures {
-		k := key{f.Status, strings.Join(f.Messages, "\n"), f.PanicAt}
-		if i, ok := first[k]; ok {
-			kept[i].Similar++
-			if f.Row >= 0 {
-				drop[f.Row] = true
-			}
-			continue
-		}
-		first[k] = len(kept)
-		f.NilInput = f.Status == rt.StatusPanic && strings.Contains(k.msg, "nil pointer dereference") && nilParam(leaves, f.Inputs)
-		kept = append(kept, f)
-	}
-	rep.Failures = kept
-	dropRows(rep, drop)
 }
 
 // nilParam reports whether a parameter itself is nil in the input vector

@@ -83,7 +83,7 @@ func TestRegressionRows(t *testing.T) {
 			{Row: 2, Run: 3, Status: rt.StatusPanic, Messages: nilDeref, PanicAt: "a.go:2", Inputs: []rt.Value{{Bits: 1}, {Bits: 1}}},
 		},
 	}
-	groupFailures(rep, leaves)
+	groupFailures(rep, leaves, 1, 0)
 	if len(rep.Failures) != 2 || rep.Failures[1].Similar != 1 || len(rep.Rows) != 3 {
 		t.Fatalf("failures %+v, rows %+v; want two groups, the second with one similar path dropped", rep.Failures, rep.Rows)
 	}

@@ -32,12 +32,15 @@ var scenarios = map[string][]*Target{
 		Failures: []Failure{
 			{Message: "runtime error: invalid memory address or nil pointer dereference", Status: "panic",
 				Input: "len(elems)=1, elems[0]=0, x=1", PanicAt: "put/linkedlist/linkedlist.go:42",
-				PathCondition: "len(elems) > 0 && elems[0] != x", Test: "TestDowsePutRemoveRobustFailures"},
-			{Message: "second\nline two", Status: "fail", Input: "len(elems)=2, elems[0]=0, elems[1]=0, x=1",
+				PathCondition: "len(elems) > 0 && elems[0] != x", Test: "TestDowsePutRemoveRobustFailures", Finding: 1, Similar: 5},
+			{Message: "runtime error: invalid memory address or nil pointer dereference", Status: "panic",
+				Input: "len(elems)=2, elems[0]=0, elems[1]=0, x=3", PanicAt: "put/linkedlist/linkedlist.go:42",
+				PathCondition: "len(elems) > 1 && elems[0] != x", Test: "TestDowsePutRemoveRobustFailures", Finding: 1},
+			{Message: "second\nline two", Status: "fail", Finding: 2, Input: "len(elems)=2, elems[0]=0, elems[1]=0, x=1",
 				PathCondition: "len(elems) > 1 && elems[0] == 0 && elems[1] == 0 && elems[0] != x && elems[1] != x && len(elems) - 1 >= 0 && uint64(len(elems) - 1) < uint64(len(elems)) && len(elems) - 1 - 1 >= 0 && uint64(len(elems) - 1 - 1) < uint64(len(elems)) && elems[0] + elems[1] < 100 && x != 7",
 				Test:          "TestDowsePutRemoveRobustFailures"},
-			{Message: "", Status: "exit", Input: "x=3", Output: "bye\n"},
-			{Message: "run exceeded 10s", Status: "timeout", Input: "x=4"},
+			{Message: "", Status: "exit", Input: "x=3", Output: "bye\n", Finding: 3},
+			{Message: "run exceeded 10s", Status: "timeout", Input: "x=4", Finding: 4},
 		},
 		Coverage: Coverage{Sites: 13, Outcomes: 26, Covered: 20},
 		Bounds:   Bounds{MaxLen: intp(10)},
@@ -100,6 +103,9 @@ func TestGolden(t *testing.T) {
 					h = NewJSONHandler(&buf)
 				}
 				for _, tg := range targets {
+					if tg.Findings == nil {
+						tg.Findings = findingsOf(tg.Failures) // as NewTarget sets them
+					}
 					if err := h.Target(tg); err != nil {
 						t.Fatal(err)
 					}
