@@ -49,7 +49,17 @@ func (h *TextHandler) Target(t *Target) error {
 		_, err := io.WriteString(h.w, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d\n", t.Runs, t.Paths, t.Tests, len(t.Failures))
+	listedApart := 0
+	for i := range t.Failures {
+		if !t.Failures[i].IsFinding() {
+			listedApart++
+		}
+	}
+	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d", t.Runs, t.Paths, t.Tests, len(t.Failures))
+	if listedApart > 0 {
+		fmt.Fprintf(&b, " (%d listed apart, not findings)", listedApart)
+	}
+	b.WriteString("\n")
 	if len(t.TypeConstraints) > 0 {
 		met := 0
 		for _, c := range t.TypeConstraints {
