@@ -120,28 +120,37 @@ func TestHostileFindingsPrecondition(t *testing.T) {
 }
 
 // TestHostileFindingsInvalidReceiver: a cursor's only maker is its
-// ring's Cursor method; built from a zero value (no constructor
-// function), its nil ring pointer panics in every method, which is not
-// a value the package's code is given: listed apart. A type whose doc
-// calls its zero value ready to use keeps its nil dereference as a
+// ring's Cursor method, which builds it (not a zero Cursor, whose nil
+// ring pointer panics in every method). An entry has no maker the
+// package exports: built from a zero value, its nil dereferences are
+// not values the package's code is given, listed apart. A type whose
+// doc calls its zero value ready to use keeps its nil dereference as a
 // finding.
 func TestHostileFindingsInvalidReceiver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
 	}
-	code, got, out := runHostile(t, "invalidreceiver", "-max-time", "2s", "-run", `^(Cursor\.Next|Cursor\.Value|Stats\.Last)$`)
-	for _, target := range []string{"Cursor.Next", "Cursor.Value"} {
-		fs := got[target]
-		if len(fs) == 0 {
-			t.Errorf("%s: no failure; want the zero cursor's nil ring\n%s", target, out)
-		}
-		for _, f := range fs {
-			if !f.InvalidRecv || f.Apart != "invalid receiver" {
-				t.Errorf("%s: failure %+v; want it marked invalid_receiver", target, f)
-			}
+	code, got, out := runHostile(t, "invalidreceiver", "-max-time", "2s", "-run", `^(Cursor\.Next|Entry\.Value|Stats\.Last)$`)
+	if fs := got["Cursor.Next"]; len(fs) != 0 {
+		t.Errorf("Cursor.Next: failures %+v; want none, the cursor made by (*Ring).Cursor", fs)
+	}
+	gen, err := os.ReadFile(filepath.Join(lastDir, "ring_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gen), "(*Ring).Cursor(") {
+		t.Errorf("ring_dowse_auto_test.go does not make cursors by (*Ring).Cursor\n%s", gen)
+	}
+	fs := got["Entry.Value"]
+	if len(fs) == 0 {
+		t.Errorf("Entry.Value: no failure; want the zero entry's nil ring\n%s", out)
+	}
+	for _, f := range fs {
+		if !f.InvalidRecv || f.Apart != "invalid receiver" {
+			t.Errorf("Entry.Value: failure %+v; want it marked invalid_receiver", f)
 		}
 	}
-	fs := got["Stats.Last"]
+	fs = got["Stats.Last"]
 	if len(fs) != 1 || fs[0].InvalidRecv || fs[0].Apart != "" {
 		t.Errorf("Stats.Last: failures %+v; want one finding (its zero value is documented as ready to use)\n%s", fs, out)
 	}

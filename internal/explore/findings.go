@@ -25,7 +25,7 @@ const MaxPerFinding = 3
 type causeKey struct {
 	status          rt.Status
 	panicAt         string
-	msg             string // masked (maskValues)
+	msg             string // causeMessage
 	nilInput        bool
 	invalidReceiver bool
 }
@@ -53,7 +53,7 @@ func groupFailures(rep *Report, leaves []rt.Leaf, keep, limit int) {
 	for _, f := range rep.Failures {
 		msg := strings.Join(f.Messages, "\n")
 		f.NilInput = f.Status == rt.StatusPanic && strings.Contains(msg, "nil pointer dereference") && nilParam(leaves, f.Inputs)
-		k := causeKey{f.Status, f.PanicAt, maskValues(msg), f.NilInput, f.InvalidReceiver}
+		k := causeKey{f.Status, f.PanicAt, causeMessage(msg), f.NilInput, f.InvalidReceiver}
 		g := index[k]
 		if g == nil {
 			g = &group{key: k}
@@ -113,6 +113,20 @@ func groupFailures(rep *Report, leaves []rt.Leaf, keep, limit int) {
 	}
 	rep.Failures = slices.Concat(kept...)
 	dropRows(rep, drop)
+}
+
+// causeMessage is the part of a failure message that names its cause:
+// for a runtime error, its kind ("runtime error: index out of range",
+// whatever the index: [-1] and [0] with length 0 are one misuse at one
+// site), otherwise the message with its values masked (maskValues).
+func causeMessage(msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "runtime error: "); ok {
+		if i := strings.IndexByte(rest, '['); i > 0 {
+			rest = rest[:i]
+		}
+		return "runtime error: " + maskValues(strings.TrimSpace(rest))
+	}
+	return maskValues(msg)
 }
 
 // maskValues replaces the numbers and quoted strings of a failure

@@ -7,18 +7,19 @@ import (
 	"github.com/dowse-go/dowse/rt"
 )
 
-func TestMaskValues(t *testing.T) {
+func TestCauseMessage(t *testing.T) {
 	tests := []struct{ a, b string }{
+		{"runtime error: index out of range [-1]", "runtime error: index out of range [0] with length 0"},
 		{"runtime error: index out of range [8] with length 8", "runtime error: index out of range [12] with length 3"},
 		{"runtime error: slice bounds out of range [:-1]", "runtime error: slice bounds out of range [:-7]"},
 		{`Parse("ab") = 3, want 4`, `Parse("a\"b") = 13, want -2`},
 	}
 	for _, tt := range tests {
-		if ma, mb := maskValues(tt.a), maskValues(tt.b); ma != mb {
-			t.Errorf("maskValues(%q) = %q, maskValues(%q) = %q; want them equal", tt.a, ma, tt.b, mb)
+		if ma, mb := causeMessage(tt.a), causeMessage(tt.b); ma != mb {
+			t.Errorf("causeMessage(%q) = %q, causeMessage(%q) = %q; want them equal", tt.a, ma, tt.b, mb)
 		}
 	}
-	if maskValues("integer divide by zero") == maskValues("index out of range [1] with length 1") {
+	if causeMessage("runtime error: integer divide by zero") == causeMessage("runtime error: index out of range [1] with length 1") {
 		t.Error("different messages masked alike")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"testing"
 )
 
@@ -73,6 +74,56 @@ func use() {
 		tn := pkg.Scope().Lookup(tt.typ).(*types.TypeName)
 		if made[tn] != tt.want {
 			t.Errorf("%s: zero value made = %v, want %v", tt.typ, made[tn], tt.want)
+		}
+	}
+}
+
+func TestMethodConstructors(t *testing.T) {
+	const src = `package p
+
+type List struct{ xs []int }
+type Iter struct{ l *List; i int }
+type Cur struct{ l *List }
+type Other struct{}
+
+func (l *List) Iter() Iter                { return Iter{l: l, i: -1} }
+func (l *List) IterPtr() *Iter            { return &Iter{l: l, i: -1} }
+func (l List) Cursor() (Cur, error)       { return Cur{l: &l}, nil }
+func (l *List) Many(n int) (Iter, int)    { return Iter{}, n }
+func (l *List) Items(xs ...int) Iter      { return Iter{} }
+func (o Other) unexported() Iter          { return Iter{} }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{}).Check("p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := func(n string) *types.Named { return pkg.Scope().Lookup(n).(*types.TypeName).Type().(*types.Named) }
+	tests := []struct {
+		t    types.Type
+		want []string
+	}{
+		{types.NewPointer(named("Iter")), []string{"IterPtr", "Iter"}}, // *Iter exactly first, then Iter by address
+		{named("Iter"), []string{"Iter"}},
+		{named("Cur"), []string{"Cursor"}},
+		{named("Other"), nil},
+	}
+	for _, tt := range tests {
+		n := tt.t
+		if p, ok := n.(*types.Pointer); ok {
+			n = p.Elem()
+		}
+		b := newLayoutBuilder(pkg, true, nil, nil)
+		var got []string
+		for _, m := range b.methodConstructors(n.(*types.Named), tt.t) {
+			got = append(got, m.Name())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("methodConstructors(%s) = %v, want %v", tt.t, got, tt.want)
 		}
 	}
 }

@@ -60,3 +60,29 @@ func (c *Cursor) Value() int {
 	}
 	return c.ring.vals[(start+c.pos)%len(c.ring.vals)]
 }
+
+// Entry is a value of a ring and its position, as Entries yields them.
+type Entry struct {
+	ring *Ring
+	pos  int
+}
+
+// Entries calls yield with each value held, oldest first, until it
+// returns false.
+func (r *Ring) Entries(yield func(Entry) bool) {
+	for c := r.Cursor(); c.Next(); {
+		if !yield(Entry{ring: r, pos: c.pos}) {
+			return
+		}
+	}
+}
+
+// Value is the entry's value.
+func (e *Entry) Value() int {
+	return e.ring.vals[e.pos]
+}
+
+// Skip moves the entry n positions on, within its ring.
+func (e *Entry) Skip(n int) {
+	e.pos = (e.pos + n) % len(e.ring.vals)
+}
