@@ -188,6 +188,9 @@ func (c *checker) fitsBuild(bd *Build, t reflect.Type) error {
 		if bd.Deref {
 			want = reflect.PointerTo(t)
 		}
+		if bd.Addr && t.Kind() == reflect.Pointer {
+			want = t.Elem()
+		}
 		if ct.NumOut() == 0 || ct.Out(0) != want {
 			return fmt.Errorf("%s does not return %s", bd.Ctor.Expr, want)
 		}
@@ -671,6 +674,14 @@ func (b *builder) build(v reflect.Value, bd *Build) {
 			recv = out[0]
 			defer func() { v.Set(recv.Elem()) }()
 		}
+	case bd.Ctor.Expr != "" && bd.Addr:
+		// T made by the constructor, v a pointer to it.
+		var out []reflect.Value
+		if out, ok = b.call(bd.Ctor, nil); ok {
+			p := reflect.New(v.Type().Elem())
+			p.Elem().Set(out[0])
+			v.Set(p)
+		}
 	case bd.Ctor.Expr != "":
 		var out []reflect.Value
 		if out, ok = b.call(bd.Ctor, nil); ok {
@@ -678,6 +689,9 @@ func (b *builder) build(v reflect.Value, bd *Build) {
 		}
 	case v.Kind() == reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem())) // a pointer to the zero value
+	}
+	if bd.Ctor.Expr == "" && bd.Unmade {
+		cur.unmade = true
 	}
 	if v.Kind() == reflect.Pointer {
 		recv = v

@@ -253,6 +253,16 @@ type Build struct {
 	// Deref says the constructor returns *T for a value of type T: the
 	// methods are called on the pointer, and the value is its pointee.
 	Deref bool
+	// Addr says the constructor returns T for a value of type *T: the
+	// value points to a copy of its result (a method of another type
+	// that makes iterators by value, (*List).Iterator).
+	Addr bool
+	// Unmade says, for a value built from the zero value (no Ctor), that
+	// the package never makes a zero value of the type itself (no var
+	// x T, T{} or new(T) in its code, no doc comment calling the zero
+	// value ready to use, no method that checks a field for nil): the
+	// run records it (Result.Unmade).
+	Unmade bool
 }
 
 // Func is a function a Build calls.

@@ -168,4 +168,8 @@ type Result struct {
 	// "Method(arg, ...)", as the generated tests' mocks record them),
 	// nil for a parameter that holds no such mock; nil if none does.
 	MockCalls [][]string
+	// Unmade is set when an input was built from the zero value of a
+	// type whose package never makes one (Build.Unmade): a nil
+	// dereference in such a run says the input was not a valid value.
+	Unmade bool
 }

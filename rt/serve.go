@@ -377,6 +377,7 @@ func (w *worker) fill(res *Result) {
 	res.Nilled = append([]int(nil), cur.nilled...)
 	res.NodeBounded = cur.nodeBounded
 	res.AllocBound = cur.allocBound
+	res.Unmade = cur.unmade
 	res.Goroutines = cur.goroutine || concurrent.Load()
 	if res.PanicAt == "" && cur.recoveredAt != "" {
 		res.PanicAt = cur.recoveredAt

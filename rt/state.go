@@ -89,6 +89,7 @@ type run struct {
 	maxEvents   int
 	truncated   bool
 	allocBound  bool // the run stopped before a make beyond MaxAlloc
+	unmade      bool // an input was built from a zero value the package never makes (Build.Unmade)
 	goroutine   bool
 	messages    []string
 	inputs      []S
@@ -169,6 +170,7 @@ func resetRun(maxEvents int) {
 	cur.maxEvents = maxEvents
 	cur.truncated = false
 	cur.allocBound = false
+	cur.unmade = false
 	clear(cur.slices)
 	clear(cur.emptySlices)
 	clear(cur.maps)

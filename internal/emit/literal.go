@@ -194,16 +194,23 @@ func (r *renderer) built(v *value) string {
 	if b.fn.Err {
 		lhs[len(lhs)-1] = "err"
 	}
-	fmt.Fprintf(&s, "%s := %s(%s)\n", strings.Join(lhs, ", "), r.funcName(b.ctor), r.argList(b.args))
+	name := r.funcName(b.ctor)
+	if recv := sig.Recv(); recv != nil {
+		name = "(" + r.typeString(recv.Type()) + ")." + b.ctor.Name() // a method expression
+	}
+	fmt.Fprintf(&s, "%s := %s(%s)\n", strings.Join(lhs, ", "), name, r.argList(b.args))
 	if b.fn.Err {
 		s.WriteString("if err != nil {\npanic(err)\n}\n")
 	}
 	for _, c := range b.calls {
 		fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.argList(c.args))
 	}
-	if b.deref {
+	switch {
+	case b.deref:
 		s.WriteString("return *built\n}()")
-	} else {
+	case b.addr:
+		s.WriteString("return &built\n}()")
+	default:
 		s.WriteString("return built\n}()")
 	}
 	return s.String()

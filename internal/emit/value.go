@@ -45,6 +45,7 @@ type built struct {
 	ctor  *types.Func
 	fn    rt.Func
 	deref bool // the constructor returns a pointer to the value
+	addr  bool // the value is a pointer to what the constructor returns
 	args  []*value
 	calls []call
 }
@@ -610,7 +611,7 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 // are read and dropped).
 func (d *decoder) build(bd *rt.Build, path string) (*built, error) {
 	ctor := d.funcs[bd.Ctor.Expr]
-	b := &built{ctor: ctor, fn: bd.Ctor, deref: bd.Deref}
+	b := &built{ctor: ctor, fn: bd.Ctor, deref: bd.Deref, addr: bd.Addr}
 	if bd.Ctor.Expr != "" { // else the zero value
 		if ctor == nil {
 			return nil, fmt.Errorf("%s: no function %s", path, bd.Ctor.Expr)
@@ -651,12 +652,20 @@ func (d *decoder) build(bd *rt.Build, path string) (*built, error) {
 // args decodes the arguments of fn (described by f).
 func (d *decoder) args(f rt.Func, fn *types.Func, path string) ([]*value, error) {
 	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() != len(f.Params) {
+	var ptypes []types.Type
+	if sig.Recv() != nil && len(f.Params) == sig.Params().Len()+1 {
+		// A method as a constructor: its receiver comes first.
+		ptypes = append(ptypes, sig.Recv().Type())
+	}
+	for k := 0; k < sig.Params().Len(); k++ {
+		ptypes = append(ptypes, sig.Params().At(k).Type())
+	}
+	if len(ptypes) != len(f.Params) {
 		return nil, fmt.Errorf("%s: %s takes %d parameters, not %d", path, fn.Name(), sig.Params().Len(), len(f.Params))
 	}
 	var out []*value
 	for k, p := range f.Params {
-		v, err := d.decode(p, sig.Params().At(k).Type(), path+"."+fn.Name())
+		v, err := d.decode(p, ptypes[k], path+"."+fn.Name())
 		if err != nil {
 			return nil, err
 		}

@@ -126,7 +126,7 @@ func (o outputHandler) Target(r *Result) error { return o.h.Target(r.Summary) }
 // Stats counts what a run found.
 type Stats struct {
 	Errors   int // targets not explored or not written, builds that failed
-	Findings int // failures found (nil inputs and documented panics aside)
+	Findings int // bugs found: causes of failures, those listed apart aside (output.Finding)
 }
 
 // Run loads the packages the patterns name, explores their selected
@@ -444,12 +444,34 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	return nil
 }
 
-// findings counts the failures of a summary that are findings: not a nil
-// input, not a documented panic.
+// sandboxLabels names the isolated call sites of a target in its input
+// text by their callees ("os.ReadFile"), with the site's key after the
+// name when the target has several sites of one callee.
+func sandboxLabels(sites []load.SandboxParam) map[string]string {
+	if len(sites) == 0 {
+		return nil
+	}
+	count := map[string]int{}
+	for _, sp := range sites {
+		count[sp.Callee]++
+	}
+	labels := map[string]string{}
+	for _, sp := range sites {
+		label := sp.Callee
+		if label == "" || count[sp.Callee] > 1 {
+			label = strings.TrimPrefix(label+"@"+sp.Key, "@")
+		}
+		labels["iso:"+sp.Key] = label
+	}
+	return labels
+}
+
+// findings counts the findings of a summary that are bugs: causes of
+// failures not listed apart (output.Finding.Apart).
 func findings(sum *output.Target) int {
 	n := 0
-	for _, f := range sum.Failures {
-		if !f.NilInput && !f.Documented {
+	for _, f := range sum.Findings {
+		if f.Apart == "" {
 			n++
 		}
 	}
@@ -476,6 +498,7 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 		seeds = append(slices.Clip(seeds), g.corpusSeeds(bin.Package, t)...)
 	}
 	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto(), Fuzz: t.Kind == load.KindFuzz}
+	target.Labels = sandboxLabels(t.Sandbox)
 	if t.Kind == load.KindFuzz && explore.Hybrid(g.cfg.Explore.MaxTime, g.cfg.FuzzShare) {
 		if len(t.Sandbox) > 0 {
 			// Go's fuzzer would run the target's isolated calls for real.

@@ -108,7 +108,7 @@ func (g *runner) isolation(pkgs []*load.Package, loadFlags []string) (*isolate.P
 					if k == 0 && len(roots) > 0 && !s.Reached(reached) {
 						continue
 					}
-					sp := load.SandboxParam{Key: s.Key, Var: s.Var, Pkg: u.Types, Stub: s.Stub, Writes: s.Writes}
+					sp := load.SandboxParam{Key: s.Key, Var: s.Var, Pkg: u.Types, Stub: s.Stub, Writes: s.Writes, Callee: calleeName(s.Callee)}
 					if err := load.AddSandbox(t, sp); err != nil {
 						g.logf("%s: isolated call %s.%s: %v: it returns zero values", t.Name, u.Path, s.Key, err)
 					}
@@ -262,4 +262,24 @@ func isolatedFileExists(dir, name string) bool {
 	stem := strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test")
 	matches, _ := filepath.Glob(filepath.Join(dir, stem+"_dowse*_isolated_test.go"))
 	return len(matches) > 0
+}
+
+// calleeName is f as people write it: "os.ReadFile", "(*sql.DB).Query",
+// "time.Time.Add"; "" for nil.
+func calleeName(f *types.Func) string {
+	if f == nil {
+		return ""
+	}
+	sig, _ := f.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		if f.Pkg() == nil {
+			return f.Name()
+		}
+		return f.Pkg().Name() + "." + f.Name()
+	}
+	recv := types.TypeString(sig.Recv().Type(), func(p *types.Package) string { return p.Name() })
+	if strings.HasPrefix(recv, "*") {
+		recv = "(" + recv + ")"
+	}
+	return recv + "." + f.Name()
 }

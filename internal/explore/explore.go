@@ -64,6 +64,11 @@ type Target struct {
 	// keeps its row, since paths that reach no new branch outcome still
 	// return different results.
 	Regression bool
+	// Labels are display names of parameters, by their layout names:
+	// the isolated call sites' ("iso:Load.ReadFile.1" → "os.ReadFile"),
+	// whose leaves InputText then writes as "os.ReadFile#1 returned
+	// len(r0)=1, ..." for the first call.
+	Labels map[string]string
 	// Fuzz marks a fuzz target: its mutation phase (mutate.go) goes on
 	// until the time bound, as go test -fuzz would, instead of stopping at
 	// a plateau.
@@ -254,8 +259,11 @@ type Failure struct {
 	PathCondition string
 	Output        string // the worker's output, for runs that ended the worker
 	Isolated      int    // isolated calls the run made (rt.Result.Isolated)
-	// Similar counts the other failing paths of a regression target with
-	// the same status, message and panic site (left out of Failures).
+	// Finding numbers the cause of the failure (from 1, see
+	// groupFailures): the failures of one finding end the same way.
+	// Similar counts, on a finding's first failure (its smallest input),
+	// the failing paths of the finding left out of Failures.
+	Finding int
 	Similar int
 	// NilInput marks a nil pointer dereference on an input where a
 	// parameter itself (a receiver, an argument) is nil: what Go code
@@ -265,6 +273,16 @@ type Failure struct {
 	// code passed to panic itself (not a runtime error): a precondition
 	// the code checks, reported apart from other failures.
 	Deliberate bool
+	// EarlierState marks a failure that did not happen again when its
+	// input ran alone in a fresh worker process (Alone): it depends on
+	// state that earlier runs left in the worker (a registry that
+	// refuses a name registered twice), reported apart from failures.
+	EarlierState bool
+	// InvalidReceiver marks a nil pointer dereference of a regression
+	// target in a run whose input held a value built from the zero value
+	// of a type the package never makes so (rt.Result.Unmade): not a
+	// value the package's code could be given, reported apart.
+	InvalidReceiver bool
 
 	conds []*sym.Expr // the path condition, written into PathCondition by finish
 }
@@ -504,12 +522,61 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		e.checkBounds(ctx)
 	}
 	e.finish()
+	if err := e.recheck(ctx); err != nil {
+		return nil, err
+	}
 	if e.target.Regression {
 		if err := e.confirm(ctx); err != nil {
 			return nil, err
 		}
 	}
 	return e.rep, nil
+}
+
+// recheck runs the input of each failure (but time-outs, whose runs take
+// the run time bound) once more, alone in a fresh worker process, if the
+// executor can (Alone), and marks those that do not end the same way —
+// same status, and for a panic the same site — as depending on state
+// earlier runs left in the worker (Failure.EarlierState). Workers serve
+// one run after another, so a package variable one run set is there for
+// the next: pflag's CommandLine keeps every flag a run defined, and a
+// later run defining the same name panics "flag redefined", which no
+// single call of the target does.
+func (e *explorer) recheck(ctx context.Context) error {
+	al, ok := e.ex.(Alone)
+	if !ok || ctx.Err() != nil {
+		return nil
+	}
+	var reqs []rt.Request
+	var which []int
+	for i, f := range e.rep.Failures {
+		switch f.Status {
+		case rt.StatusFail, rt.StatusPanic, rt.StatusExit:
+			which = append(which, i)
+			reqs = append(reqs, rt.Request{Seq: uint64(e.runs + len(reqs) + 1), Target: e.target.Name, Inputs: f.Inputs, MaxBranches: e.cfg.MaxBranches})
+		}
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	outs, err := al.RunAlone(ctx, reqs)
+	if err != nil {
+		return fmt.Errorf("running the failures of %s alone: %w", e.target.Name, err)
+	}
+	for k, o := range outs {
+		f := &e.rep.Failures[which[k]]
+		if o.Skipped {
+			continue // not known
+		}
+		f.EarlierState = !sameEnding(f, &o.Result)
+	}
+	return nil
+}
+
+// sameEnding reports whether res ends as failure f did: the same status
+// and, for a panic, the same site.
+func sameEnding(f *Failure, res *rt.Result) bool {
+	return res.Status == f.Status && (f.Status != rt.StatusPanic || res.PanicAt == f.PanicAt)
 }
 
 // confirm runs the passing rows of a regression target once more and
@@ -648,7 +715,7 @@ func (e *explorer) record(c child, o RunOutcome) {
 		}
 		e.rep.Failures = append(e.rep.Failures, Failure{
 			Row: -1, Run: e.runs, Status: res.Status, Messages: res.Messages,
-			Inputs: c.inputs, Input: InputText(e.leaves, c.inputs), Output: o.Output,
+			Inputs: c.inputs, Input: LabeledInputText(e.leaves, c.inputs, e.target.Labels), Output: o.Output,
 		})
 		return
 	}
@@ -843,9 +910,11 @@ func (e *explorer) newPath(n *node, key prefix) {
 	case rt.StatusFail, rt.StatusPanic, rt.StatusExit:
 		e.rep.Failures = append(e.rep.Failures, Failure{
 			Row: row, Run: n.run, Status: res.Status, Messages: res.Messages, PanicAt: res.PanicAt,
-			Inputs: n.inputs, Input: InputText(e.leaves, n.inputs), conds: cond,
+			Inputs: n.inputs, Input: LabeledInputText(e.leaves, n.inputs, e.target.Labels), conds: cond,
 			Deliberate: e.target.Regression && res.Status == rt.StatusPanic && !res.RuntimeError,
-			Isolated:   res.Isolated,
+			InvalidReceiver: e.target.Regression && res.Status == rt.StatusPanic && res.RuntimeError && res.Unmade &&
+				strings.Contains(strings.Join(res.Messages, "\n"), "nil pointer dereference"),
+			Isolated: res.Isolated,
 		})
 	}
 }
@@ -1060,9 +1129,9 @@ func (e *explorer) ask(ctx context.Context, q *Query) (Answer, error) {
 func (e *explorer) finish() {
 	rep := e.rep
 	if e.target.Regression {
-		groupFailures(rep, e.leaves)
+		groupFailures(rep, e.leaves, 1, 0)
 	} else {
-		limitFailures(rep, MaxFailures)
+		groupFailures(rep, e.leaves, MaxPerFinding, MaxFailures)
 	}
 	if !e.cfg.RowPerPath {
 		limit := 0
@@ -1477,49 +1546,9 @@ const MaxRegressionRows = 32
 // MaxFailures bounds the failures of a PUT or fuzz target that are kept
 // (with their rows); a search that mutates inputs can find thousands of
 // failing paths of one bug.
+// MaxFailures bounds the failures a PUT or fuzz target keeps (see
+// groupFailures).
 const MaxFailures = 32
-
-// limitFailures keeps at most limit failures of a PUT or fuzz target: the
-// first of each status and panic site, then the others in the order
-// found. The rest are counted (Report.OmittedFailures) and their rows
-// dropped.
-func limitFailures(rep *Report, limit int) {
-	if len(rep.Failures) <= limit {
-		return
-	}
-	type key struct {
-		status  rt.Status
-		panicAt string
-	}
-	keep := make([]bool, len(rep.Failures))
-	seen := map[key]bool{}
-	n := 0
-	for i, f := range rep.Failures {
-		if k := (key{f.Status, f.PanicAt}); !seen[k] && n < limit {
-			seen[k] = true
-			keep[i] = true
-			n++
-		}
-	}
-	for i := range rep.Failures {
-		if !keep[i] && n < limit {
-			keep[i] = true
-			n++
-		}
-	}
-	drop := map[int]bool{}
-	var kept []Failure
-	for i, f := range rep.Failures {
-		if keep[i] {
-			kept = append(kept, f)
-		} else if f.Row >= 0 {
-			drop[f.Row] = true
-		}
-	}
-	rep.OmittedFailures = len(rep.Failures) - len(kept)
-	rep.Failures = kept
-	dropRows(rep, drop)
-}
 
 // dropRows removes the rows in drop and renumbers the failures' rows.
 func dropRows(rep *Report, drop map[int]bool) {
@@ -1543,39 +1572,15 @@ func dropRows(rep *Report, drop map[int]bool) {
 	}
 }
 
-// groupFailures keeps one failure of a regression target per status,
-// message and panic site (Failure.Similar counts the others, whose rows
-// are dropped), and marks nil pointer dereferences on a nil parameter.
-func groupFailures(rep *Report, leaves []rt.Leaf) {
-	type key struct {
-		status       rt.Status
-		msg, panicAt string
-	}
-	first := map[key]int{}
-	drop := map[int]bool{} // rows
-	var kept []Failure
-	for _, f := range rep.Failures {
-		k := key{f.Status, strings.Join(f.Messages, "\n"), f.PanicAt}
-		if i, ok := first[k]; ok {
-			kept[i].Similar++
-			if f.Row >= 0 {
-				drop[f.Row] = true
-			}
-			continue
-		}
-		first[k] = len(kept)
-		f.NilInput = f.Status == rt.StatusPanic && strings.Contains(k.msg, "nil pointer dereference") && nilParam(leaves, f.Inputs)
-		kept = append(kept, f)
-	}
-	rep.Failures = kept
-	dropRows(rep, drop)
-}
-
 // nilParam reports whether a parameter itself is nil in the input vector
-// in (its choice leaf, the first step of its path, is false).
+// in: its choice leaf, the first step of its path, is false, or, for an
+// interface, its dynamic type leaf is 0 (nil).
 func nilParam(leaves []rt.Leaf, in []rt.Value) bool {
 	for i, l := range leaves {
-		if l.Choice && len(l.Steps) == 1 && i < len(in) && in[i].Bits&1 == 0 {
+		if len(l.Steps) != 1 || i >= len(in) {
+			continue
+		}
+		if l.Choice && in[i].Bits&1 == 0 || l.Steps[0].Kind == rt.StepType && in[i].Bits == 0 {
 			return true
 		}
 	}

@@ -47,17 +47,58 @@ func valueText(l rt.Leaf, v rt.Value) string {
 // leaves of slice elements beyond their length and of nil pointers:
 // "len(xs)=1, xs[0]=3, x=0, p != nil=false".
 func InputText(leaves []rt.Leaf, in []rt.Value) string {
+	return LabeledInputText(leaves, in, nil)
+}
+
+// LabeledInputText is InputText with the leaves of the calls of the
+// parameters labels names (by layout name: an isolated call site's
+// "iso:Load.ReadFile.1") written by that name and the call's number,
+// counted from 1: "os.ReadFile#1 returned len(r0)=1, r0[0]=120",
+// instead of "len(iso:Load.ReadFile.1.call[0].r0)=1,
+// iso:Load.ReadFile.1.call[0].r0[0]=120".
+func LabeledInputText(leaves []rt.Leaf, in []rt.Value, labels map[string]string) string {
 	if len(in) != len(leaves) {
 		return fmt.Sprintf("<%d values for %d leaves>", len(in), len(leaves))
 	}
 	var parts []string
+	lastCall := ""
 	for i, l := range leaves {
 		if hidden(leaves, in, i) {
 			continue
 		}
-		parts = append(parts, l.Path+"="+valueText(l, in[i]))
+		path, call := labeled(l.Path, labels)
+		part := path + "=" + valueText(l, in[i])
+		if call != "" && call != lastCall {
+			part = call + " returned " + part
+		}
+		lastCall = call
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// labeled rewrites a leaf path that goes through a call of a labelled
+// parameter ("len(iso:K.call[0].r0)") into the path within the call
+// ("len(r0)") and the call's name ("os.ReadFile#1"); other paths are
+// returned as they are, with call "".
+func labeled(path string, labels map[string]string) (string, string) {
+	for name, label := range labels {
+		i := strings.Index(path, name+".call[")
+		if i < 0 {
+			continue
+		}
+		rest := path[i+len(name)+len(".call["):]
+		j := strings.IndexByte(rest, ']')
+		if j < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(rest[:j])
+		if err != nil {
+			continue
+		}
+		return path[:i] + strings.TrimPrefix(rest[j+1:], "."), fmt.Sprintf("%s#%d", label, n+1)
+	}
+	return path, ""
 }
 
 // hidden reports whether leaf i of the input vector in takes no part in

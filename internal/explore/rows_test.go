@@ -83,7 +83,7 @@ func TestRegressionRows(t *testing.T) {
 			{Row: 2, Run: 3, Status: rt.StatusPanic, Messages: nilDeref, PanicAt: "a.go:2", Inputs: []rt.Value{{Bits: 1}, {Bits: 1}}},
 		},
 	}
-	groupFailures(rep, leaves)
+	groupFailures(rep, leaves, 1, 0)
 	if len(rep.Failures) != 2 || rep.Failures[1].Similar != 1 || len(rep.Rows) != 3 {
 		t.Fatalf("failures %+v, rows %+v; want two groups, the second with one similar path dropped", rep.Failures, rep.Rows)
 	}
@@ -94,5 +94,29 @@ func TestRegressionRows(t *testing.T) {
 		if rep.Rows[f.Row].Run != f.Run {
 			t.Errorf("failure of run %d names row %d (run %d)", f.Run, f.Row, rep.Rows[f.Row].Run)
 		}
+	}
+}
+
+func TestNilParam(t *testing.T) {
+	ptr := rt.Leaf{Param: 0, Steps: []rt.Step{{Kind: rt.StepChoice}}, K: rt.KBool, Choice: true}
+	field := rt.Leaf{Param: 0, Steps: []rt.Step{{Kind: rt.StepDeref}, {Kind: rt.StepField, Name: "next"}, {Kind: rt.StepChoice}}, K: rt.KBool, Choice: true}
+	iface := rt.Leaf{Param: 1, Steps: []rt.Step{{Kind: rt.StepType}}, K: rt.KInt, IsLen: true, Max: 3}
+	tests := []struct {
+		name   string
+		leaves []rt.Leaf
+		in     []rt.Value
+		want   bool
+	}{
+		{"nil pointer parameter", []rt.Leaf{ptr, field}, []rt.Value{{Bits: 0}, {Bits: 1}}, true},
+		{"nil field only", []rt.Leaf{ptr, field}, []rt.Value{{Bits: 1}, {Bits: 0}}, false},
+		{"nil interface parameter", []rt.Leaf{ptr, iface}, []rt.Value{{Bits: 1}, {Bits: 0}}, true},
+		{"interface holding a value", []rt.Leaf{ptr, iface}, []rt.Value{{Bits: 1}, {Bits: 2}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := nilParam(tt.leaves, tt.in); got != tt.want {
+				t.Errorf("nilParam = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

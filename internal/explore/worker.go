@@ -54,6 +54,14 @@ type Executor interface {
 	Close() error
 }
 
+// Alone is an Executor that can also run requests each alone in a
+// worker process started for it and ended after it: a run that depends
+// on nothing earlier runs left in a worker's memory (package variables,
+// registries, caches) ends there as it ends anywhere.
+type Alone interface {
+	RunAlone(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
+}
+
 // Seeder is an Executor that also knows seeds of the target found when
 // it started (the f.Add calls a fuzz target made at run time). Explore
 // runs them after the zero input, with Target.Seeds.
@@ -229,6 +237,39 @@ func (p *Pool) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
 		jobs <- i
 	}
 	close(jobs)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil && ctx.Err() == nil {
+		return nil, err
+	}
+	return outs, nil
+}
+
+// RunAlone implements Alone: each request runs in a fresh worker
+// process, up to N of them at a time, which is stopped after it.
+func (p *Pool) RunAlone(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error) {
+	outs := make([]RunOutcome, len(reqs))
+	errs := make([]error, len(reqs))
+	sem := make(chan struct{}, p.n)
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				outs[i].Skipped = true
+				return
+			}
+			w, _, err := startProc(ctx, p.cmd, p.tmp, &rt.Setup{Layouts: map[string]rt.Layout{p.target: *p.layout}})
+			if err != nil {
+				errs[i] = fmt.Errorf("starting a fresh worker: %w", err)
+				return
+			}
+			outs[i] = w.run(ctx, &reqs[i], p.runTimeout)
+			w.stop()
+		}()
+	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil && ctx.Err() == nil {
 		return nil, err

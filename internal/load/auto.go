@@ -66,6 +66,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 		}
 	}
 	readOnly := readOnlyMethods(v.TypesInfo, files)
+	zeroMade := zeroMadeTypes(v.TypesInfo, files)
 	ifaces := newIfaceFacts(v, fset, !cfg.NoMocks, cfg.MockCalls)
 	writes := packageWrites(v.TypesInfo, v.Types, files)
 	for _, f := range code {
@@ -78,7 +79,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 			if !ok {
 				continue
 			}
-			if t := autoTarget(fn, v.Types, readOnly, ifaces); t != nil {
+			if t := autoTarget(fn, v.Types, readOnly, zeroMade, ifaces); t != nil {
 				if src, ok := cgo[f]; ok && t.Err == nil {
 					// Explored, its code would run uninstrumented: one
 					// path, and a verdict that says nothing.
@@ -89,6 +90,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
 					fd.Doc != nil && strings.Contains(strings.ToLower(fd.Doc.Text()), "panic")
 				t.Writes = stateWritten(writes, fn, t.Funcs)
+				t.AssertSites = assertSites(fd, v.TypesInfo, fset, fn.Type().(*types.Signature))
 				targets = append(targets, t)
 			}
 		}
@@ -98,7 +100,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 
 // autoTarget describes the target for fn, or returns nil for a method of
 // an unexported type (reached through exported functions instead).
-func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool, ifaces *ifaceFacts) *Target {
+func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool, zeroMade map[*types.TypeName]bool, ifaces *ifaceFacts) *Target {
 	sig := fn.Type().(*types.Signature)
 	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
 	var params []*types.Var
@@ -143,6 +145,7 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 	}
 	ifaces.scope([]types.Object{fn})
 	b := newLayoutBuilder(pkg, true, readOnly, ifaces)
+	b.zeroMade = zeroMade
 	layout, err := b.params(t.Name, params)
 	if err != nil {
 		t.Err = err

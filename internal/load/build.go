@@ -43,17 +43,37 @@ func (b *layoutBuilder) builtShape(t types.Type) (int, bool) {
 		// a constructor of *T builds a T only where nothing else can.
 		ctor, deref = nil, false
 	}
-	if ctor == nil && !(hasUnexported(named) && len(mutators(named, b.readOnly)) > 0) {
+	unmade := ctor == nil && b.zeroMade != nil && !b.zeroMade[named.Obj()]
+	var mctors []*types.Func // methods of other types that make it
+	if unmade {
+		mctors = b.methodConstructors(named, t)
+	}
+	if ctor == nil && len(mctors) == 0 && !(hasUnexported(named) && len(mutators(named, b.readOnly)) > 0) {
 		return 0, false
 	}
 	b.building[named.Obj()] = true
 	defer delete(b.building, named.Obj())
 	bd := &rt.Build{Steps: maxCalls, Deref: deref}
-	if ctor != nil {
+	switch {
+	case ctor != nil:
 		var ok bool
 		if bd.Ctor, ok = b.fn(ctor, false); !ok {
 			return 0, false
 		}
+	case len(mctors) > 0:
+		for _, m := range mctors {
+			if f, ok := b.methodCtor(m); ok {
+				bd.Ctor = f
+				bd.Addr = !types.Identical(m.Type().(*types.Signature).Results().At(0).Type(), t)
+				break
+			}
+		}
+		bd.Unmade = bd.Ctor.Expr == ""
+	default:
+		bd.Unmade = unmade
+	}
+	if bd.Unmade && !(hasUnexported(named) && len(mutators(named, b.readOnly)) > 0) {
+		return 0, false
 	}
 	// Methods whose parameters cannot be built are not offered (the
 	// shapes begun for them stay in the table, unreferenced).
@@ -142,6 +162,78 @@ func (b *layoutBuilder) constructor(n *types.Named, t types.Type) (ctor *types.F
 		return nil, false
 	}
 	return found[0], ptrTo[found[0]]
+}
+
+// methodConstructors returns the exported methods of the package's other
+// exported types that make values of type t (T or *T for the named type
+// n): not generic or variadic, returning t — or T, when t is *T — first
+// and at most an error besides; those returning t first, then by type
+// and method name. A list's Iterator() makes its iterators: the way the
+// package makes a type its code never makes from a zero value.
+func (b *layoutBuilder) methodConstructors(n *types.Named, t types.Type) []*types.Func {
+	ptr, tIsPtr := types.Unalias(t).(*types.Pointer)
+	var exact, addr []*types.Func
+	scope := b.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() || tn == n.Obj() {
+			continue
+		}
+		other, ok := tn.Type().(*types.Named)
+		if !ok || other.TypeParams().Len() > 0 {
+			continue
+		}
+		if _, isIface := other.Underlying().(*types.Interface); isIface {
+			continue
+		}
+		for i := 0; i < other.NumMethods(); i++ {
+			m := other.Method(i)
+			sig := m.Type().(*types.Signature)
+			res := sig.Results()
+			if !m.Exported() || sig.Variadic() || res.Len() == 0 || res.Len() > 2 || res.Len() == 2 && !isNamed(res.At(1).Type(), "", "error") {
+				continue
+			}
+			switch first := res.At(0).Type(); {
+			case types.Identical(first, t):
+				exact = append(exact, m)
+			case tIsPtr && types.Identical(first, ptr.Elem()):
+				addr = append(addr, m)
+			}
+		}
+	}
+	return append(exact, addr...)
+}
+
+// methodCtor describes method m as the constructor of a Build: a method
+// expression ("(*List).Iterator") whose first parameter is the receiver,
+// built like any parameter.
+func (b *layoutBuilder) methodCtor(m *types.Func) (rt.Func, bool) {
+	sig := m.Type().(*types.Signature)
+	recv := sig.Recv()
+	f := rt.Func{Expr: "(" + typeString(recv.Type(), b.pkg) + ")." + m.Name(), Name: m.Name()}
+	shape, _, ok := b.shape(recv.Type())
+	if !ok {
+		return rt.Func{}, false
+	}
+	name := recv.Name()
+	if name == "" || name == "_" {
+		name = "recv"
+	}
+	f.Params, f.ParamNames = append(f.Params, shape), append(f.ParamNames, name)
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		shape, _, ok := b.shape(p.Type())
+		if !ok {
+			return rt.Func{}, false
+		}
+		f.Params = append(f.Params, shape)
+		f.ParamNames = append(f.ParamNames, p.Name())
+	}
+	if res := sig.Results(); res.Len() > 1 {
+		f.Err = true
+	}
+	b.funcs[f.Expr] = m
+	return f, true
 }
 
 // mutators are the exported methods of *n declared with a pointer

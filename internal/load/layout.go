@@ -37,6 +37,10 @@ type layoutBuilder struct {
 	// readOnly holds the methods that never change their receiver, which
 	// builds do not call (see readOnlyMethods).
 	readOnly map[*types.Func]bool
+	// zeroMade holds the types whose zero value the package makes
+	// usable (zeroMadeTypes); nil if not known: then no value built from
+	// a zero value is marked rt.Build.Unmade.
+	zeroMade map[*types.TypeName]bool
 	// ifaces says what the package does with interface values (nil: only
 	// any, error, context.Context, io.Writer and io.Reader are inputs);
 	// dyn are the dynamic types interface inputs are offered, by their

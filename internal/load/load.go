@@ -124,6 +124,12 @@ type Target struct {
 	// its contract: its name starts with Must, or its doc comment says it
 	// panics ("It panics if capacity is negative").
 	PanicsDocumented bool
+	// AssertSites are, for an automatic target, the positions
+	// ("file:line") of the unchecked type assertions on its parameters
+	// among the first statements of its body, before anything with an
+	// effect (see assertSites): a failed one is a precondition of the
+	// function, not a bug.
+	AssertSites []string
 	// Writes are, for an automatic target, the package-level variables
 	// it (or a function building its inputs) assigns, by name: its
 	// generated tests restore them when they end (see packageWrites).

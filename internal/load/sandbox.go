@@ -16,6 +16,9 @@ type SandboxParam struct {
 	Pkg    *types.Package // the package of the site
 	Stub   *types.Signature
 	Writes []int // the stub's parameters whose pointees each call sets
+	// Callee names the isolated function as people write it:
+	// "os.ReadFile", "(*sql.DB).Query".
+	Callee string
 }
 
 // AddSandbox appends to t's layout the parameter of an isolated call site

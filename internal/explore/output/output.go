@@ -6,6 +6,7 @@ package output
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -43,6 +44,10 @@ type Target struct {
 	Paths    int       `json:"paths"` // distinct feasible paths, including those ending in skip, failure or panic
 	Tests    int       `json:"tests"` // rows emitted
 	Failures []Failure `json:"failures"`
+	// Findings are the failures grouped by cause (Failure.Finding): one
+	// per distinct way a run failed, with its smallest input and the
+	// number of failing inputs that reach it.
+	Findings []Finding `json:"findings,omitempty"`
 	// FailuresOmitted counts the failing paths of a PUT or fuzz target
 	// beyond the first explore.MaxFailures, which are not listed or
 	// written.
@@ -144,9 +149,12 @@ type Failure struct {
 	PathCondition string `json:"path_condition,omitempty"`
 	Test          string `json:"test,omitempty"`   // the generated test that reproduces it
 	Output        string `json:"output,omitempty"` // the worker's output, for a run that ended it
-	// Similar counts other failing paths with the same status, message
-	// and panic site (automatic targets list one of each).
+	// Similar counts, on the first failure of a finding, the other
+	// failing paths of that finding that are not listed.
 	Similar int `json:"similar,omitempty"`
+	// Finding is the ID of the finding (Target.Findings) the failure
+	// belongs to; 0 if not known.
+	Finding int `json:"finding,omitempty"`
 	// NilInput marks a nil pointer dereference on a nil parameter or
 	// receiver (automatic targets): listed apart, not counted as a finding.
 	NilInput bool `json:"nil_input,omitempty"`
@@ -155,6 +163,87 @@ type Failure struct {
 	// panic itself (a checked precondition, not a runtime error): listed
 	// apart, not counted as a finding.
 	Documented bool `json:"documented,omitempty"`
+	// EarlierState marks a failure that did not happen again when its
+	// input ran alone in a fresh worker: it depends on state earlier runs
+	// left in the worker process. Listed apart, not counted as a finding.
+	EarlierState bool `json:"earlier_state,omitempty"`
+	// Precondition marks a failed type assertion of an automatic target
+	// on one of its parameters among its first statements, before
+	// anything with an effect (a comparator's a.(int8) given an int):
+	// the function states the dynamic type it takes. Listed apart, not
+	// counted as a finding.
+	Precondition bool `json:"precondition,omitempty"`
+	// InvalidReceiver marks a nil dereference of an automatic target on
+	// an input built from the zero value of a type whose package never
+	// makes one, nor calls it ready to use, nor guards its nil fields:
+	// not a value the package's code is given. Listed apart, not
+	// counted as a finding.
+	InvalidReceiver bool `json:"invalid_receiver,omitempty"`
+	// Apart says why the failure is listed apart from the findings (one
+	// of the Apart... constants), empty for a finding.
+	Apart string `json:"apart,omitempty"`
+}
+
+// Finding is one cause of failures: how the runs ended and where.
+type Finding struct {
+	ID      int    `json:"id"`
+	Status  string `json:"status"`
+	PanicAt string `json:"panic_at,omitempty"`
+	Message string `json:"message"`
+	Input   string `json:"input"`  // the smallest failing input
+	Inputs  int    `json:"inputs"` // failing inputs (paths) that reach it, listed or not
+	Apart   string `json:"apart,omitempty"`
+}
+
+// findingsOf groups failures by their Finding IDs, in order; a failure
+// without an ID is a finding of its own.
+func findingsOf(failures []Failure) []Finding {
+	var out []Finding
+	at := map[int]int{}
+	for i := range failures {
+		f := &failures[i]
+		if j, ok := at[f.Finding]; ok && f.Finding != 0 {
+			out[j].Inputs += 1 + f.Similar
+			continue
+		}
+		id := f.Finding
+		if id == 0 {
+			id = len(out) + 1
+		}
+		at[f.Finding] = len(out)
+		out = append(out, Finding{ID: id, Status: f.Status, PanicAt: f.PanicAt, Message: f.Message, Input: f.Input, Inputs: 1 + f.Similar, Apart: f.Apart})
+	}
+	return out
+}
+
+// Why failures are listed apart from the findings (Failure.Apart).
+const (
+	ApartEarlierState = "earlier state"    // did not fail alone in a fresh worker
+	ApartNilInput     = "nil input"        // a nil dereference on a nil parameter or receiver
+	ApartDeliberate   = "deliberate"       // a documented panic, or one the code raised itself
+	ApartPrecondition = "precondition"     // a failed type assertion the function begins with
+	ApartInvalid      = "invalid receiver" // a nil dereference on a zero value the package never makes
+)
+
+// IsFinding reports whether f counts as a finding: a failure not listed
+// apart.
+func (f *Failure) IsFinding() bool { return f.Apart == "" }
+
+// apart is why f is listed apart from the findings, "" if it is not.
+func apart(f *Failure) string {
+	switch {
+	case f.EarlierState:
+		return ApartEarlierState
+	case f.NilInput:
+		return ApartNilInput
+	case f.InvalidReceiver:
+		return ApartInvalid
+	case f.Documented:
+		return ApartDeliberate
+	case f.Precondition:
+		return ApartPrecondition
+	}
+	return ""
 }
 
 // BoundLimited is a branch outcome infeasible within -max-len and
@@ -341,7 +430,14 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 			NilInput:      f.NilInput,
 			Documented:    (t.PanicsDocumented || f.Deliberate) && f.Status == rt.StatusPanic && !f.NilInput,
 		})
+		last := &out.Failures[len(out.Failures)-1]
+		last.Finding = f.Finding
+		last.EarlierState = f.EarlierState
+		last.InvalidReceiver = f.InvalidReceiver && !f.NilInput
+		last.Precondition = f.Status == rt.StatusPanic && strings.HasPrefix(last.Message, "interface conversion:") && slices.Contains(t.AssertSites, f.PanicAt)
+		last.Apart = apart(last)
 	}
+	out.Findings = findingsOf(out.Failures)
 	for _, l := range rep.BoundLimited {
 		out.BoundLimited = append(out.BoundLimited, BoundLimited{Site: site(l.Site), Taken: l.Taken, Lengths: l.Lengths})
 	}

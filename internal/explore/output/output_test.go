@@ -32,12 +32,15 @@ var scenarios = map[string][]*Target{
 		Failures: []Failure{
 			{Message: "runtime error: invalid memory address or nil pointer dereference", Status: "panic",
 				Input: "len(elems)=1, elems[0]=0, x=1", PanicAt: "put/linkedlist/linkedlist.go:42",
-				PathCondition: "len(elems) > 0 && elems[0] != x", Test: "TestDowsePutRemoveRobustFailures"},
-			{Message: "second\nline two", Status: "fail", Input: "len(elems)=2, elems[0]=0, elems[1]=0, x=1",
+				PathCondition: "len(elems) > 0 && elems[0] != x", Test: "TestDowsePutRemoveRobustFailures", Finding: 1, Similar: 5},
+			{Message: "runtime error: invalid memory address or nil pointer dereference", Status: "panic",
+				Input: "len(elems)=2, elems[0]=0, elems[1]=0, x=3", PanicAt: "put/linkedlist/linkedlist.go:42",
+				PathCondition: "len(elems) > 1 && elems[0] != x", Test: "TestDowsePutRemoveRobustFailures", Finding: 1},
+			{Message: "second\nline two", Status: "fail", Finding: 2, Input: "len(elems)=2, elems[0]=0, elems[1]=0, x=1",
 				PathCondition: "len(elems) > 1 && elems[0] == 0 && elems[1] == 0 && elems[0] != x && elems[1] != x && len(elems) - 1 >= 0 && uint64(len(elems) - 1) < uint64(len(elems)) && len(elems) - 1 - 1 >= 0 && uint64(len(elems) - 1 - 1) < uint64(len(elems)) && elems[0] + elems[1] < 100 && x != 7",
 				Test:          "TestDowsePutRemoveRobustFailures"},
-			{Message: "", Status: "exit", Input: "x=3", Output: "bye\n"},
-			{Message: "run exceeded 10s", Status: "timeout", Input: "x=4"},
+			{Message: "", Status: "exit", Input: "x=3", Output: "bye\n", Finding: 3},
+			{Message: "run exceeded 10s", Status: "timeout", Input: "x=4", Finding: 4},
 		},
 		Coverage: Coverage{Sites: 13, Outcomes: 26, Covered: 20},
 		Bounds:   Bounds{MaxLen: intp(10)},
@@ -48,6 +51,27 @@ var scenarios = map[string][]*Target{
 		StopReason: "all paths explored", Exhaustive: true,
 		ElapsedSeconds: 2, SolverSeconds: 1, SolverQueries: 100,
 		Files: []string{"put/linkedlist/put_dowse_test.go"},
+	}},
+	"apart": {{
+		Package: "example.com/opts", Target: "Register", Kind: "func",
+		Position: "opts.go:20",
+		Runs:     1032, Paths: 6, Tests: 4,
+		Failures: []Failure{
+			{Message: "runtime error: index out of range [8] with length 8", Status: "panic", Input: `name="xix"`, PanicAt: "opts.go:28",
+				EarlierState: true, Apart: ApartEarlierState, Finding: 1},
+			{Message: "runtime error: invalid memory address or nil pointer dereference", Status: "panic", Input: "value.(type)=0", PanicAt: "opts.go:30",
+				NilInput: true, Apart: ApartNilInput, Finding: 2, Similar: 2},
+			{Message: `"ab" shorthand is more than one ASCII character`, Status: "panic", Input: `shorthand="ab"`, PanicAt: "opts.go:33",
+				Documented: true, Apart: ApartDeliberate, Finding: 3},
+			{Message: "interface conversion: interface {} is int, not string", Status: "panic", Input: "a.(type)=1, a.(int)=3", PanicAt: "opts.go:40",
+				Precondition: true, Apart: ApartPrecondition, Finding: 4},
+			{Message: "runtime error: invalid memory address or nil pointer dereference", Status: "panic", Input: "c.call[0]=0", PanicAt: "opts.go:50",
+				InvalidReceiver: true, Apart: ApartInvalid, Finding: 5},
+			{Message: "runtime error: integer divide by zero", Status: "panic", Input: "n=0", PanicAt: "opts.go:60", Finding: 6},
+		},
+		Coverage:   Coverage{Sites: 10, Outcomes: 20, Covered: 12},
+		StopReason: "concretization", Incomplete: []string{"concretization"},
+		Files: []string{"opts_dowse_auto_test.go"},
 	}},
 	"cached": {{
 		Package: "example.com/bench/put/triangle", Target: "PutClassifyEquilateral", Kind: "put",
@@ -100,6 +124,9 @@ func TestGolden(t *testing.T) {
 					h = NewJSONHandler(&buf)
 				}
 				for _, tg := range targets {
+					if tg.Findings == nil {
+						tg.Findings = findingsOf(tg.Failures) // as NewTarget sets them
+					}
 					if err := h.Target(tg); err != nil {
 						t.Fatal(err)
 					}

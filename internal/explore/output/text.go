@@ -12,7 +12,8 @@ type TextHandler struct {
 	w       io.Writer
 	verbose bool
 
-	targets, exhaustive, failures, errors, skipped int
+	targets, exhaustive, errors, skipped int
+	bugs, inputs                         int // findings not listed apart, and the failing inputs reaching them
 }
 
 // NewTextHandler returns a handler writing to w. Verbose lists every
@@ -48,7 +49,17 @@ func (h *TextHandler) Target(t *Target) error {
 		_, err := io.WriteString(h.w, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d\n", t.Runs, t.Paths, t.Tests, len(t.Failures))
+	listedApart := 0
+	for i := range t.Failures {
+		if !t.Failures[i].IsFinding() {
+			listedApart++
+		}
+	}
+	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d", t.Runs, t.Paths, t.Tests, len(t.Failures))
+	if listedApart > 0 {
+		fmt.Fprintf(&b, " (%d listed apart, not findings)", listedApart)
+	}
+	b.WriteString("\n")
 	if len(t.TypeConstraints) > 0 {
 		met := 0
 		for _, c := range t.TypeConstraints {
@@ -142,50 +153,79 @@ func (h *TextHandler) Target(t *Target) error {
 		fmt.Fprintf(&b, "  isolation: %d of %d externals isolated%s, %s, %s read; %s in the isolated file; analysis %.2fs, build %.2fs\n",
 			iso.Isolated, iso.Externals, calls, plural(iso.Sites, "call site"), plural(iso.Members, "external variable"), plural(iso.Rows, "row"), iso.AnalysisSeconds, iso.BuildSeconds)
 	}
-	for _, f := range t.Failures {
-		if !f.NilInput && !f.Documented {
-			h.failures++
+	findings := t.Findings
+	if findings == nil {
+		findings = findingsOf(t.Failures)
+	}
+	// first[i] is the first failure of findings[i], more[i] its other
+	// listed failures.
+	first := make([]*Failure, len(findings))
+	more := make([][]*Failure, len(findings))
+	for i := range t.Failures {
+		f := &t.Failures[i]
+		for j := range findings {
+			if f.Finding == findings[j].ID || f.Finding == 0 && first[j] == nil && findings[j].Input == f.Input && findings[j].Message == f.Message {
+				if first[j] == nil {
+					first[j] = f
+				} else {
+					more[j] = append(more[j], f)
+				}
+				break
+			}
 		}
 	}
-	var nilInputs, documented []string
-	real := 0
-	for _, f := range t.Failures {
-		switch {
-		case f.NilInput:
-			nilInputs = append(nilInputs, f.Input+" (at "+f.PanicAt+")")
-		case f.Documented:
-			documented = append(documented, fmt.Sprintf("%q on %s", f.Message, f.Input))
+	apart := map[string][]string{}
+	bugs, inputs := 0, 0
+	for i, fd := range findings {
+		switch fd.Apart {
+		case "":
+			bugs++
+			inputs += fd.Inputs
+		case ApartNilInput, ApartInvalid:
+			apart[fd.Apart] = append(apart[fd.Apart], fd.Input+" (at "+fd.PanicAt+")"+reaching(fd.Inputs))
 		default:
-			real++
+			apart[fd.Apart] = append(apart[fd.Apart], fmt.Sprintf("%q on %s", findings[i].Message, fd.Input)+reaching(fd.Inputs))
 		}
 	}
+	h.bugs += bugs
+	h.inputs += inputs
 	if t.FailuresOmitted > 0 {
-		fmt.Fprintf(&b, "  %d more failing paths not kept (the first %d, of every kind first, are)\n", t.FailuresOmitted, len(t.Failures))
+		fmt.Fprintf(&b, "  %s not kept (the first %d, of every cause first, are)\n", plural(t.FailuresOmitted, "more failing path"), len(t.Failures))
 	}
 	shown := 0
-	for _, f := range t.Failures {
-		if f.NilInput || f.Documented {
+	for i, fd := range findings {
+		if fd.Apart != "" {
 			continue
 		}
 		if shown == textFailures && !h.verbose {
-			fmt.Fprintf(&b, "  ... and %d more failures (-v lists them)\n", real-shown)
+			fmt.Fprintf(&b, "  ... and %s (-v lists them)\n", plural(bugs-shown, "more bug"))
 			break
 		}
 		shown++
-		msg := f.Message
+		msg := fd.Message
 		if msg == "" {
 			msg = "(no message)"
 		}
-		fmt.Fprintf(&b, "  FAIL %s: %s\n", f.Status, indent(msg, "    "))
-		if f.PanicAt != "" {
-			fmt.Fprintf(&b, "    at %s\n", f.PanicAt)
+		at := ""
+		if fd.PanicAt != "" {
+			at = " at " + fd.PanicAt
 		}
-		fmt.Fprintf(&b, "    input: %s\n", f.Input)
-		if f.Similar > 0 {
-			fmt.Fprintf(&b, "    and %d more paths that end the same way\n", f.Similar)
+		fmt.Fprintf(&b, "  bug: %s%s, %s\n", fd.Status, at, indent(msg, "    "))
+		fmt.Fprintf(&b, "    smallest input: %s\n", fd.Input)
+		if fd.Inputs > 1 {
+			fmt.Fprintf(&b, "    %s reach it\n", plural(fd.Inputs-1, "more input"))
 		}
-		if f.PathCondition != "" {
-			fmt.Fprintf(&b, "    path: %s\n", h.cut(f.PathCondition))
+		f := first[i]
+		if f == nil {
+			continue
+		}
+		if h.verbose {
+			for _, o := range more[i] {
+				fmt.Fprintf(&b, "    also: %s\n", o.Input)
+			}
+		}
+		if f.PathCondition != "" && h.verbose {
+			fmt.Fprintf(&b, "    path: %s\n", f.PathCondition)
 		}
 		if f.Output != "" && h.verbose {
 			fmt.Fprintf(&b, "    output:\n      %s\n", indent(strings.TrimRight(f.Output, "\n"), "      "))
@@ -194,11 +234,10 @@ func (h *TextHandler) Target(t *Target) error {
 			fmt.Fprintf(&b, "    test: %s\n", f.Test)
 		}
 	}
-	if len(nilInputs) > 0 {
-		fmt.Fprintf(&b, "  nil inputs: a nil pointer dereference on %s\n", strings.Join(nilInputs, "; "))
-	}
-	if len(documented) > 0 {
-		fmt.Fprintf(&b, "  deliberate panics (documented, or raised by the code's own checks): %s\n", strings.Join(documented, "; "))
+	for _, a := range apartOrder {
+		if l := apart[a.why]; len(l) > 0 {
+			fmt.Fprintf(&b, "  %s%s\n", a.label, strings.Join(l, "; "))
+		}
 	}
 	if n := len(t.BoundLimited); n > 0 {
 		l := t.BoundLimited[0]
@@ -277,6 +316,24 @@ func (h *TextHandler) Target(t *Target) error {
 	return err
 }
 
+// reaching says how many more inputs reach a finding listed apart.
+func reaching(inputs int) string {
+	if inputs <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %s)", plural(inputs-1, "more input"))
+}
+
+// apartOrder is the order and the wording of the lists of failures
+// listed apart from the findings.
+var apartOrder = []struct{ why, label string }{
+	{ApartNilInput, "nil inputs: a nil pointer dereference on "},
+	{ApartInvalid, "not findings, invalid receivers (built from a zero value the package never makes): a nil pointer dereference on "},
+	{ApartDeliberate, "deliberate panics (documented, or raised by the code's own checks): "},
+	{ApartPrecondition, "preconditions (a type the function asserts its parameter to, first thing): "},
+	{ApartEarlierState, "depends on state left by earlier runs (did not fail so alone, in a fresh worker): "},
+}
+
 // textCondition is the longest path condition the non-verbose text output
 // shows.
 const textCondition = 240
@@ -300,7 +357,10 @@ func (h *TextHandler) Flush() error {
 		_, err := fmt.Fprintln(h.w, "no targets")
 		return err
 	}
-	s := fmt.Sprintf("%s: %d exhaustive, %s found", plural(h.targets, "target"), h.exhaustive, plural(h.failures, "failure"))
+	s := fmt.Sprintf("%s: %d exhaustive, %s found", plural(h.targets, "target"), h.exhaustive, plural(h.bugs, "bug"))
+	if h.bugs > 0 {
+		s += fmt.Sprintf(" (%s)", plural(h.inputs, "failing input"))
+	}
 	if h.errors > 0 {
 		s += fmt.Sprintf(", %d not explored", h.errors)
 	}

@@ -1,0 +1,3 @@
+module example.com/earlierstate
+
+go 1.22

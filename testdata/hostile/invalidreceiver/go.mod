@@ -1,0 +1,3 @@
+module example.com/invalidreceiver
+
+go 1.22

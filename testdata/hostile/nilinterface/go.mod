@@ -1,0 +1,3 @@
+module example.com/nilinterface
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/onebug
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/precondition
+
+go 1.22
