@@ -149,6 +149,9 @@ type Result struct {
 	// Mocks are, per target, the generated mock types its rows use, by
 	// name (docs/mocks.md).
 	Mocks map[string][]string
+	// FailureTests are, per target with failing rows, the name of the
+	// generated test (or fuzz target) that holds them.
+	FailureTests map[string]string
 }
 
 // A Case is one written row of an automatic target's test.
@@ -198,6 +201,7 @@ func Write(f File, opts Options) (Result, error) {
 	res.Omitted = g.omitted
 	res.Cases = g.cases
 	res.Mocks = g.mocks
+	res.FailureTests = g.failNames
 	if err := g.commit(f.Dir, &res); err != nil {
 		return res, fmt.Errorf("emit %s: %w", f.SourceFile, err)
 	}

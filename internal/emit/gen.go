@@ -28,6 +28,8 @@ type generated struct {
 	omitted []Omission
 	cases   []Case // written rows of automatic targets
 	mocks   map[string][]string
+	// failNames are, by target, the names of the failure tables written.
+	failNames map[string]string
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -80,9 +82,14 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 			buildLine = "//go:build " + IsolatedTag
 		}
 	}
-	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}}
+	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}, failNames: map[string]string{}}
 	self := f.Pkg.Path()
 	scope := f.Pkg.Scope()
+	declared, err := declaredNames(f.Dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the package's names: %w", err)
+	}
+	nm := namer{taken: declared, scope: scope}
 
 	var (
 		plans []*plan
@@ -91,7 +98,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	)
 	for ti := range f.Targets {
 		t := &f.Targets[ti]
-		p, tpkgs, err := planTarget(t, self, scope, g)
+		p, tpkgs, err := planTarget(t, self, nm, g)
 		if err != nil {
 			terrs = append(terrs, &TargetError{Target: t.Name, Err: err})
 			continue
@@ -102,7 +109,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		plans = append(plans, p)
 	}
 
-	keep, err := keptFuncs(f.Dir, goFile, f.Keep)
+	keep, err := keptFuncs(f.Dir, goFile, f.Keep, nm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,6 +120,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		}
 		if len(p.fail) > 0 {
 			hasFailures = true
+			g.failNames[p.t.Name] = p.failName
 		}
 	}
 	reserved := append(scope.Names(), "t", "tt", "tests", "f")
@@ -206,7 +214,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 }
 
 // planTarget checks a target and decodes its rows.
-func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan, map[string]*types.Package, error) {
+func planTarget(t *Target, self string, nm namer, g *generated) (*plan, map[string]*types.Package, error) {
 	pkgs := map[string]*types.Package{}
 	if err := checkParams(t, self, pkgs); err != nil {
 		return nil, nil, err
@@ -241,12 +249,14 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		ident = "Isolated" + ident // the isolated file's tests, beside the ordinary file's
 	}
 	p := &plan{t: t, testName: "TestDowse" + ident, failName: "TestDowse" + ident + "Failures"}
-	if scope.Lookup(t.Name+"Failures") != nil {
+	if nm.scope.Lookup(t.Name+"Failures") != nil {
 		p.failName = "TestDowseFailures" + t.Name
 	}
 	if t.Fuzz {
 		p.failName = "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
 	}
+	// Names the package declares itself are not used (taken.go).
+	p.testName, p.failName = nm.free(p.testName), nm.free(p.failName)
 	used := map[string]bool{"name": true, "found": true}
 	for _, sv := range t.Sandbox {
 		if sv.Pkg.Path() != self {

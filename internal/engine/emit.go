@@ -400,11 +400,15 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 			continue
 		}
 		r.Tests = len(r.Rows) - omitted[t.Name]
-		r.Files = targetFiles(t, r, res.Files)
-		r.Changed = targetFiles(t, r, res.Changed)
+		fail := res.FailureTests[t.Name]
+		if fail == "" {
+			fail = failureTestName(t)
+		}
+		r.Files = targetFiles(t, r, fail, res.Files)
+		r.Changed = targetFiles(t, r, fail, res.Changed)
 		r.Mocks = res.Mocks[t.Name]
 		if hasFailureRow(r.Rows) {
-			r.FailureTest = failureTestName(t)
+			r.FailureTest = fail
 		}
 	}
 	return true
@@ -447,7 +451,8 @@ func hasFailureRow(rows []emit.Row) bool {
 }
 
 // failureTestName is the generated test holding t's failing inputs (see
-// docs/emit.md).
+// docs/emit.md) unless the package declares that name itself (then emit
+// picks another, emit.Result.FailureTests).
 func failureTestName(t *load.Target) string {
 	if t.Kind == load.KindFuzz {
 		return "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
@@ -457,12 +462,12 @@ func failureTestName(t *load.Target) string {
 
 // targetFiles picks the files of one target out of the files written for
 // its source file: the generated test file if the target has rows, and its
-// corpus files.
-func targetFiles(t *load.Target, r *Result, files []string) []string {
+// corpus files (fail names its failures' fuzz target).
+func targetFiles(t *load.Target, r *Result, fail string, files []string) []string {
 	var out []string
 	corpus := []string{
 		string(filepath.Separator) + filepath.Join("testdata", "fuzz", t.Name) + string(filepath.Separator),
-		string(filepath.Separator) + filepath.Join("testdata", "fuzz", failureTestName(t)) + string(filepath.Separator),
+		string(filepath.Separator) + filepath.Join("testdata", "fuzz", fail) + string(filepath.Separator),
 	}
 	for _, f := range files {
 		switch {

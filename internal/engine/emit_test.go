@@ -39,11 +39,11 @@ func TestTargetFiles(t *testing.T) {
 		filepath.Join(dir, "testdata", "fuzz", "FuzzAB", "dowse-3"),
 	}
 	fuzzA := &load.Target{Name: "FuzzA", Kind: load.KindFuzz}
-	got := targetFiles(fuzzA, &Result{Rows: []emit.Row{{}}}, files)
+	got := targetFiles(fuzzA, &Result{Rows: []emit.Row{{}}}, "FuzzDowseAFailures", files)
 	if want := files[:3]; !reflect.DeepEqual(got, want) {
 		t.Errorf("files of FuzzA = %v, want %v", got, want)
 	}
-	got = targetFiles(fuzzA, &Result{}, files)
+	got = targetFiles(fuzzA, &Result{}, "FuzzDowseAFailures", files)
 	if want := files[1:3]; !reflect.DeepEqual(got, want) {
 		t.Errorf("files of FuzzA without rows = %v, want %v", got, want)
 	}
