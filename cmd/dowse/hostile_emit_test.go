@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,4 +36,58 @@ func TestHostileEmitNameCollision(t *testing.T) {
 		t.Errorf("the summary does not name the failures' test TestDowsePutMaxFailures2:\n%s", stdout)
 	}
 	generatedTestsPass(t, dir)
+}
+
+// A generated file whose targets are all gone (the PUTs of its source
+// file removed, or the source file of automatic targets) is removed, and
+// dowse says so: left behind, it would call functions that no longer
+// exist.
+func TestHostileEmitStaleFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, _, stderr, dir := runGenIn(t, hostile(t, "stalefile"), "-cache=false", "-max-time", "5s", "./...")
+	if code != exitOK {
+		t.Fatalf("first run: exit code %d\n%s", code, stderr)
+	}
+	steps := []struct {
+		what    string
+		edit    func()
+		removed string // the generated file that must be gone
+		kept    string // a generated file that must be there
+	}{
+		{"PutMax removed", func() { removeFile(t, dir, "max_test.go") }, "max_dowse_test.go", "min_dowse_test.go"},
+		{"every PUT removed", func() { removeFile(t, dir, "min_test.go") }, "min_dowse_test.go", "minmax_dowse_auto_test.go"},
+		{"the source of the automatic targets renamed", func() {
+			if err := os.Rename(filepath.Join(dir, "minmax.go"), filepath.Join(dir, "funcs.go")); err != nil {
+				t.Fatal(err)
+			}
+		}, "minmax_dowse_auto_test.go", "funcs_dowse_auto_test.go"},
+	}
+	for _, s := range steps {
+		s.edit()
+		var out, errb bytes.Buffer
+		code := genMain(context.Background(), []string{"-C", dir, "-cache=false", "-max-time", "5s", "./..."}, &out, &errb)
+		if code != exitOK {
+			t.Fatalf("%s: exit code %d\n%s%s", s.what, code, out.String(), errb.String())
+		}
+		files := readTree(t, dir)
+		if _, ok := files[s.removed]; ok {
+			t.Errorf("%s: the stale %s is still there", s.what, s.removed)
+		}
+		if _, ok := files[s.kept]; !ok {
+			t.Errorf("%s: no %s", s.what, s.kept)
+		}
+		if want := "removed " + s.removed + ": the targets it tested are gone"; !strings.Contains(errb.String(), want) {
+			t.Errorf("%s: the output does not say %q:\n%s", s.what, want, errb.String())
+		}
+		generatedTestsPass(t, dir)
+	}
+}
+
+func removeFile(t *testing.T, dir, name string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
 }

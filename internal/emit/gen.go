@@ -75,7 +75,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		return nil, nil, err
 	}
 	if f.Isolated {
-		goFile = strings.TrimSuffix(goFile, "_test.go") + "_isolated_test.go"
+		goFile = isolatedName(goFile)
 		if expr := strings.TrimSpace(strings.TrimPrefix(buildLine, "//go:build")); expr != "" {
 			buildLine = "//go:build (" + expr + ") && " + IsolatedTag
 		} else {

@@ -77,6 +77,7 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		}
 		files[k] = append(files[k], t)
 	}
+	g.removeStale(p)
 	var autoFiles []*written // files with rows of automatic targets
 	before := generatedFiles(p.Dir)
 	for _, k := range keys {

@@ -127,6 +127,9 @@ func (o outputHandler) Target(r *Result) error { return o.h.Target(r.Summary) }
 type Stats struct {
 	Errors   int // targets not explored or not written, builds that failed
 	Findings int // failures found (nil inputs and documented panics aside)
+	// Removed are the stale generated files removed: their targets are
+	// all gone.
+	Removed []string
 }
 
 // Run loads the packages the patterns name, explores their selected
@@ -167,6 +170,11 @@ func (g *runner) logf(format string, args ...any) {
 	if g.cfg.Verbose {
 		fmt.Fprintf(g.cfg.Stderr, format+"\n", args...)
 	}
+}
+
+// notef writes a note about the user's files.
+func (g *runner) notef(format string, args ...any) {
+	fmt.Fprintf(g.cfg.Stderr, "dowse gen: "+format+"\n", args...)
 }
 
 // warnf writes a diagnostic.
@@ -322,10 +330,14 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		selected[t] = true
 		results = append(results, &Result{Package: p, Target: t, Err: t.Err})
 	}
+	g.changed = map[string]bool{}
 	if len(results) == 0 {
+		if ctx.Err() == nil {
+			g.removeStale(p)
+			g.writeMocks(p, nil) // the removed files may have used some
+		}
 		return nil
 	}
-	g.changed = map[string]bool{}
 	pkgKey := g.pkgKey(p)
 	cached := map[*Result]*entry{}
 	var runnable []*load.Target
