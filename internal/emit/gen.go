@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/ast/astutil"
 
@@ -157,23 +159,41 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 
 	// The tests first: rendering values may import more (math for a
 	// NaN), and the import block must list what they use.
+	// Each target's functions are rendered and checked on their own: a
+	// target whose code does not parse (a bug in emit) is an error of
+	// its own and keeps what an earlier run generated for it, and the
+	// other targets are written.
 	var body bytes.Buffer
-	w := &writer{b: &body, r: r, imports: imports, opts: opts, g: g}
+	var broken []string
+	kept := plans[:0:0]
 	for _, p := range plans {
-		if p.t.Fuzz {
-			if len(p.fail) > 0 {
-				w.fuzzFailures(p)
-			}
+		var chunk bytes.Buffer
+		ncases := len(g.cases)
+		w := &writer{b: &chunk, r: r, imports: imports, opts: opts, g: g}
+		if err := w.target(p); err != nil {
+			g.cases = g.cases[:ncases]
+			terrs = append(terrs, &TargetError{Target: p.t.Name, Err: err})
+			broken = append(broken, p.t.Name)
 			continue
 		}
-		if len(p.pass) > 0 && p.t.Auto {
-			w.autoTable(p)
-		} else if len(p.pass) > 0 {
-			w.passTable(p)
+		body.Write(chunk.Bytes())
+		kept = append(kept, p)
+	}
+	plans = kept
+	if len(broken) > 0 {
+		old, err := keptFuncs(f.Dir, goFile, broken, nm)
+		if err != nil {
+			return nil, nil, err
 		}
-		if len(p.fail) > 0 {
-			w.failTable(p)
+		for _, p := range old.paths() {
+			if n := imports.add(p, old.imports[p]); n != old.imports[p] {
+				return nil, nil, fmt.Errorf("kept tests import %s as %s, which is taken: regenerate all targets of %s", p, old.imports[p], f.SourceFile)
+			}
 		}
+		keep.funcs = append(keep.funcs, old.funcs...)
+	}
+	if body.Len() == 0 && len(keep.funcs) == 0 {
+		return g, terrs, nil
 	}
 	for _, fn := range keep.funcs {
 		body.WriteString("\n")
@@ -211,6 +231,35 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	}
 	g.goSrc = src
 	return g, terrs, nil
+}
+
+// target writes the test functions of one target, and checks that they
+// parse; a panic of the writer is an error of the target.
+func (w *writer) target(p *plan) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("writing its tests (a bug in emit): %v", x)
+		}
+	}()
+	if p.t.Fuzz {
+		if len(p.fail) > 0 {
+			w.fuzzFailures(p)
+		}
+	} else {
+		if len(p.pass) > 0 && p.t.Auto {
+			w.autoTable(p)
+		} else if len(p.pass) > 0 {
+			w.passTable(p)
+		}
+		if len(p.fail) > 0 {
+			w.failTable(p)
+		}
+	}
+	src := append([]byte("package p\n"), w.b.Bytes()...)
+	if _, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err != nil {
+		return fmt.Errorf("its generated code does not parse (a bug in emit): %w", err)
+	}
+	return nil
 }
 
 // planTarget checks a target and decodes its rows.
@@ -622,11 +671,28 @@ func found(row *Row) string {
 	return s
 }
 
-// clean makes text fit on one comment line: valid UTF-8, whitespace runs
-// collapsed to one space.
+// clean makes text fit on one comment line: whitespace runs collapsed to
+// one space, bytes that are not UTF-8 written \xff and other characters
+// that are not graphic (NUL, which no Go source may hold, control
+// characters, a byte order mark) escaped as in a Go string, \x00.
 func clean(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsSpace(c):
+			b.WriteByte(' ')
+		case !unicode.IsGraphic(c):
+			q := strconv.QuoteRune(c)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(c)
+		}
+		i += size
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // wrap breaks s into lines of at most width bytes at spaces (a longer word
