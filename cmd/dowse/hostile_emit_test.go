@@ -91,3 +91,41 @@ func removeFile(t *testing.T, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+// Values of sized types in interface inputs are written with their type
+// (int8(6), uint(6)): the untyped constant 6 would hold an int, and the
+// function's type assertion would panic under plain go test.
+func TestHostileEmitInterfaceLiterals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "ifacelit"), "-cache=false", "-max-time", "10s", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
+	}
+	gen := readTree(t, dir)["cmp_dowse_auto_test.go"]
+	for _, want := range []string{"a: int8(", "a: uint("} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("no %q in the generated file:\n%s", want, gen)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
+
+// Rows that pass in dowse's workers but panic under plain go test (one
+// function's tests fill a registry that makes another panic) are found
+// though each panic ends the test binary, and are left out: the file
+// left in the package passes.
+func TestHostileEmitRowsFailingUnderGoTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "sharedstate"), "-cache=false", "-max-time", "10s", "./...")
+	if code != exitOK {
+		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "with other results when run again") {
+		t.Errorf("the summary does not report the rows left out:\n%s", stdout)
+	}
+	generatedTestsPass(t, dir)
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,36 +43,134 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
 	}
-	quoted := make([]string, len(tests))
-	for i, t := range tests {
-		quoted[i] = regexp.QuoteMeta(t)
-	}
 	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
-	run := exec.CommandContext(ctx, bin, "-test.run=^("+strings.Join(quoted, "|")+")$", "-test.v", "-test.count=1")
-	run.Dir = dir
-	run.Env = withEnv(cfg.Env, "GOWORK=off")
-	out, err := run.CombinedOutput()
-	if err == nil {
-		return nil, nil
-	}
+	return runFailing(ctx, bin, dir, cfg.Env, p.Path, tests)
+}
+
+// maxVerifyRuns bounds the runs of the test binary by runFailing.
+const maxVerifyRuns = 64
+
+// runFailing runs the test functions tests of the test binary bin in
+// dir, together as go test runs them, and returns the subtests that
+// failed. A subtest that panics ends the binary, and the tests after it
+// never run: then the binary is run again on the test functions that did
+// not finish, the panicking one without the subtests that failed in it
+// (-test.skip), until every test function has run to its end.
+func runFailing(ctx context.Context, bin, dir string, env []string, pkg string, tests []string) (map[string][]string, error) {
 	failing := map[string][]string{}
+	pending := slices.Clone(tests)
+	skips := map[string][]string{} // test function -> subtests not to run again
+	for runs := 0; len(pending) > 0; runs++ {
+		if runs == maxVerifyRuns {
+			return nil, fmt.Errorf("running the generated tests of %s: still panicking after %d runs", pkg, runs)
+		}
+		batch := pending
+		for _, t := range pending {
+			if len(skips[t]) > 0 {
+				batch = []string{t} // -test.skip patterns apply to every test run
+				break
+			}
+		}
+		args := []string{"-test.run=" + anchored(batch), "-test.v", "-test.count=1"}
+		if len(batch) == 1 && len(skips[batch[0]]) > 0 {
+			args = append(args, "-test.skip="+anchored(batch)+"/"+anchored(skips[batch[0]]))
+		}
+		run := exec.CommandContext(ctx, bin, args...)
+		run.Dir = dir
+		run.Env = withEnv(env, "GOWORK=off")
+		out, err := run.CombinedOutput()
+		rep := parseTestOutput(out)
+		for test, subs := range rep.failed {
+			for _, sub := range subs {
+				if !slices.Contains(failing[test], sub) {
+					failing[test] = append(failing[test], sub)
+				}
+			}
+		}
+		if rep.panicked == "" {
+			if err != nil && len(rep.failed) == 0 {
+				return nil, fmt.Errorf("running the generated tests of %s: %v\n%s", pkg, err, lastLines(out, 20))
+			}
+			// The batch ran to its end.
+			pending = slices.DeleteFunc(pending, func(t string) bool { return slices.Contains(batch, t) })
+			continue
+		}
+		// The panicking test is run again without its failed subtests;
+		// the tests that finished are done; the others run again.
+		var again []string
+		for _, t := range pending {
+			switch {
+			case t == rep.panicked:
+				var subs []string
+				for _, sub := range rep.failed[t] {
+					if sub != "" && !slices.Contains(skips[t], sub) {
+						subs = append(subs, sub)
+					}
+				}
+				if len(subs) == 0 {
+					continue // it panicked outside its subtests: reported with ""
+				}
+				skips[t] = append(skips[t], subs...)
+				again = append(again, t)
+			case !rep.finished[t]:
+				again = append(again, t)
+			}
+		}
+		pending = again
+	}
+	return failing, nil
+}
+
+// anchored is a -test.run pattern matching exactly the names.
+func anchored(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	return "^(" + strings.Join(quoted, "|") + ")$"
+}
+
+// testReport is what the -test.v output of a test binary says.
+type testReport struct {
+	failed   map[string][]string // failed subtests by test function ("" for the function itself)
+	finished map[string]bool     // test functions that ran to their end
+	panicked string              // the test function that panicked, ending the binary
+}
+
+// parseTestOutput reads the -test.v output of a test binary.
+func parseTestOutput(out []byte) testReport {
+	rep := testReport{failed: map[string][]string{}, finished: map[string]bool{}}
+	lastFail := ""
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		name, ok := strings.CutPrefix(line, "--- FAIL: ")
-		if !ok {
+		if strings.HasPrefix(sc.Text(), "panic: ") && rep.panicked == "" {
+			rep.panicked = lastFail
+			delete(rep.finished, lastFail)
 			continue
 		}
-		name, _, _ = strings.Cut(name, " (")
-		test, sub, _ := strings.Cut(name, "/")
-		failing[test] = append(failing[test], sub)
+		var result string
+		for _, r := range []string{"--- FAIL: ", "--- PASS: ", "--- SKIP: "} {
+			if strings.HasPrefix(line, r) {
+				result = r
+			}
+		}
+		if result == "" || rep.panicked != "" {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(line, result), " (")
+		test, sub, nested := strings.Cut(name, "/")
+		if !nested {
+			rep.finished[test] = true
+		}
+		if result == "--- FAIL: " {
+			rep.failed[test] = append(rep.failed[test], sub)
+			lastFail = test
+		}
 	}
-	if len(failing) == 0 {
-		return nil, fmt.Errorf("running the generated tests of %s: %v\n%s", p.Path, err, lastLines(out, 20))
-	}
-	return failing, nil
+	return rep
 }
 
 // lastLines returns the last n lines of out.

@@ -103,8 +103,9 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 	}
 	g.writeMocks(p, byResult)
 	if verify != nil {
-		if !g.confirmRows(autoFiles, byResult, verify) {
-			g.revert(autoFiles, before, byResult)
+		if err := g.confirmRows(autoFiles, byResult, verify); err != nil {
+			g.warnf("warning: %v", err)
+			g.revert(autoFiles, before, byResult, err)
 		}
 		g.writeMocks(p, byResult) // rows were dropped, or files put back
 	}
@@ -179,10 +180,10 @@ func generatedFiles(dir string) map[string][]byte {
 
 // revert puts the generated test files this run changed back as they
 // were before it (removing those it created): the generated tests did not
-// build, which is a bug in dowse, and a file that does not compile must
+// build or did not pass, which is a bug in dowse, and such a file must
 // not be left in the user's package. The targets of those files report
-// the error.
-func (g *runner) revert(files []*written, before map[string][]byte, byResult map[*load.Target]*Result) {
+// why (cause).
+func (g *runner) revert(files []*written, before map[string][]byte, byResult map[*load.Target]*Result, cause error) {
 	for _, w := range files {
 		reverted := false
 		for _, f := range w.res.Changed {
@@ -207,7 +208,7 @@ func (g *runner) revert(files []*written, before map[string][]byte, byResult map
 		}
 		for _, t := range w.targets {
 			if r := byResult[t]; r.Report != nil && r.Err == nil {
-				r.Err = errors.New("explored, but the generated tests did not build (a bug in dowse; see the warning above): the previous file was kept")
+				r.Err = fmt.Errorf("explored, but %v (a bug in dowse; see the warning above): the previous file was kept", cause)
 				r.Changed = nil
 				g.stats.Errors++
 			}
@@ -251,17 +252,27 @@ func anyRows(targets []*load.Target, byResult map[*load.Target]*Result) bool {
 // failed, by test function.
 type verifier func(tests []string) (map[string][]string, error)
 
+// maxConfirmRounds bounds the rewrites of confirmRows.
+const maxConfirmRounds = 4
+
+// errNotBuilt and errNotPassing say why confirmRows gave up.
+var (
+	errNotBuilt   = errors.New("the generated tests did not build")
+	errNotPassing = errors.New("the generated tests did not pass under plain go test")
+)
+
 // confirmRows runs the rows just written for automatic targets, all the
 // package's generated tests together as plain go test would, and rewrites
 // the files until they pass: a row whose results differ there (package
 // state that other tests change, time, randomness the second run in the
 // worker did not show) first keeps its call but no longer compares
 // results; a row that still fails (it panics, say) is left out. The rows
-// concerned are counted as unstable. It reports false if the tests could
-// not be run at all (they do not build).
-func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result, verify verifier) (built bool) {
-	built = true
-	for round := 0; round < 2; round++ {
+// concerned are counted as unstable. It returns an error wrapping
+// errNotBuilt if the tests could not be run at all (they do not build),
+// and one wrapping errNotPassing if they still fail after the rewrites
+// (a failure no row accounts for).
+func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result, verify verifier) error {
+	for round := 0; ; round++ {
 		var tests []string
 		for _, w := range files {
 			for _, c := range w.res.Cases {
@@ -271,16 +282,19 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 			}
 		}
 		if len(tests) == 0 {
-			return
+			return nil
 		}
 		failing, err := verify(tests)
 		if err != nil {
-			g.warnf("warning: %v", err)
-			return false
+			return fmt.Errorf("%w: %v", errNotBuilt, err)
 		}
 		if len(failing) == 0 {
-			return
+			return nil
 		}
+		if round == maxConfirmRounds {
+			return fmt.Errorf("%w: %v", errNotPassing, failing)
+		}
+		changedAny := false
 		for _, w := range files {
 			byName := map[string]*Result{}
 			for _, t := range w.targets {
@@ -307,6 +321,7 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 			if !changed {
 				continue
 			}
+			changedAny = true
 			for r, rows := range drop {
 				var kept []emit.Row
 				for i, row := range r.Rows {
@@ -325,8 +340,10 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 			g.finishFile(w.targets, res, err, byResult)
 			w.res = res
 		}
+		if !changedAny {
+			return fmt.Errorf("%w: %v", errNotPassing, failing)
+		}
 	}
-	return built
 }
 
 // written is a generated file, kept for rewriting it.

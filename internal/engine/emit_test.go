@@ -74,7 +74,7 @@ func TestRevert(t *testing.T) {
 		{targets: []*load.Target{ta}, res: emit.Result{Changed: []string{old, corpus}}},
 		{targets: []*load.Target{tb}, res: emit.Result{Changed: []string{created}}},
 	}
-	g.revert(files, before, byResult)
+	g.revert(files, before, byResult, errNotBuilt)
 	if data, _ := os.ReadFile(old); string(data) != "package p // the previous run's\n" {
 		t.Errorf("%s = %q, want the previous content", old, data)
 	}
