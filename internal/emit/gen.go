@@ -32,6 +32,7 @@ type generated struct {
 	mocks   map[string][]string
 	// failNames are, by target, the names of the failure tables written.
 	failNames map[string]string
+	pkg       *types.Package // the package of the file
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -84,7 +85,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 			buildLine = "//go:build " + IsolatedTag
 		}
 	}
-	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}, failNames: map[string]string{}}
+	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}, failNames: map[string]string{}, pkg: f.Pkg}
 	self := f.Pkg.Path()
 	scope := f.Pkg.Scope()
 	declared, err := declaredNames(f.Dir)
@@ -140,6 +141,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	}
 	imports.addAll(pkgs)
 	r := newRenderer(self, imports)
+	r.generics = langAtLeast(f.Pkg, "go1.22")
 
 	// Corpus files for fuzz targets.
 	for _, p := range plans {
@@ -227,6 +229,9 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		return nil, nil, fmt.Errorf("generated code does not parse (a bug in emit): %w\n%s", err, b.Bytes())
 	}
 	if src, err = pruneImports(src); err != nil {
+		return nil, nil, err
+	}
+	if src, err = withoutAny(src, f.Pkg); err != nil {
 		return nil, nil, err
 	}
 	g.goSrc = src
@@ -354,7 +359,11 @@ func planTarget(t *Target, self string, nm namer, g *generated) (*plan, map[stri
 	for _, rp := range p.pass {
 		for _, c := range rp.calls {
 			if len(c) > 0 {
-				pkgs["slices"] = types.NewPackage("slices", "slices")
+				if langAtLeast(g.pkg, "go1.18") {
+					pkgs["slices"] = types.NewPackage("slices", "slices")
+				} else {
+					pkgs["strings"] = types.NewPackage("strings", "strings")
+				}
 			}
 		}
 	}
@@ -928,7 +937,13 @@ func (w *writer) autoTable(p *plan) {
 	}
 	for k, i := range callParams {
 		f := p.fields[i]
-		w.pf("%sif got := %s(tt.%s); !%s.Equal(got, tt.%s) {\n", indent, mock.CallsOf, f, w.imports.names["slices"], callWants[k])
+		if strs, ok := w.imports.names["strings"]; ok && !langAtLeast(w.g.pkg, "go1.18") {
+			// No generic slices.Equal: the calls joined (a call is
+			// never empty and holds no newline).
+			w.pf("%sif got := %s(tt.%s); %s.Join(got, \"\\n\") != %s.Join(tt.%s, \"\\n\") {\n", indent, mock.CallsOf, f, strs, strs, callWants[k])
+		} else {
+			w.pf("%sif got := %s(tt.%s); !%s.Equal(got, tt.%s) {\n", indent, mock.CallsOf, f, w.imports.names["slices"], callWants[k])
+		}
 		w.pf("%s\tt.Errorf(\"%s: the calls of %s are %%q, want %%q\", got, tt.%s)\n%s}\n", indent, escape(shown), f, callWants[k], indent)
 	}
 	if afterUnchecked && len(after) > 0 {

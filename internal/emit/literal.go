@@ -20,6 +20,9 @@ type renderer struct {
 	self    string // path of the generated file's package
 	imports *importSet
 	consts  map[*types.TypeName][]*types.Const // per named type, its accessible constants
+	// generics says that the package's language version has generic
+	// functions (go1.18; reflect.TypeFor is in go1.22's library).
+	generics bool
 }
 
 func newRenderer(self string, imports *importSet) *renderer {
@@ -64,6 +67,9 @@ func (r *renderer) lit(v *value, elided bool) string {
 		}
 		return r.stub(v)
 	case rt.ShapeTypeOf:
+		if !r.generics {
+			return r.pkg("reflect") + ".TypeOf((*" + r.typeString(v.t) + ")(nil)).Elem()"
+		}
 		return r.pkg("reflect") + ".TypeFor[" + r.typeString(v.t) + "]()"
 	case rt.ShapeVar:
 		if q := r.imports.qualifier(v.vr.Pkg()); q != "" {
