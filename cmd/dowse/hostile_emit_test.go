@@ -129,3 +129,65 @@ func TestHostileEmitRowsFailingUnderGoTest(t *testing.T) {
 	}
 	generatedTestsPass(t, dir)
 }
+
+// Generated tests that do not build are never left in the package: the
+// tests -run keeps of a PUT whose signature changed since no longer
+// build, and the file is left as it was before the run, with an error.
+func TestHostileEmitNotBuildingKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, _, stderr, dir := runGenIn(t, hostile(t, "keptstale"), "-cache=false", "-max-time", "5s", "./...")
+	if code != exitOK {
+		t.Fatalf("first run: exit code %d\n%s", code, stderr)
+	}
+	gen := filepath.Join(dir, "put_dowse_test.go")
+	first, err := os.ReadFile(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := filepath.Join(dir, "put_test.go")
+	src, err := os.ReadFile(put)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(src), "func PutB(t *testing.T, x int) {\n\tif x > 3", "func PutB(t *testing.T, s string) {\n\tif x := len(s); x > 3", 1)
+	changed = strings.Replace(changed, "if Pos(x) != (x > 0) {", "if Pos(x) != (x > 0) || x == 12345 {", 1)
+	if changed == string(src) {
+		t.Fatal("the edit did not apply")
+	}
+	if err := os.WriteFile(put, []byte(changed), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code = genMain(context.Background(), []string{"-C", dir, "-cache=false", "-max-time", "5s", "-run", "^PutA$", "./..."}, &out, &errb)
+	if code != exitError {
+		t.Errorf("exit code %d, want %d\n%s%s", code, exitError, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "the generated tests did not build") {
+		t.Errorf("the summary does not say the tests did not build:\n%s", out.String())
+	}
+	if after, err := os.ReadFile(gen); err != nil || string(after) != string(first) {
+		t.Errorf("the generated file was changed (%v):\n%s", err, after)
+	}
+}
+
+// A module whose go.mod says go 1.12 gets generated tests and mocks it
+// can compile: interface{} for any, no generic function (slices.Equal,
+// reflect.TypeFor).
+func TestHostileEmitLanguageVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "go112"), "-cache=false", "-max-time", "5s", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
+	}
+	files := readTree(t, dir)
+	for _, name := range []string{"dowse_mocks_test.go", "store_dowse_auto_test.go"} {
+		if _, ok := files[name]; !ok {
+			t.Errorf("no %s", name)
+		}
+	}
+	generatedTestsPass(t, dir)
+}

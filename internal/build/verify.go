@@ -21,15 +21,13 @@ import (
 const verifyTimeout = 2 * time.Minute
 
 // FailingSubtests builds p's tests as they are on disk, uninstrumented
-// (the generated files included), runs the test functions tests in dir
+// (the generated files included; an error if they do not build), runs
+// the test functions tests (if any) in dir
 // (the copy of the package directory that workers run in, so that files
 // the code writes stay out of the workspace), and returns the subtests
 // that failed, by test function. A test that fails outside any subtest is
 // reported with the subtest "".
 func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package, dir string, tests []string) (map[string][]string, error) {
-	if len(tests) == 0 {
-		return nil, nil
-	}
 	bin := filepath.Join(w.Dir, "verify", strconv.Itoa(w.n), binaryName(p.Path))
 	w.n++
 	if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
@@ -42,6 +40,9 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	build.Env = withEnv(cfg.Env, "GOWORK=off")
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
+	}
+	if len(tests) == 0 {
+		return nil, nil // they build
 	}
 	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,12 +103,13 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
 	g.writeMocks(p, byResult)
-	if verify != nil {
+	if verify != nil && g.changedTests(p.Dir) {
 		if err := g.confirmRows(autoFiles, byResult, verify); err != nil {
 			g.warnf("warning: %v", err)
-			g.revert(autoFiles, before, byResult, err)
+			g.revert(p.Dir, before, byResult, err)
+			return
 		}
-		g.writeMocks(p, byResult) // rows were dropped, or files put back
+		g.writeMocks(p, byResult) // rows were dropped
 	}
 }
 
@@ -166,11 +168,23 @@ func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result) 
 	}
 }
 
+// changedTests reports whether this run changed a generated test file
+// in dir that plain go test builds (not an isolated one).
+func (g *runner) changedTests(dir string) bool {
+	for f := range g.changed {
+		if filepath.Dir(f) == dir && strings.HasSuffix(f, "_test.go") && !strings.HasSuffix(f, "_isolated_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
 // generatedFiles reads dowse's generated test files in dir, by path.
 func generatedFiles(dir string) map[string][]byte {
 	out := map[string][]byte{}
 	names, _ := filepath.Glob(filepath.Join(dir, "*_dowse*_test.go"))
-	for _, n := range names {
+	mocks, _ := filepath.Glob(filepath.Join(dir, "dowse_mocks*_test.go"))
+	for _, n := range append(names, mocks...) {
 		if data, err := os.ReadFile(n); err == nil {
 			out[n] = data
 		}
@@ -178,41 +192,38 @@ func generatedFiles(dir string) map[string][]byte {
 	return out
 }
 
-// revert puts the generated test files this run changed back as they
-// were before it (removing those it created): the generated tests did not
-// build or did not pass, which is a bug in dowse, and such a file must
-// not be left in the user's package. The targets of those files report
-// why (cause).
-func (g *runner) revert(files []*written, before map[string][]byte, byResult map[*load.Target]*Result, cause error) {
-	for _, w := range files {
-		reverted := false
-		for _, f := range w.res.Changed {
-			if !strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			var err error
-			if old, ok := before[f]; ok {
-				err = writeReplacing(f, old)
-			} else {
-				err = os.Remove(f)
-			}
-			if err != nil {
-				g.warnf("warning: restoring %s: %v", f, err)
-				continue
-			}
-			delete(g.changed, f)
-			reverted = true
-		}
-		if !reverted {
+// revert puts the generated test files in dir that this run changed
+// back as they were before it (removing those it created; stale files
+// it removed stay removed): the generated tests did not build or did not
+// pass, which is a bug in dowse, and such a file must not be left in the
+// user's package. The targets whose files were put back report why
+// (cause).
+func (g *runner) revert(dir string, before map[string][]byte, byResult map[*load.Target]*Result, cause error) {
+	reverted := map[string]bool{}
+	for f := range g.changed {
+		if filepath.Dir(f) != dir || !strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		for _, t := range w.targets {
-			if r := byResult[t]; r.Report != nil && r.Err == nil {
-				r.Err = fmt.Errorf("explored, but %v (a bug in dowse; see the warning above): the previous file was kept", cause)
-				r.Changed = nil
-				g.stats.Errors++
-			}
+		var err error
+		if old, ok := before[f]; ok {
+			err = writeReplacing(f, old)
+		} else if err = os.Remove(f); errors.Is(err, fs.ErrNotExist) {
+			continue // a stale file removed
 		}
+		if err != nil {
+			g.warnf("warning: restoring %s: %v", f, err)
+			continue
+		}
+		delete(g.changed, f)
+		reverted[f] = true
+	}
+	for _, r := range byResult {
+		if r.Report == nil || r.Err != nil || !slices.ContainsFunc(r.Changed, func(f string) bool { return reverted[f] }) {
+			continue
+		}
+		r.Err = fmt.Errorf("explored, but %v (a bug in dowse; see the warning above): the previous file was kept", cause)
+		r.Changed = nil
+		g.stats.Errors++
 	}
 }
 
@@ -281,10 +292,8 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 				}
 			}
 		}
-		if len(tests) == 0 {
-			return nil
-		}
-		failing, err := verify(tests)
+		failing, err := verify(tests) // with no tests, a build
+
 		if err != nil {
 			return fmt.Errorf("%w: %v", errNotBuilt, err)
 		}
