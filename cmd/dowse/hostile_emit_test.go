@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dowse-go/dowse/internal/cache"
 )
 
 // hostile reads the module of testdata/hostile/<name>.
@@ -189,5 +191,66 @@ func TestHostileEmitLanguageVersion(t *testing.T) {
 			t.Errorf("no %s", name)
 		}
 	}
+	generatedTestsPass(t, dir)
+}
+
+// Failing rows are never lost: a later run with a smaller -max-runs,
+// which does not find them again, keeps them (and says so, and exits
+// 3), also when its result comes from the cache; only a row that passes
+// when run again (the bug was fixed) is dropped, and the summary says so.
+func TestHostileEmitKeepFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	t.Setenv(cache.EnvDir, t.TempDir())
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "keepfail"), "-max-time", "10s", "./...")
+	if code != exitFindings {
+		t.Fatalf("first run: exit code %d\n%s%s", code, stdout, stderr)
+	}
+	gen := func(args ...string) (int, string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		code := genMain(context.Background(), append([]string{"-C", dir}, append(args, "./...")...), &out, &errb)
+		return code, out.String() + errb.String()
+	}
+	rows := []string{`name:  "fail:a=12345,b=678"`, `name:   "panic:a=4242"`}
+	hasRows := func(step string, want ...bool) {
+		t.Helper()
+		file := readTree(t, dir)["magic_dowse_test.go"]
+		for i, r := range rows {
+			if strings.Contains(file, r) != want[i] {
+				t.Errorf("%s: row %s there: %v, want %v\n%s", step, r, !want[i], want[i], file)
+			}
+		}
+	}
+	hasRows("first run", true, true)
+	for _, step := range []string{"-max-runs 1", "-max-runs 1, cached"} {
+		code, out := gen("-max-runs", "1")
+		if code != exitFindings || !strings.Contains(out, "kept 1 failing row an earlier run found") {
+			t.Errorf("%s: exit code %d, want %d and the kept rows reported:\n%s", step, code, exitFindings, out)
+		}
+		if strings.HasSuffix(step, "cached") && !strings.Contains(out, "(cached)") {
+			t.Errorf("%s: not cached:\n%s", step, out)
+		}
+		hasRows(step, true, true)
+	}
+	code, out := gen("-max-runs", "1", "-json")
+	if code != exitFindings || !strings.Contains(out, `"kept_failures":["fail:a=12345,b=678"]`) {
+		t.Errorf("-json: exit code %d, no kept_failures:\n%s", code, out)
+	}
+	// The panic is fixed: its row passes when run again and is dropped.
+	src := filepath.Join(dir, "magic.go")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte(strings.Replace(string(data), "a == 4242", "a == 4243", 1)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, out = gen("-max-runs", "1")
+	if code != exitFindings || !strings.Contains(out, "dropped 1 failing row an earlier run found: run again, they no longer fail: panic:a=4242") {
+		t.Errorf("after the fix: exit code %d, want %d and the dropped row reported:\n%s", code, exitFindings, out)
+	}
+	hasRows("after the fix", true, false)
 	generatedTestsPass(t, dir)
 }

@@ -49,6 +49,56 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	return runFailing(ctx, bin, dir, cfg.Env, p.Path, tests)
 }
 
+// PassingSubtests builds p's tests as they are on disk, like
+// FailingSubtests, and runs the subtests subs of the test function test
+// in dir with env added to the environment (DOWSE_REPRODUCE=1, so that
+// failures tables run their rows); it returns those that passed. A
+// subtest that panics ends the binary: the others that did not run yet
+// are run again.
+func (w *Work) PassingSubtests(ctx context.Context, cfg Config, p *load.Package, dir, test string, subs, env []string) ([]string, error) {
+	bin := filepath.Join(w.Dir, "verify", strconv.Itoa(w.n), binaryName(p.Path))
+	w.n++
+	if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
+		return nil, err
+	}
+	args := append([]string{"test", "-c", "-o", bin}, cfg.BuildFlags...)
+	args = append(args, p.Path)
+	build := exec.CommandContext(ctx, "go", args...)
+	build.Dir = p.Module.Dir
+	build.Env = withEnv(cfg.Env, "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
+	}
+	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+	defer cancel()
+	var passed []string
+	pending := slices.Clone(subs)
+	for runs := 0; len(pending) > 0 && runs < maxVerifyRuns; runs++ {
+		run := exec.CommandContext(ctx, bin, "-test.run="+anchored([]string{test})+"/"+anchored(pending), "-test.v", "-test.count=1")
+		run.Dir = dir
+		run.Env = append(withEnv(cfg.Env, "GOWORK=off"), env...)
+		out, _ := run.CombinedOutput()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rep := parseTestOutput(out)
+		passed = append(passed, rep.passed[test]...)
+		if rep.panicked == "" {
+			break
+		}
+		done := map[string]bool{}
+		for _, s := range append(rep.passed[test], rep.failed[test]...) {
+			done[s] = true
+		}
+		before := len(pending)
+		pending = slices.DeleteFunc(pending, func(s string) bool { return done[s] })
+		if len(pending) == before {
+			break
+		}
+	}
+	return passed, nil
+}
+
 // maxVerifyRuns bounds the runs of the test binary by runFailing.
 const maxVerifyRuns = 64
 
@@ -135,13 +185,14 @@ func anchored(names []string) string {
 // testReport is what the -test.v output of a test binary says.
 type testReport struct {
 	failed   map[string][]string // failed subtests by test function ("" for the function itself)
+	passed   map[string][]string // passed subtests by test function
 	finished map[string]bool     // test functions that ran to their end
 	panicked string              // the test function that panicked, ending the binary
 }
 
 // parseTestOutput reads the -test.v output of a test binary.
 func parseTestOutput(out []byte) testReport {
-	rep := testReport{failed: map[string][]string{}, finished: map[string]bool{}}
+	rep := testReport{failed: map[string][]string{}, passed: map[string][]string{}, finished: map[string]bool{}}
 	lastFail := ""
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -166,9 +217,12 @@ func parseTestOutput(out []byte) testReport {
 		if !nested {
 			rep.finished[test] = true
 		}
-		if result == "--- FAIL: " {
+		switch {
+		case result == "--- FAIL: ":
 			rep.failed[test] = append(rep.failed[test], sub)
 			lastFail = test
+		case result == "--- PASS: " && nested:
+			rep.passed[test] = append(rep.passed[test], sub)
 		}
 	}
 	return rep

@@ -33,6 +33,15 @@ type generated struct {
 	// failNames are, by target, the names of the failure tables written.
 	failNames map[string]string
 	pkg       *types.Package // the package of the file
+	nm        namer
+	// oldFail are the rows of the existing file's failures tables, by
+	// function (carry.go); drop the names of those not to carry, by
+	// target; carried the names of those carried and lost the number
+	// that no longer fit, by target.
+	oldFail map[string][]oldRow
+	drop    map[string]map[string]bool
+	carried map[string][]string
+	lost    map[string]int
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -47,6 +56,7 @@ type plan struct {
 	fail     []rowPlan
 	testName string // TestDowseXxx
 	failName string // TestDowseXxxFailures or FuzzDowseXxxFailures
+	failBase string // failName before a suffix made it free
 }
 
 type rowPlan struct {
@@ -93,6 +103,15 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		return nil, nil, fmt.Errorf("reading the package's names: %w", err)
 	}
 	nm := namer{taken: declared, scope: scope}
+	g.nm = nm
+	g.oldFail = oldFailures(f.Dir, goFile)
+	g.drop, g.carried, g.lost = map[string]map[string]bool{}, map[string][]string{}, map[string]int{}
+	for t, names := range f.Drop {
+		g.drop[t] = map[string]bool{}
+		for _, n := range names {
+			g.drop[t][n] = true
+		}
+	}
 
 	var (
 		plans []*plan
@@ -118,10 +137,11 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	}
 	hasTests, hasFailures := len(keep.funcs) > 0, false
 	for _, p := range plans {
-		if (!p.t.Fuzz && len(p.pass) > 0) || len(p.fail) > 0 {
+		old := !p.t.Fuzz && g.hasOld(p)
+		if (!p.t.Fuzz && len(p.pass) > 0) || len(p.fail) > 0 || old {
 			hasTests = true
 		}
-		if len(p.fail) > 0 {
+		if len(p.fail) > 0 || old {
 			hasFailures = true
 			g.failNames[p.t.Name] = p.failName
 		}
@@ -256,7 +276,7 @@ func (w *writer) target(p *plan) (err error) {
 		} else if len(p.pass) > 0 {
 			w.passTable(p)
 		}
-		if len(p.fail) > 0 {
+		if len(p.fail) > 0 || w.g.hasOld(p) {
 			w.failTable(p)
 		}
 	}
@@ -310,6 +330,7 @@ func planTarget(t *Target, self string, nm namer, g *generated) (*plan, map[stri
 		p.failName = "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
 	}
 	// Names the package declares itself are not used (taken.go).
+	p.failBase = p.failName
 	p.testName, p.failName = nm.free(p.testName), nm.free(p.failName)
 	used := map[string]bool{"name": true, "found": true}
 	for _, sv := range t.Sandbox {
@@ -532,9 +553,30 @@ func (w *writer) passTable(p *plan) {
 
 func (w *writer) failTable(p *plan) {
 	testing, os := w.imports.names["testing"], w.imports.names["os"]
+	// The case names of the new rows, to carry the old ones they lack.
+	have := map[string]bool{}
+	{
+		names := uniqueNames{}
+		seen := map[string]bool{}
+		for _, rp := range p.fail {
+			key := w.rowFields(p, rp)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			have[names.make(rp.row.Status.String()+":"+w.r.caseName(p.fields[:len(p.fields)-len(p.t.Sandbox)], rp.vals[:len(p.fields)-len(p.t.Sandbox)], w.opts.maxName()))] = true
+		}
+	}
+	carried := w.carried(p, have)
+	if len(p.fail) == 0 && len(carried) == 0 {
+		return
+	}
 	panics := false
 	for _, rp := range p.fail {
 		panics = panics || recoverable(rp.row)
+	}
+	for _, r := range carried {
+		panics = panics || r.panics
 	}
 	doc := fmt.Sprintf("%s holds the inputs on which dowse saw %s fail. Each case skips, reporting the failure, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, ReproduceEnv)
 	extra := "found string"
@@ -565,6 +607,9 @@ func (w *writer) failTable(p *plan) {
 			w.pf("\t\t\tpanics: true,\n")
 		}
 		w.pf("\t\t},\n")
+	}
+	for _, r := range carried {
+		w.pf("\t\t%s,\n", r.text)
 	}
 	w.pf("\t}\n")
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)

@@ -60,7 +60,7 @@ func slashRel(dir, p string) string {
 // targets. A file is only written if all its targets were selected and
 // explored without an error of the machinery, since the generated file is
 // replaced as a whole.
-func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Target]bool, verify verifier) {
+func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Target]bool, verify verifier, rerun rerunner) {
 	type fileKey struct {
 		external bool
 		name     string
@@ -80,6 +80,7 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 	}
 	g.removeStale(p)
 	var autoFiles []*written // files with rows of automatic targets
+	var all []*written
 	before := generatedFiles(p.Dir)
 	for _, k := range keys {
 		// Targets that -run does not select, whose results are cached,
@@ -97,12 +98,19 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		if !anyRows(regen, byResult) && len(regen) < len(files[k]) {
 			continue // nothing new to write
 		}
-		if w := g.writeFile(p, k.external, k.name, regen, keep, byResult); w != nil && len(w.res.Cases) > 0 {
+		w := g.writeFile(p, k.external, k.name, regen, keep, byResult)
+		if w != nil {
+			all = append(all, w)
+		}
+		if w != nil && len(w.res.Cases) > 0 {
 			autoFiles = append(autoFiles, w)
 		}
 		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
 	g.writeMocks(p, byResult)
+	if rerun != nil {
+		g.dropFixed(all, byResult, rerun)
+	}
 	if verify != nil && g.changedTests(p.Dir) {
 		if err := g.confirmRows(autoFiles, byResult, verify); err != nil {
 			g.warnf("warning: %v", err)
@@ -257,6 +265,57 @@ func anyRows(targets []*load.Target, byResult map[*load.Target]*Result) bool {
 		}
 	}
 	return false
+}
+
+// A rerunner runs subtests of a generated failures test with
+// DOWSE_REPRODUCE=1 and returns those that passed.
+type rerunner func(test string, subs []string) ([]string, error)
+
+// dropFixed runs again the failing rows carried over from an earlier
+// run (emit.Result.Carried) that ended with a failure or a panic, as
+// plain go test runs them with DOWSE_REPRODUCE=1, and rewrites the files
+// without those that passed: only a run that shows a row no longer
+// fails removes it. Rows that ended their worker or timed out, and rows
+// that could not be run, stay.
+func (g *runner) dropFixed(files []*written, byResult map[*load.Target]*Result, rerun rerunner) {
+	for _, w := range files {
+		drop := map[string][]string{}
+		for _, t := range w.targets {
+			r := byResult[t]
+			if r == nil || len(r.Kept) == 0 || r.FailureTest == "" {
+				continue
+			}
+			var subs []string
+			for _, name := range r.Kept {
+				if strings.HasPrefix(name, "fail:") || strings.HasPrefix(name, "panic:") {
+					subs = append(subs, name)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			passed, err := rerun(r.FailureTest, subs)
+			if err != nil {
+				g.warnf("warning: running the failing rows of %s again: %v", t.Name, err)
+				continue
+			}
+			if len(passed) > 0 {
+				drop[t.Name] = passed
+			}
+		}
+		if len(drop) == 0 {
+			continue
+		}
+		w.f.Drop = drop
+		res, err := emit.Write(w.f, emit.Options{})
+		g.finishFile(w.targets, res, err, byResult)
+		w.res = res
+		for _, t := range w.targets {
+			if r := byResult[t]; r != nil {
+				r.Dropped = drop[t.Name]
+			}
+		}
+	}
 }
 
 // A verifier runs generated test functions and returns the subtests that
@@ -434,7 +493,9 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 		r.Files = targetFiles(t, r, fail, res.Files)
 		r.Changed = targetFiles(t, r, fail, res.Changed)
 		r.Mocks = res.Mocks[t.Name]
-		if hasFailureRow(r.Rows) {
+		r.Kept = res.Carried[t.Name]
+		r.FailureTest = ""
+		if hasFailureRow(r.Rows) || len(r.Kept) > 0 {
 			r.FailureTest = fail
 		}
 	}

@@ -99,6 +99,10 @@ type Result struct {
 	Changed []string
 	// FailureTest names the generated test reproducing its failures.
 	FailureTest string
+	// Kept are the case names of failing rows an earlier run wrote that
+	// this run did not find again, kept in the failures table; Dropped
+	// those removed, as they passed when run again (docs/emit.md).
+	Kept, Dropped []string
 	// Mocks are the generated mock types its rows use (docs/mocks.md).
 	Mocks []string
 	// Summary is the result as dowse gen reports it (text or JSON).
@@ -394,12 +398,16 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 
 	if ctx.Err() == nil {
 		var verify verifier
+		var rerun rerunner
 		if bin != nil {
 			verify = func(tests []string) (map[string][]string, error) {
 				return work.FailingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
 			}
+			rerun = func(test string, subs []string) ([]string, error) {
+				return work.PassingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, test, subs, []string{emit.ReproduceEnv + "=1"})
+			}
 		}
-		g.emit(p, results, selected, verify)
+		g.emit(p, results, selected, verify, rerun)
 	} else {
 		g.warnf("%s: interrupted; no files written", p.Path)
 	}
@@ -422,7 +430,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			}
 			continue
 		}
-		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks}
+		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks, KeptFailures: r.Kept, DroppedFailures: r.Dropped}
 		opts.Isolation = g.isolationReport(p, r, buildTime)
 		if bin != nil {
 			opts.Sites = bin.Sites
@@ -452,7 +460,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 // findings counts the failures of a summary that are findings: not a nil
 // input, not a documented panic.
 func findings(sum *output.Target) int {
-	n := 0
+	n := len(sum.KeptFailures)
 	for _, f := range sum.Failures {
 		if !f.NilInput && !f.Documented {
 			n++

@@ -94,6 +94,13 @@ type Target struct {
 	Errors       []string `json:"errors,omitempty"`    // internal errors during exploration
 	Files        []string `json:"files"`               // generated files
 	Unchanged    []string `json:"unchanged,omitempty"` // those of Files that already had this content
+	// KeptFailures are the case names of failing rows an earlier run
+	// wrote that this run did not find again (other bounds, seed or
+	// tags): they stay in the failures table (FailureTest).
+	// DroppedFailures are those removed: run again, they passed.
+	KeptFailures    []string `json:"kept_failures,omitempty"`
+	DroppedFailures []string `json:"dropped_failures,omitempty"`
+	FailureTest     string   `json:"failure_test,omitempty"`
 	// Cached says that the target was not explored again: nothing it
 	// depends on changed since the run whose summary this is, and its
 	// generated files were kept as they are.
@@ -214,6 +221,8 @@ type Options struct {
 	Mocks []string
 	// Isolation is the report of the target's unit (nil: none).
 	Isolation *Isolation
+	// KeptFailures and DroppedFailures: as in Target.
+	KeptFailures, DroppedFailures []string
 }
 
 // MockType is a generated type a target's rows use.
@@ -298,6 +307,10 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		Position: Rel(opts.Dir, fmt.Sprintf("%s:%d", t.Pos.Filename, t.Pos.Line)),
 		Failures: []Failure{},
 		Files:    []string{},
+	}
+	out.KeptFailures, out.DroppedFailures = opts.KeptFailures, opts.DroppedFailures
+	if len(out.KeptFailures)+len(out.DroppedFailures) > 0 {
+		out.FailureTest = opts.FailureTest
 	}
 	changed := map[string]bool{}
 	for _, f := range opts.Changed {

@@ -147,6 +147,13 @@ func (h *TextHandler) Target(t *Target) error {
 			h.failures++
 		}
 	}
+	h.failures += len(t.KeptFailures)
+	if n := len(t.KeptFailures); n > 0 {
+		fmt.Fprintf(&b, "  kept %s an earlier run found, not found again (%s): %s\n", plural(n, "failing row"), t.FailureTest, strings.Join(t.KeptFailures, ", "))
+	}
+	if n := len(t.DroppedFailures); n > 0 {
+		fmt.Fprintf(&b, "  dropped %s an earlier run found: run again, they no longer fail: %s\n", plural(n, "failing row"), strings.Join(t.DroppedFailures, ", "))
+	}
 	var nilInputs, documented []string
 	real := 0
 	for _, f := range t.Failures {
