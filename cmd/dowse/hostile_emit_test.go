@@ -254,3 +254,48 @@ func TestHostileEmitKeepFailures(t *testing.T) {
 	hasRows("after the fix", true, false)
 	generatedTestsPass(t, dir)
 }
+
+// After the code under test changes, the regression rows whose inputs
+// the earlier file had but whose results changed are listed, old → new,
+// in the text summary and the JSON, and written with the new results.
+func TestHostileEmitBehaviourChanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "behaviour"), "-cache=false", "-max-time", "5s", "./...")
+	if code != exitOK || strings.Contains(stdout, "behaviour changed") {
+		t.Fatalf("first run: exit code %d\n%s%s", code, stdout, stderr)
+	}
+	src := filepath.Join(dir, "score.go")
+	for _, step := range []struct {
+		from, to string
+		json     bool
+		want     string
+	}{
+		{"return 99", "return 88", false, "behaviour changed: 1 row (written with the new results; check them):\n    x=11: want: 99 → want: 88\n"},
+		{"return 88", "return 77", true, `"behaviour_changed":[{"case":"x=11","old":"want: 88","new":"want: 77"}]`},
+	} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(src, []byte(strings.Replace(string(data), step.from, step.to, 1)), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"-C", dir, "-cache=false", "-max-time", "5s"}
+		if step.json {
+			args = append(args, "-json")
+		}
+		var out, errb bytes.Buffer
+		if code := genMain(context.Background(), append(args, "./..."), &out, &errb); code != exitOK {
+			t.Fatalf("%s: exit code %d\n%s%s", step.to, code, out.String(), errb.String())
+		}
+		if !strings.Contains(out.String(), step.want) {
+			t.Errorf("%s: no %q in the summary:\n%s", step.to, step.want, out.String())
+		}
+		if gen := readTree(t, dir)["score_dowse_auto_test.go"]; !strings.Contains(gen, "want: "+strings.TrimPrefix(step.to, "return ")) {
+			t.Errorf("%s: the new result is not written:\n%s", step.to, gen)
+		}
+	}
+	generatedTestsPass(t, dir)
+}

@@ -162,6 +162,9 @@ type Result struct {
 	// target's table (its parameters changed).
 	Carried map[string][]string
 	Lost    map[string]int
+	// Behaviour are, per automatic target, the rows whose inputs the
+	// replaced file had with other expectations (behaviour.go).
+	Behaviour map[string][]Change
 }
 
 // A Case is one written row of an automatic target's test.
@@ -213,6 +216,7 @@ func Write(f File, opts Options) (Result, error) {
 	res.Mocks = g.mocks
 	res.FailureTests = g.failNames
 	res.Carried, res.Lost = g.carried, g.lost
+	res.Behaviour = g.behaviour
 	if err := g.commit(f.Dir, &res); err != nil {
 		return res, fmt.Errorf("emit %s: %w", f.SourceFile, err)
 	}

@@ -42,6 +42,9 @@ type generated struct {
 	drop    map[string]map[string]bool
 	carried map[string][]string
 	lost    map[string]int
+	// behaviour are the rows of automatic targets whose expectations
+	// changed from the existing file's (behaviour.go), by target.
+	behaviour map[string][]Change
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -57,6 +60,7 @@ type plan struct {
 	testName string // TestDowseXxx
 	failName string // TestDowseXxxFailures or FuzzDowseXxxFailures
 	failBase string // failName before a suffix made it free
+	testBase string // testName before a suffix made it free
 }
 
 type rowPlan struct {
@@ -255,6 +259,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		return nil, nil, err
 	}
 	g.goSrc = src
+	g.behaviour = g.behaviourChanges(f.Dir, goFile, src, plans)
 	return g, terrs, nil
 }
 
@@ -330,7 +335,7 @@ func planTarget(t *Target, self string, nm namer, g *generated) (*plan, map[stri
 		p.failName = "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
 	}
 	// Names the package declares itself are not used (taken.go).
-	p.failBase = p.failName
+	p.failBase, p.testBase = p.failName, p.testName
 	p.testName, p.failName = nm.free(p.testName), nm.free(p.failName)
 	used := map[string]bool{"name": true, "found": true}
 	for _, sv := range t.Sandbox {

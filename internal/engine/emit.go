@@ -450,6 +450,13 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 	if !g.finishFile(targets, res, err, byResult) {
 		return nil
 	}
+	// Compared with the file this run replaced (later rewrites compare
+	// with the one it wrote).
+	for _, t := range targets {
+		if r := byResult[t]; r.Report != nil {
+			r.Behaviour = res.Behaviour[t.Name]
+		}
+	}
 	return &written{f: f, targets: targets, res: res}
 }
 

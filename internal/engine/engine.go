@@ -103,6 +103,9 @@ type Result struct {
 	// this run did not find again, kept in the failures table; Dropped
 	// those removed, as they passed when run again (docs/emit.md).
 	Kept, Dropped []string
+	// Behaviour are the rows of an automatic target whose expectations
+	// changed from the file this run replaced.
+	Behaviour []emit.Change
 	// Mocks are the generated mock types its rows use (docs/mocks.md).
 	Mocks []string
 	// Summary is the result as dowse gen reports it (text or JSON).
@@ -431,6 +434,9 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			continue
 		}
 		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks, KeptFailures: r.Kept, DroppedFailures: r.Dropped}
+		for _, c := range r.Behaviour {
+			opts.BehaviourChanged = append(opts.BehaviourChanged, output.BehaviourChange{Case: c.Case, Old: c.Old, New: c.New})
+		}
 		opts.Isolation = g.isolationReport(p, r, buildTime)
 		if bin != nil {
 			opts.Sites = bin.Sites

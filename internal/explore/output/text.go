@@ -147,6 +147,12 @@ func (h *TextHandler) Target(t *Target) error {
 			h.failures++
 		}
 	}
+	if n := len(t.BehaviourChanged); n > 0 {
+		fmt.Fprintf(&b, "  behaviour changed: %s (written with the new results; check them):\n", plural(n, "row"))
+		for _, c := range t.BehaviourChanged {
+			fmt.Fprintf(&b, "    %s: %s → %s\n", c.Case, c.Old, c.New)
+		}
+	}
 	h.failures += len(t.KeptFailures)
 	if n := len(t.KeptFailures); n > 0 {
 		fmt.Fprintf(&b, "  kept %s an earlier run found, not found again (%s): %s\n", plural(n, "failing row"), t.FailureTest, strings.Join(t.KeptFailures, ", "))
