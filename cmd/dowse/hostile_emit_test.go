@@ -253,6 +253,27 @@ func TestHostileEmitKeepFailures(t *testing.T) {
 	}
 	hasRows("after the fix", true, false)
 	generatedTestsPass(t, dir)
+
+	// PutCheck's b becomes a string: its kept row no longer fits, and
+	// the file is written without it rather than not at all.
+	put := filepath.Join(dir, "magic_test.go")
+	if data, err = os.ReadFile(put); err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "func PutCheck(t *testing.T, a, b int) {\n\tif !Check(a, b) {\n\t\tt.Errorf(\"Check(%d, %d) is false\", a, b)",
+		"func PutCheck(t *testing.T, a int, b string) {\n\tif !Check(a, len(b)) {\n\t\tt.Errorf(\"Check(%d, %q) is false\", a, b)", 1)
+	if edited == string(data) {
+		t.Fatal("the edit of PutCheck did not apply")
+	}
+	if err := os.WriteFile(put, []byte(edited), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, out = gen("-max-runs", "1")
+	if code != exitOK || !strings.Contains(out, "did not build with the failing rows kept from the earlier files") {
+		t.Errorf("after PutCheck changed: exit code %d, want %d and a warning:\n%s", code, exitOK, out)
+	}
+	hasRows("after PutCheck changed", false, false)
+	generatedTestsPass(t, dir)
 }
 
 // After the code under test changes, the regression rows whose inputs

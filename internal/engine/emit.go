@@ -108,17 +108,25 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
 	g.writeMocks(p, byResult)
-	if rerun != nil {
-		g.dropFixed(all, byResult, rerun)
-	}
 	if verify != nil && g.changedTests(p.Dir) {
-		if err := g.confirmRows(autoFiles, byResult, verify); err != nil {
+		err := g.confirmRows(autoFiles, byResult, verify)
+		if errors.Is(err, errNotBuilt) && g.dropCarried(all, byResult) {
+			// Failing rows carried from the earlier file may no
+			// longer fit the target (a parameter's type changed).
+			if err = g.confirmRows(autoFiles, byResult, verify); err == nil {
+				g.warnf("warning: %s: the generated tests did not build with the failing rows kept from the earlier files (a target's parameters changed?): written without them", p.Path)
+			}
+		}
+		if err != nil {
 			g.warnf("warning: %v", err)
 			g.revert(p.Dir, before, byResult, err)
 			return
 		}
-		g.writeMocks(p, byResult) // rows were dropped
 	}
+	if rerun != nil {
+		g.dropFixed(all, byResult, rerun)
+	}
+	g.writeMocks(p, byResult) // rows were dropped
 }
 
 // writeMocks writes, per package variant, the file declaring the mock
@@ -316,6 +324,30 @@ func (g *runner) dropFixed(files []*written, byResult map[*load.Target]*Result, 
 			}
 		}
 	}
+}
+
+// dropCarried rewrites the files that carried failing rows over from
+// the files they replaced without them; it reports whether there were
+// any.
+func (g *runner) dropCarried(files []*written, byResult map[*load.Target]*Result) bool {
+	carried := false
+	for _, w := range files {
+		drop := map[string][]string{}
+		for _, t := range w.targets {
+			if r := byResult[t]; r != nil && len(r.Kept) > 0 {
+				drop[t.Name] = append(slices.Clone(w.f.Drop[t.Name]), r.Kept...)
+			}
+		}
+		if len(drop) == 0 {
+			continue
+		}
+		carried = true
+		w.f.Drop = drop
+		res, err := emit.Write(w.f, emit.Options{})
+		g.finishFile(w.targets, res, err, byResult)
+		w.res = res
+	}
+	return carried
 }
 
 // A verifier runs generated test functions and returns the subtests that
