@@ -45,6 +45,10 @@ type File struct {
 	// and built only with the tag dowse_isolated, which dowse test sets
 	// (plain go test skips it).
 	Isolated bool
+	// Drop names, by target, the failing rows of the existing file not
+	// to carry over (carry.go): a run of them showed they no longer
+	// fail.
+	Drop map[string][]string
 }
 
 // IsolatedTag is the build tag of generated isolated files.
@@ -149,6 +153,18 @@ type Result struct {
 	// Mocks are, per target, the generated mock types its rows use, by
 	// name (docs/mocks.md).
 	Mocks map[string][]string
+	// FailureTests are, per target with failing rows, the name of the
+	// generated test (or fuzz target) that holds them.
+	FailureTests map[string]string
+	// Carried are, per target, the case names of the failing rows of
+	// the existing file carried over: this run did not find them again.
+	// Lost counts those that could not be, as they no longer fit the
+	// target's table (its parameters changed).
+	Carried map[string][]string
+	Lost    map[string]int
+	// Behaviour are, per automatic target, the rows whose inputs the
+	// replaced file had with other expectations (behaviour.go).
+	Behaviour map[string][]Change
 }
 
 // A Case is one written row of an automatic target's test.
@@ -198,6 +214,9 @@ func Write(f File, opts Options) (Result, error) {
 	res.Omitted = g.omitted
 	res.Cases = g.cases
 	res.Mocks = g.mocks
+	res.FailureTests = g.failNames
+	res.Carried, res.Lost = g.carried, g.lost
+	res.Behaviour = g.behaviour
 	if err := g.commit(f.Dir, &res); err != nil {
 		return res, fmt.Errorf("emit %s: %w", f.SourceFile, err)
 	}

@@ -48,6 +48,23 @@ func generatedName(source string) (string, error) {
 	return strings.Join(out, "_") + "_test.go", nil
 }
 
+// GeneratedNames are the names of the generated test files for the
+// source file source (the ordinary and the isolated one), or nil if
+// source is not the base name of a Go file.
+func GeneratedNames(source string) []string {
+	name, err := generatedName(source)
+	if err != nil {
+		return nil
+	}
+	return []string{name, isolatedName(name)}
+}
+
+// isolatedName is the name of the isolated file beside the generated
+// file name.
+func isolatedName(name string) string {
+	return strings.TrimSuffix(name, "_test.go") + "_isolated_test.go"
+}
+
 var knownOS = setOf("aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd plan9 solaris wasip1 windows zos")
 
 var knownArch = setOf("386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm")

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/ast/astutil"
 
@@ -28,6 +30,21 @@ type generated struct {
 	omitted []Omission
 	cases   []Case // written rows of automatic targets
 	mocks   map[string][]string
+	// failNames are, by target, the names of the failure tables written.
+	failNames map[string]string
+	pkg       *types.Package // the package of the file
+	nm        namer
+	// oldFail are the rows of the existing file's failures tables, by
+	// function (carry.go); drop the names of those not to carry, by
+	// target; carried the names of those carried and lost the number
+	// that no longer fit, by target.
+	oldFail map[string][]oldRow
+	drop    map[string]map[string]bool
+	carried map[string][]string
+	lost    map[string]int
+	// behaviour are the rows of automatic targets whose expectations
+	// changed from the existing file's (behaviour.go), by target.
+	behaviour map[string][]Change
 }
 
 // A corpus directory (slash-separated, relative to File.Dir) in
@@ -42,6 +59,8 @@ type plan struct {
 	fail     []rowPlan
 	testName string // TestDowseXxx
 	failName string // TestDowseXxxFailures or FuzzDowseXxxFailures
+	failBase string // failName before a suffix made it free
+	testBase string // testName before a suffix made it free
 }
 
 type rowPlan struct {
@@ -73,16 +92,30 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		return nil, nil, err
 	}
 	if f.Isolated {
-		goFile = strings.TrimSuffix(goFile, "_test.go") + "_isolated_test.go"
+		goFile = isolatedName(goFile)
 		if expr := strings.TrimSpace(strings.TrimPrefix(buildLine, "//go:build")); expr != "" {
 			buildLine = "//go:build (" + expr + ") && " + IsolatedTag
 		} else {
 			buildLine = "//go:build " + IsolatedTag
 		}
 	}
-	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}}
+	g := &generated{goFile: goFile, corpus: map[string]map[string][]byte{}, failNames: map[string]string{}, pkg: f.Pkg}
 	self := f.Pkg.Path()
 	scope := f.Pkg.Scope()
+	declared, err := declaredNames(f.Dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the package's names: %w", err)
+	}
+	nm := namer{taken: declared, scope: scope}
+	g.nm = nm
+	g.oldFail = oldFailures(f.Dir, goFile)
+	g.drop, g.carried, g.lost = map[string]map[string]bool{}, map[string][]string{}, map[string]int{}
+	for t, names := range f.Drop {
+		g.drop[t] = map[string]bool{}
+		for _, n := range names {
+			g.drop[t][n] = true
+		}
+	}
 
 	var (
 		plans []*plan
@@ -91,7 +124,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	)
 	for ti := range f.Targets {
 		t := &f.Targets[ti]
-		p, tpkgs, err := planTarget(t, self, scope, g)
+		p, tpkgs, err := planTarget(t, self, nm, g)
 		if err != nil {
 			terrs = append(terrs, &TargetError{Target: t.Name, Err: err})
 			continue
@@ -102,17 +135,19 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 		plans = append(plans, p)
 	}
 
-	keep, err := keptFuncs(f.Dir, goFile, f.Keep)
+	keep, err := keptFuncs(f.Dir, goFile, f.Keep, nm)
 	if err != nil {
 		return nil, nil, err
 	}
 	hasTests, hasFailures := len(keep.funcs) > 0, false
 	for _, p := range plans {
-		if (!p.t.Fuzz && len(p.pass) > 0) || len(p.fail) > 0 {
+		old := !p.t.Fuzz && g.hasOld(p)
+		if (!p.t.Fuzz && len(p.pass) > 0) || len(p.fail) > 0 || old {
 			hasTests = true
 		}
-		if len(p.fail) > 0 {
+		if len(p.fail) > 0 || old {
 			hasFailures = true
+			g.failNames[p.t.Name] = p.failName
 		}
 	}
 	reserved := append(scope.Names(), "t", "tt", "tests", "f")
@@ -130,6 +165,7 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	}
 	imports.addAll(pkgs)
 	r := newRenderer(self, imports)
+	r.generics = langAtLeast(f.Pkg, "go1.22")
 
 	// Corpus files for fuzz targets.
 	for _, p := range plans {
@@ -149,23 +185,41 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 
 	// The tests first: rendering values may import more (math for a
 	// NaN), and the import block must list what they use.
+	// Each target's functions are rendered and checked on their own: a
+	// target whose code does not parse (a bug in emit) is an error of
+	// its own and keeps what an earlier run generated for it, and the
+	// other targets are written.
 	var body bytes.Buffer
-	w := &writer{b: &body, r: r, imports: imports, opts: opts, g: g}
+	var broken []string
+	kept := plans[:0:0]
 	for _, p := range plans {
-		if p.t.Fuzz {
-			if len(p.fail) > 0 {
-				w.fuzzFailures(p)
-			}
+		var chunk bytes.Buffer
+		ncases := len(g.cases)
+		w := &writer{b: &chunk, r: r, imports: imports, opts: opts, g: g}
+		if err := w.target(p); err != nil {
+			g.cases = g.cases[:ncases]
+			terrs = append(terrs, &TargetError{Target: p.t.Name, Err: err})
+			broken = append(broken, p.t.Name)
 			continue
 		}
-		if len(p.pass) > 0 && p.t.Auto {
-			w.autoTable(p)
-		} else if len(p.pass) > 0 {
-			w.passTable(p)
+		body.Write(chunk.Bytes())
+		kept = append(kept, p)
+	}
+	plans = kept
+	if len(broken) > 0 {
+		old, err := keptFuncs(f.Dir, goFile, broken, nm)
+		if err != nil {
+			return nil, nil, err
 		}
-		if len(p.fail) > 0 {
-			w.failTable(p)
+		for _, p := range old.paths() {
+			if n := imports.add(p, old.imports[p]); n != old.imports[p] {
+				return nil, nil, fmt.Errorf("kept tests import %s as %s, which is taken: regenerate all targets of %s", p, old.imports[p], f.SourceFile)
+			}
 		}
+		keep.funcs = append(keep.funcs, old.funcs...)
+	}
+	if body.Len() == 0 && len(keep.funcs) == 0 {
+		return g, terrs, nil
 	}
 	for _, fn := range keep.funcs {
 		body.WriteString("\n")
@@ -201,12 +255,45 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	if src, err = pruneImports(src); err != nil {
 		return nil, nil, err
 	}
+	if src, err = withoutAny(src, f.Pkg); err != nil {
+		return nil, nil, err
+	}
 	g.goSrc = src
+	g.behaviour = g.behaviourChanges(f.Dir, goFile, src, plans)
 	return g, terrs, nil
 }
 
+// target writes the test functions of one target, and checks that they
+// parse; a panic of the writer is an error of the target.
+func (w *writer) target(p *plan) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("writing its tests (a bug in emit): %v", x)
+		}
+	}()
+	if p.t.Fuzz {
+		if len(p.fail) > 0 {
+			w.fuzzFailures(p)
+		}
+	} else {
+		if len(p.pass) > 0 && p.t.Auto {
+			w.autoTable(p)
+		} else if len(p.pass) > 0 {
+			w.passTable(p)
+		}
+		if len(p.fail) > 0 || w.g.hasOld(p) {
+			w.failTable(p)
+		}
+	}
+	src := append([]byte("package p\n"), w.b.Bytes()...)
+	if _, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err != nil {
+		return fmt.Errorf("its generated code does not parse (a bug in emit): %w", err)
+	}
+	return nil
+}
+
 // planTarget checks a target and decodes its rows.
-func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan, map[string]*types.Package, error) {
+func planTarget(t *Target, self string, nm namer, g *generated) (*plan, map[string]*types.Package, error) {
 	pkgs := map[string]*types.Package{}
 	if err := checkParams(t, self, pkgs); err != nil {
 		return nil, nil, err
@@ -241,12 +328,15 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 		ident = "Isolated" + ident // the isolated file's tests, beside the ordinary file's
 	}
 	p := &plan{t: t, testName: "TestDowse" + ident, failName: "TestDowse" + ident + "Failures"}
-	if scope.Lookup(t.Name+"Failures") != nil {
+	if nm.scope.Lookup(t.Name+"Failures") != nil {
 		p.failName = "TestDowseFailures" + t.Name
 	}
 	if t.Fuzz {
 		p.failName = "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
 	}
+	// Names the package declares itself are not used (taken.go).
+	p.failBase, p.testBase = p.failName, p.testName
+	p.testName, p.failName = nm.free(p.testName), nm.free(p.failName)
 	used := map[string]bool{"name": true, "found": true}
 	for _, sv := range t.Sandbox {
 		if sv.Pkg.Path() != self {
@@ -295,7 +385,11 @@ func planTarget(t *Target, self string, scope *types.Scope, g *generated) (*plan
 	for _, rp := range p.pass {
 		for _, c := range rp.calls {
 			if len(c) > 0 {
-				pkgs["slices"] = types.NewPackage("slices", "slices")
+				if langAtLeast(g.pkg, "go1.18") {
+					pkgs["slices"] = types.NewPackage("slices", "slices")
+				} else {
+					pkgs["strings"] = types.NewPackage("strings", "strings")
+				}
 			}
 		}
 	}
@@ -464,9 +558,30 @@ func (w *writer) passTable(p *plan) {
 
 func (w *writer) failTable(p *plan) {
 	testing, os := w.imports.names["testing"], w.imports.names["os"]
+	// The case names of the new rows, to carry the old ones they lack.
+	have := map[string]bool{}
+	{
+		names := uniqueNames{}
+		seen := map[string]bool{}
+		for _, rp := range p.fail {
+			key := w.rowFields(p, rp)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			have[names.make(rp.row.Status.String()+":"+w.r.caseName(p.fields[:len(p.fields)-len(p.t.Sandbox)], rp.vals[:len(p.fields)-len(p.t.Sandbox)], w.opts.maxName()))] = true
+		}
+	}
+	carried := w.carried(p, have)
+	if len(p.fail) == 0 && len(carried) == 0 {
+		return
+	}
 	panics := false
 	for _, rp := range p.fail {
 		panics = panics || recoverable(rp.row)
+	}
+	for _, r := range carried {
+		panics = panics || r.panics
 	}
 	doc := fmt.Sprintf("%s holds the inputs on which dowse saw %s fail. Each case skips, reporting the failure, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, ReproduceEnv)
 	extra := "found string"
@@ -497,6 +612,9 @@ func (w *writer) failTable(p *plan) {
 			w.pf("\t\t\tpanics: true,\n")
 		}
 		w.pf("\t\t},\n")
+	}
+	for _, r := range carried {
+		w.pf("\t\t%s,\n", r.text)
 	}
 	w.pf("\t}\n")
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
@@ -612,11 +730,28 @@ func found(row *Row) string {
 	return s
 }
 
-// clean makes text fit on one comment line: valid UTF-8, whitespace runs
-// collapsed to one space.
+// clean makes text fit on one comment line: whitespace runs collapsed to
+// one space, bytes that are not UTF-8 written \xff and other characters
+// that are not graphic (NUL, which no Go source may hold, control
+// characters, a byte order mark) escaped as in a Go string, \x00.
 func clean(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsSpace(c):
+			b.WriteByte(' ')
+		case !unicode.IsGraphic(c):
+			q := strconv.QuoteRune(c)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(c)
+		}
+		i += size
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // wrap breaks s into lines of at most width bytes at spaces (a longer word
@@ -852,7 +987,13 @@ func (w *writer) autoTable(p *plan) {
 	}
 	for k, i := range callParams {
 		f := p.fields[i]
-		w.pf("%sif got := %s(tt.%s); !%s.Equal(got, tt.%s) {\n", indent, mock.CallsOf, f, w.imports.names["slices"], callWants[k])
+		if strs, ok := w.imports.names["strings"]; ok && !langAtLeast(w.g.pkg, "go1.18") {
+			// No generic slices.Equal: the calls joined (a call is
+			// never empty and holds no newline).
+			w.pf("%sif got := %s(tt.%s); %s.Join(got, \"\\n\") != %s.Join(tt.%s, \"\\n\") {\n", indent, mock.CallsOf, f, strs, strs, callWants[k])
+		} else {
+			w.pf("%sif got := %s(tt.%s); !%s.Equal(got, tt.%s) {\n", indent, mock.CallsOf, f, w.imports.names["slices"], callWants[k])
+		}
 		w.pf("%s\tt.Errorf(\"%s: the calls of %s are %%q, want %%q\", got, tt.%s)\n%s}\n", indent, escape(shown), f, callWants[k], indent)
 	}
 	if afterUnchecked && len(after) > 0 {

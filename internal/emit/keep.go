@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // kept is what survives of an existing generated file for the targets that
@@ -24,8 +23,10 @@ type kept struct {
 // keptFuncs reads the generated file goFile in dir, if there is one, and
 // returns the declarations that belong to the targets in keep:
 // TestDowse<Name>, its failures table (TestDowse<Name>Failures or
-// TestDowseFailures<Name>) and FuzzDowse<Name>Failures.
-func keptFuncs(dir, goFile string, keep []string) (*kept, error) {
+// TestDowseFailures<Name>) and FuzzDowse<Name>Failures, or those names
+// with the suffix that made them free (taken.go); a function whose name
+// the package now declares itself is not kept.
+func keptFuncs(dir, goFile string, keep []string, nm namer) (*kept, error) {
 	k := &kept{imports: map[string]string{}}
 	if len(keep) == 0 {
 		return k, nil
@@ -40,12 +41,9 @@ func keptFuncs(dir, goFile string, keep []string) (*kept, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the existing %s to keep its other targets: %w", goFile, err)
 	}
-	wanted := map[string]bool{}
+	var bases []string
 	for _, t := range keep {
-		t = strings.ReplaceAll(t, ".", "_") // a method Type.Method is TestDowseType_Method (planTarget)
-		for _, fn := range []string{"TestDowse" + t, "TestDowse" + t + "Failures", "TestDowseFailures" + t, "FuzzDowse" + strings.TrimPrefix(t, "Fuzz") + "Failures"} {
-			wanted[fn] = true
-		}
+		bases = append(bases, baseNames(t)...)
 	}
 	importName := map[string]string{} // local name -> path
 	for _, imp := range f.Imports {
@@ -58,7 +56,7 @@ func keptFuncs(dir, goFile string, keep []string) (*kept, error) {
 	}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || !wanted[fd.Name.Name] {
+		if !ok || fd.Recv != nil || !nm.ofTarget(fd.Name.Name, bases) {
 			continue
 		}
 		start := fd.Pos()

@@ -28,7 +28,7 @@ func TestDowseStore_Put(t *testing.T) {}
 	if err := os.WriteFile(filepath.Join(dir, "p_dowse_auto_test.go"), []byte(src), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	k, err := keptFuncs(dir, "p_dowse_auto_test.go", []string{"New", "Store.Get"})
+	k, err := keptFuncs(dir, "p_dowse_auto_test.go", []string{"New", "Store.Get"}, namer{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,9 @@ type renderer struct {
 	self    string // path of the generated file's package
 	imports *importSet
 	consts  map[*types.TypeName][]*types.Const // per named type, its accessible constants
+	// generics says that the package's language version has generic
+	// functions (go1.18; reflect.TypeFor is in go1.22's library).
+	generics bool
 }
 
 func newRenderer(self string, imports *importSet) *renderer {
@@ -64,6 +67,9 @@ func (r *renderer) lit(v *value, elided bool) string {
 		}
 		return r.stub(v)
 	case rt.ShapeTypeOf:
+		if !r.generics {
+			return r.pkg("reflect") + ".TypeOf((*" + r.typeString(v.t) + ")(nil)).Elem()"
+		}
 		return r.pkg("reflect") + ".TypeFor[" + r.typeString(v.t) + "]()"
 	case rt.ShapeVar:
 		if q := r.imports.qualifier(v.vr.Pkg()); q != "" {
@@ -74,7 +80,7 @@ func (r *renderer) lit(v *value, elided bool) string {
 		if v.isNil {
 			return "nil"
 		}
-		if s := r.lit(v.dyn, false); s != "nil" || v.dyn.shape == rt.ShapeError {
+		if s := r.dynLit(v.dyn); s != "nil" || v.dyn.shape == rt.ShapeError {
 			return s
 		}
 		return "(" + r.typeString(v.dyn.t) + ")(nil)" // a typed nil
@@ -83,14 +89,7 @@ func (r *renderer) lit(v *value, elided bool) string {
 		if v.isNil {
 			return "nil"
 		}
-		// An untyped constant in an interface takes its default type:
-		// other types are written as conversions.
-		text := basicLit(v.dyn)
-		switch v.dyn.kind {
-		case rt.KInt, rt.KString, rt.KBool:
-			return text
-		}
-		return r.typeString(v.dyn.t) + "(" + text + ")"
+		return r.dynLit(v.dyn)
 	}
 	switch u := types.Unalias(v.t).Underlying().(type) {
 	case *types.Slice:
@@ -134,6 +133,51 @@ func (r *renderer) lit(v *value, elided bool) string {
 		return r.composite(v.t, elided, parts)
 	}
 	panic(fmt.Sprintf("emit: cannot render value of type %s", v.t)) // decode accepts no other types
+}
+
+// dynLit renders the dynamic value of an interface. An untyped constant
+// there takes its default type (int, rune, float64, string, bool), so a
+// literal whose default type is not the value's type is written as a
+// conversion: int8(6), uint8('x'), float64(3), float32(1.5).
+func (r *renderer) dynLit(v *value) string {
+	text := r.lit(v, false)
+	if v.kind == rt.KInvalid {
+		return text
+	}
+	b, ok := types.Unalias(v.t).(*types.Basic)
+	if !ok {
+		return text // a named type: written as a conversion or a typed constant
+	}
+	if def, untyped := defaultKind(text); untyped && def != b.Kind() {
+		return r.typeString(v.t) + "(" + text + ")"
+	}
+	return text
+}
+
+// defaultKind is the default type of the literal text if it is an
+// untyped constant (a literal, possibly negated); untyped is false for
+// other expressions (math.NaN(), conversions).
+func defaultKind(text string) (kind types.BasicKind, untyped bool) {
+	t := strings.TrimPrefix(text, "-")
+	switch {
+	case t == "":
+		return 0, false
+	case t == "true" || t == "false":
+		return types.Bool, true
+	case t[0] == '"' || t[0] == '`':
+		return types.String, true
+	case t[0] == '\'':
+		return types.Int32, true
+	case t[0] < '0' || t[0] > '9':
+		return 0, false
+	case strings.ContainsAny(t, "()"):
+		return 0, false
+	case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X"):
+		return types.Int, true
+	case strings.ContainsAny(t, ".eE"):
+		return types.Float64, true
+	}
+	return types.Int, true
 }
 
 // pointer renders a pointer: nil, &T{...} (just {...} if elided) when the

@@ -99,6 +99,9 @@ func WriteMocks(f MockFile) (changed []string, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("emit %s: generated code does not parse (a bug in emit): %w", name, err)
 	}
+	if src, err = withoutAny(src, f.Pkg); err != nil {
+		return nil, fmt.Errorf("emit %s: %w", name, err)
+	}
 	if changed, err := writeOwned(path, src, isGenerated); err != nil {
 		return nil, fmt.Errorf("emit %s: %w", name, err)
 	} else if changed {

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,7 +60,7 @@ func slashRel(dir, p string) string {
 // targets. A file is only written if all its targets were selected and
 // explored without an error of the machinery, since the generated file is
 // replaced as a whole.
-func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Target]bool, verify verifier) {
+func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Target]bool, verify verifier, rerun rerunner) {
 	type fileKey struct {
 		external bool
 		name     string
@@ -77,7 +78,9 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		}
 		files[k] = append(files[k], t)
 	}
+	g.removeStale(p)
 	var autoFiles []*written // files with rows of automatic targets
+	var all []*written
 	before := generatedFiles(p.Dir)
 	for _, k := range keys {
 		// Targets that -run does not select, whose results are cached,
@@ -95,18 +98,35 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		if !anyRows(regen, byResult) && len(regen) < len(files[k]) {
 			continue // nothing new to write
 		}
-		if w := g.writeFile(p, k.external, k.name, regen, keep, byResult); w != nil && len(w.res.Cases) > 0 {
+		w := g.writeFile(p, k.external, k.name, regen, keep, byResult)
+		if w != nil {
+			all = append(all, w)
+		}
+		if w != nil && len(w.res.Cases) > 0 {
 			autoFiles = append(autoFiles, w)
 		}
 		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
 	g.writeMocks(p, byResult)
-	if verify != nil {
-		if !g.confirmRows(autoFiles, byResult, verify) {
-			g.revert(autoFiles, before, byResult)
+	if verify != nil && g.changedTests(p.Dir) {
+		err := g.confirmRows(autoFiles, byResult, verify)
+		if errors.Is(err, errNotBuilt) && g.dropCarried(all, byResult) {
+			// Failing rows carried from the earlier file may no
+			// longer fit the target (a parameter's type changed).
+			if err = g.confirmRows(autoFiles, byResult, verify); err == nil {
+				g.warnf("warning: %s: the generated tests did not build with the failing rows kept from the earlier files (a target's parameters changed?): written without them", p.Path)
+			}
 		}
-		g.writeMocks(p, byResult) // rows were dropped, or files put back
+		if err != nil {
+			g.warnf("warning: %v", err)
+			g.revert(p.Dir, before, byResult, err)
+			return
+		}
 	}
+	if rerun != nil {
+		g.dropFixed(all, byResult, rerun)
+	}
+	g.writeMocks(p, byResult) // rows were dropped
 }
 
 // writeMocks writes, per package variant, the file declaring the mock
@@ -164,11 +184,23 @@ func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result) 
 	}
 }
 
+// changedTests reports whether this run changed a generated test file
+// in dir that plain go test builds (not an isolated one).
+func (g *runner) changedTests(dir string) bool {
+	for f := range g.changed {
+		if filepath.Dir(f) == dir && strings.HasSuffix(f, "_test.go") && !strings.HasSuffix(f, "_isolated_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
 // generatedFiles reads dowse's generated test files in dir, by path.
 func generatedFiles(dir string) map[string][]byte {
 	out := map[string][]byte{}
 	names, _ := filepath.Glob(filepath.Join(dir, "*_dowse*_test.go"))
-	for _, n := range names {
+	mocks, _ := filepath.Glob(filepath.Join(dir, "dowse_mocks*_test.go"))
+	for _, n := range append(names, mocks...) {
 		if data, err := os.ReadFile(n); err == nil {
 			out[n] = data
 		}
@@ -176,41 +208,38 @@ func generatedFiles(dir string) map[string][]byte {
 	return out
 }
 
-// revert puts the generated test files this run changed back as they
-// were before it (removing those it created): the generated tests did not
-// build, which is a bug in dowse, and a file that does not compile must
-// not be left in the user's package. The targets of those files report
-// the error.
-func (g *runner) revert(files []*written, before map[string][]byte, byResult map[*load.Target]*Result) {
-	for _, w := range files {
-		reverted := false
-		for _, f := range w.res.Changed {
-			if !strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			var err error
-			if old, ok := before[f]; ok {
-				err = writeReplacing(f, old)
-			} else {
-				err = os.Remove(f)
-			}
-			if err != nil {
-				g.warnf("warning: restoring %s: %v", f, err)
-				continue
-			}
-			delete(g.changed, f)
-			reverted = true
-		}
-		if !reverted {
+// revert puts the generated test files in dir that this run changed
+// back as they were before it (removing those it created; stale files
+// it removed stay removed): the generated tests did not build or did not
+// pass, which is a bug in dowse, and such a file must not be left in the
+// user's package. The targets whose files were put back report why
+// (cause).
+func (g *runner) revert(dir string, before map[string][]byte, byResult map[*load.Target]*Result, cause error) {
+	reverted := map[string]bool{}
+	for f := range g.changed {
+		if filepath.Dir(f) != dir || !strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		for _, t := range w.targets {
-			if r := byResult[t]; r.Report != nil && r.Err == nil {
-				r.Err = errors.New("explored, but the generated tests did not build (a bug in dowse; see the warning above): the previous file was kept")
-				r.Changed = nil
-				g.stats.Errors++
-			}
+		var err error
+		if old, ok := before[f]; ok {
+			err = writeReplacing(f, old)
+		} else if err = os.Remove(f); errors.Is(err, fs.ErrNotExist) {
+			continue // a stale file removed
 		}
+		if err != nil {
+			g.warnf("warning: restoring %s: %v", f, err)
+			continue
+		}
+		delete(g.changed, f)
+		reverted[f] = true
+	}
+	for _, r := range byResult {
+		if r.Report == nil || r.Err != nil || !slices.ContainsFunc(r.Changed, func(f string) bool { return reverted[f] }) {
+			continue
+		}
+		r.Err = fmt.Errorf("explored, but %v (a bug in dowse; see the warning above): the previous file was kept", cause)
+		r.Changed = nil
+		g.stats.Errors++
 	}
 }
 
@@ -246,9 +275,93 @@ func anyRows(targets []*load.Target, byResult map[*load.Target]*Result) bool {
 	return false
 }
 
+// A rerunner runs subtests of a generated failures test with
+// DOWSE_REPRODUCE=1 and returns those that passed.
+type rerunner func(test string, subs []string) ([]string, error)
+
+// dropFixed runs again the failing rows carried over from an earlier
+// run (emit.Result.Carried) that ended with a failure or a panic, as
+// plain go test runs them with DOWSE_REPRODUCE=1, and rewrites the files
+// without those that passed: only a run that shows a row no longer
+// fails removes it. Rows that ended their worker or timed out, and rows
+// that could not be run, stay.
+func (g *runner) dropFixed(files []*written, byResult map[*load.Target]*Result, rerun rerunner) {
+	for _, w := range files {
+		drop := map[string][]string{}
+		for _, t := range w.targets {
+			r := byResult[t]
+			if r == nil || len(r.Kept) == 0 || r.FailureTest == "" {
+				continue
+			}
+			var subs []string
+			for _, name := range r.Kept {
+				if strings.HasPrefix(name, "fail:") || strings.HasPrefix(name, "panic:") {
+					subs = append(subs, name)
+				}
+			}
+			if len(subs) == 0 {
+				continue
+			}
+			passed, err := rerun(r.FailureTest, subs)
+			if err != nil {
+				g.warnf("warning: running the failing rows of %s again: %v", t.Name, err)
+				continue
+			}
+			if len(passed) > 0 {
+				drop[t.Name] = passed
+			}
+		}
+		if len(drop) == 0 {
+			continue
+		}
+		w.f.Drop = drop
+		res, err := emit.Write(w.f, emit.Options{})
+		g.finishFile(w.targets, res, err, byResult)
+		w.res = res
+		for _, t := range w.targets {
+			if r := byResult[t]; r != nil {
+				r.Dropped = drop[t.Name]
+			}
+		}
+	}
+}
+
+// dropCarried rewrites the files that carried failing rows over from
+// the files they replaced without them; it reports whether there were
+// any.
+func (g *runner) dropCarried(files []*written, byResult map[*load.Target]*Result) bool {
+	carried := false
+	for _, w := range files {
+		drop := map[string][]string{}
+		for _, t := range w.targets {
+			if r := byResult[t]; r != nil && len(r.Kept) > 0 {
+				drop[t.Name] = append(slices.Clone(w.f.Drop[t.Name]), r.Kept...)
+			}
+		}
+		if len(drop) == 0 {
+			continue
+		}
+		carried = true
+		w.f.Drop = drop
+		res, err := emit.Write(w.f, emit.Options{})
+		g.finishFile(w.targets, res, err, byResult)
+		w.res = res
+	}
+	return carried
+}
+
 // A verifier runs generated test functions and returns the subtests that
 // failed, by test function.
 type verifier func(tests []string) (map[string][]string, error)
+
+// maxConfirmRounds bounds the rewrites of confirmRows.
+const maxConfirmRounds = 4
+
+// errNotBuilt and errNotPassing say why confirmRows gave up.
+var (
+	errNotBuilt   = errors.New("the generated tests did not build")
+	errNotPassing = errors.New("the generated tests did not pass under plain go test")
+)
 
 // confirmRows runs the rows just written for automatic targets, all the
 // package's generated tests together as plain go test would, and rewrites
@@ -256,11 +369,12 @@ type verifier func(tests []string) (map[string][]string, error)
 // state that other tests change, time, randomness the second run in the
 // worker did not show) first keeps its call but no longer compares
 // results; a row that still fails (it panics, say) is left out. The rows
-// concerned are counted as unstable. It reports false if the tests could
-// not be run at all (they do not build).
-func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result, verify verifier) (built bool) {
-	built = true
-	for round := 0; round < 2; round++ {
+// concerned are counted as unstable. It returns an error wrapping
+// errNotBuilt if the tests could not be run at all (they do not build),
+// and one wrapping errNotPassing if they still fail after the rewrites
+// (a failure no row accounts for).
+func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result, verify verifier) error {
+	for round := 0; ; round++ {
 		var tests []string
 		for _, w := range files {
 			for _, c := range w.res.Cases {
@@ -269,17 +383,18 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 				}
 			}
 		}
-		if len(tests) == 0 {
-			return
-		}
-		failing, err := verify(tests)
+		failing, err := verify(tests) // with no tests, a build
+
 		if err != nil {
-			g.warnf("warning: %v", err)
-			return false
+			return fmt.Errorf("%w: %v", errNotBuilt, err)
 		}
 		if len(failing) == 0 {
-			return
+			return nil
 		}
+		if round == maxConfirmRounds {
+			return fmt.Errorf("%w: %v", errNotPassing, failing)
+		}
+		changedAny := false
 		for _, w := range files {
 			byName := map[string]*Result{}
 			for _, t := range w.targets {
@@ -306,6 +421,7 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 			if !changed {
 				continue
 			}
+			changedAny = true
 			for r, rows := range drop {
 				var kept []emit.Row
 				for i, row := range r.Rows {
@@ -324,8 +440,10 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 			g.finishFile(w.targets, res, err, byResult)
 			w.res = res
 		}
+		if !changedAny {
+			return fmt.Errorf("%w: %v", errNotPassing, failing)
+		}
 	}
-	return built
 }
 
 // written is a generated file, kept for rewriting it.
@@ -364,6 +482,13 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 	if !g.finishFile(targets, res, err, byResult) {
 		return nil
 	}
+	// Compared with the file this run replaced (later rewrites compare
+	// with the one it wrote).
+	for _, t := range targets {
+		if r := byResult[t]; r.Report != nil {
+			r.Behaviour = res.Behaviour[t.Name]
+		}
+	}
 	return &written{f: f, targets: targets, res: res}
 }
 
@@ -400,11 +525,17 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 			continue
 		}
 		r.Tests = len(r.Rows) - omitted[t.Name]
-		r.Files = targetFiles(t, r, res.Files)
-		r.Changed = targetFiles(t, r, res.Changed)
+		fail := res.FailureTests[t.Name]
+		if fail == "" {
+			fail = failureTestName(t)
+		}
+		r.Files = targetFiles(t, r, fail, res.Files)
+		r.Changed = targetFiles(t, r, fail, res.Changed)
 		r.Mocks = res.Mocks[t.Name]
-		if hasFailureRow(r.Rows) {
-			r.FailureTest = failureTestName(t)
+		r.Kept = res.Carried[t.Name]
+		r.FailureTest = ""
+		if hasFailureRow(r.Rows) || len(r.Kept) > 0 {
+			r.FailureTest = fail
 		}
 	}
 	return true
@@ -447,7 +578,8 @@ func hasFailureRow(rows []emit.Row) bool {
 }
 
 // failureTestName is the generated test holding t's failing inputs (see
-// docs/emit.md).
+// docs/emit.md) unless the package declares that name itself (then emit
+// picks another, emit.Result.FailureTests).
 func failureTestName(t *load.Target) string {
 	if t.Kind == load.KindFuzz {
 		return "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
@@ -457,12 +589,12 @@ func failureTestName(t *load.Target) string {
 
 // targetFiles picks the files of one target out of the files written for
 // its source file: the generated test file if the target has rows, and its
-// corpus files.
-func targetFiles(t *load.Target, r *Result, files []string) []string {
+// corpus files (fail names its failures' fuzz target).
+func targetFiles(t *load.Target, r *Result, fail string, files []string) []string {
 	var out []string
 	corpus := []string{
 		string(filepath.Separator) + filepath.Join("testdata", "fuzz", t.Name) + string(filepath.Separator),
-		string(filepath.Separator) + filepath.Join("testdata", "fuzz", failureTestName(t)) + string(filepath.Separator),
+		string(filepath.Separator) + filepath.Join("testdata", "fuzz", fail) + string(filepath.Separator),
 	}
 	for _, f := range files {
 		switch {

@@ -39,11 +39,11 @@ func TestTargetFiles(t *testing.T) {
 		filepath.Join(dir, "testdata", "fuzz", "FuzzAB", "dowse-3"),
 	}
 	fuzzA := &load.Target{Name: "FuzzA", Kind: load.KindFuzz}
-	got := targetFiles(fuzzA, &Result{Rows: []emit.Row{{}}}, files)
+	got := targetFiles(fuzzA, &Result{Rows: []emit.Row{{}}}, "FuzzDowseAFailures", files)
 	if want := files[:3]; !reflect.DeepEqual(got, want) {
 		t.Errorf("files of FuzzA = %v, want %v", got, want)
 	}
-	got = targetFiles(fuzzA, &Result{}, files)
+	got = targetFiles(fuzzA, &Result{}, "FuzzDowseAFailures", files)
 	if want := files[1:3]; !reflect.DeepEqual(got, want) {
 		t.Errorf("files of FuzzA without rows = %v, want %v", got, want)
 	}
@@ -67,14 +67,15 @@ func TestRevert(t *testing.T) {
 	}
 	before := map[string][]byte{old: []byte("package p // the previous run's\n")}
 	ta, tb := &load.Target{Name: "A"}, &load.Target{Name: "B"}
-	byResult := map[*load.Target]*Result{ta: {Target: ta, Report: &explore.Report{}}, tb: {Target: tb, Report: &explore.Report{}}}
+	tc := &load.Target{Name: "C"} // its file did not change
+	byResult := map[*load.Target]*Result{
+		ta: {Target: ta, Report: &explore.Report{}, Changed: []string{old, corpus}},
+		tb: {Target: tb, Report: &explore.Report{}, Changed: []string{created}},
+		tc: {Target: tc, Report: &explore.Report{}},
+	}
 	var stderr strings.Builder
 	g := &runner{cfg: Config{Stderr: &stderr}, changed: map[string]bool{old: true, created: true, corpus: true}}
-	files := []*written{
-		{targets: []*load.Target{ta}, res: emit.Result{Changed: []string{old, corpus}}},
-		{targets: []*load.Target{tb}, res: emit.Result{Changed: []string{created}}},
-	}
-	g.revert(files, before, byResult)
+	g.revert(dir, before, byResult, errNotBuilt)
 	if data, _ := os.ReadFile(old); string(data) != "package p // the previous run's\n" {
 		t.Errorf("%s = %q, want the previous content", old, data)
 	}
@@ -88,6 +89,9 @@ func TestRevert(t *testing.T) {
 		if byResult[tg].Err == nil {
 			t.Errorf("%s: no error reported", tg.Name)
 		}
+	}
+	if byResult[tc].Err != nil {
+		t.Errorf("C: error %v, though its file did not change", byResult[tc].Err)
 	}
 	if g.stats.Errors != 2 || g.changed[old] || g.changed[created] || !g.changed[corpus] {
 		t.Errorf("errors %d, changed %v", g.stats.Errors, g.changed)

@@ -99,6 +99,13 @@ type Result struct {
 	Changed []string
 	// FailureTest names the generated test reproducing its failures.
 	FailureTest string
+	// Kept are the case names of failing rows an earlier run wrote that
+	// this run did not find again, kept in the failures table; Dropped
+	// those removed, as they passed when run again (docs/emit.md).
+	Kept, Dropped []string
+	// Behaviour are the rows of an automatic target whose expectations
+	// changed from the file this run replaced.
+	Behaviour []emit.Change
 	// Mocks are the generated mock types its rows use (docs/mocks.md).
 	Mocks []string
 	// Summary is the result as dowse gen reports it (text or JSON).
@@ -127,6 +134,9 @@ func (o outputHandler) Target(r *Result) error { return o.h.Target(r.Summary) }
 type Stats struct {
 	Errors   int // targets not explored or not written, builds that failed
 	Findings int // bugs found: causes of failures, those listed apart aside (output.Finding)
+	// Removed are the stale generated files removed: their targets are
+	// all gone.
+	Removed []string
 }
 
 // Run loads the packages the patterns name, explores their selected
@@ -167,6 +177,11 @@ func (g *runner) logf(format string, args ...any) {
 	if g.cfg.Verbose {
 		fmt.Fprintf(g.cfg.Stderr, format+"\n", args...)
 	}
+}
+
+// notef writes a note about the user's files.
+func (g *runner) notef(format string, args ...any) {
+	fmt.Fprintf(g.cfg.Stderr, "dowse gen: "+format+"\n", args...)
 }
 
 // warnf writes a diagnostic.
@@ -329,10 +344,14 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		selected[t] = true
 		results = append(results, &Result{Package: p, Target: t, Err: t.Err})
 	}
+	g.changed = map[string]bool{}
 	if len(results) == 0 {
+		if ctx.Err() == nil {
+			g.removeStale(p)
+			g.writeMocks(p, nil) // the removed files may have used some
+		}
 		return nil
 	}
-	g.changed = map[string]bool{}
 	pkgKey := g.pkgKey(p)
 	cached := map[*Result]*entry{}
 	var runnable []*load.Target
@@ -389,12 +408,16 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 
 	if ctx.Err() == nil {
 		var verify verifier
+		var rerun rerunner
 		if bin != nil {
 			verify = func(tests []string) (map[string][]string, error) {
 				return work.FailingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
 			}
+			rerun = func(test string, subs []string) ([]string, error) {
+				return work.PassingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, test, subs, []string{emit.ReproduceEnv + "=1"})
+			}
 		}
-		g.emit(p, results, selected, verify)
+		g.emit(p, results, selected, verify, rerun)
 	} else {
 		g.warnf("%s: interrupted; no files written", p.Path)
 	}
@@ -417,7 +440,10 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			}
 			continue
 		}
-		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks}
+		opts := output.Options{MaxLen: g.cfg.MaxLen, Dir: g.cwd, Files: r.Files, Changed: r.Changed, Tests: r.Tests, FailureTest: r.FailureTest, Mocks: r.Mocks, KeptFailures: r.Kept, DroppedFailures: r.Dropped}
+		for _, c := range r.Behaviour {
+			opts.BehaviourChanged = append(opts.BehaviourChanged, output.BehaviourChange{Case: c.Case, Old: c.Old, New: c.New})
+		}
 		opts.Isolation = g.isolationReport(p, r, buildTime)
 		if bin != nil {
 			opts.Sites = bin.Sites
@@ -469,7 +495,7 @@ func sandboxLabels(sites []load.SandboxParam) map[string]string {
 // findings counts the findings of a summary that are bugs: causes of
 // failures not listed apart (output.Finding.Apart).
 func findings(sum *output.Target) int {
-	n := 0
+	n := len(sum.KeptFailures)
 	for _, f := range sum.Findings {
 		if f.Apart == "" {
 			n++

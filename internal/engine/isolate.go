@@ -229,8 +229,8 @@ func (g *runner) writeIsolatedFile(p *load.Package, external bool, name string, 
 		r := byResult[t]
 		r.Isolated = n - omitted[t.Name]
 		r.Tests += r.Isolated
-		r.Files = append(r.Files, targetFiles(t, r, res.Files)...)
-		r.Changed = append(r.Changed, targetFiles(t, r, res.Changed)...)
+		r.Files = append(r.Files, targetFiles(t, r, failureTestName(t), res.Files)...)
+		r.Changed = append(r.Changed, targetFiles(t, r, failureTestName(t), res.Changed)...)
 	}
 }
 

@@ -99,6 +99,17 @@ type Target struct {
 	Errors       []string `json:"errors,omitempty"`    // internal errors during exploration
 	Files        []string `json:"files"`               // generated files
 	Unchanged    []string `json:"unchanged,omitempty"` // those of Files that already had this content
+	// KeptFailures are the case names of failing rows an earlier run
+	// wrote that this run did not find again (other bounds, seed or
+	// tags): they stay in the failures table (FailureTest).
+	// DroppedFailures are those removed: run again, they passed.
+	KeptFailures []string `json:"kept_failures,omitempty"`
+	// BehaviourChanged are the rows of an automatic target whose inputs
+	// the replaced generated file had with other expectations: written
+	// with the new ones, listed for the user to judge.
+	BehaviourChanged []BehaviourChange `json:"behaviour_changed,omitempty"`
+	DroppedFailures  []string          `json:"dropped_failures,omitempty"`
+	FailureTest      string            `json:"failure_test,omitempty"`
 	// Cached says that the target was not explored again: nothing it
 	// depends on changed since the run whose summary this is, and its
 	// generated files were kept as they are.
@@ -304,6 +315,16 @@ type Options struct {
 	Mocks []string
 	// Isolation is the report of the target's unit (nil: none).
 	Isolation *Isolation
+	// KeptFailures, DroppedFailures and BehaviourChanged: as in Target.
+	KeptFailures, DroppedFailures []string
+	BehaviourChanged              []BehaviourChange
+}
+
+// BehaviourChange is a row whose expectations changed: old → new.
+type BehaviourChange struct {
+	Case string `json:"case"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
 }
 
 // MockType is a generated type a target's rows use.
@@ -388,6 +409,11 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		Position: Rel(opts.Dir, fmt.Sprintf("%s:%d", t.Pos.Filename, t.Pos.Line)),
 		Failures: []Failure{},
 		Files:    []string{},
+	}
+	out.KeptFailures, out.DroppedFailures = opts.KeptFailures, opts.DroppedFailures
+	out.BehaviourChanged = opts.BehaviourChanged
+	if len(out.KeptFailures)+len(out.DroppedFailures) > 0 {
+		out.FailureTest = opts.FailureTest
 	}
 	changed := map[string]bool{}
 	for _, f := range opts.Changed {

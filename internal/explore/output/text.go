@@ -174,6 +174,20 @@ func (h *TextHandler) Target(t *Target) error {
 			}
 		}
 	}
+	if n := len(t.BehaviourChanged); n > 0 {
+		fmt.Fprintf(&b, "  behaviour changed: %s (written with the new results; check them):\n", plural(n, "row"))
+		for _, c := range t.BehaviourChanged {
+			fmt.Fprintf(&b, "    %s: %s → %s\n", c.Case, c.Old, c.New)
+		}
+	}
+	h.bugs += len(t.KeptFailures)
+	h.inputs += len(t.KeptFailures)
+	if n := len(t.KeptFailures); n > 0 {
+		fmt.Fprintf(&b, "  kept %s an earlier run found, not found again (%s): %s\n", plural(n, "failing row"), t.FailureTest, strings.Join(t.KeptFailures, ", "))
+	}
+	if n := len(t.DroppedFailures); n > 0 {
+		fmt.Fprintf(&b, "  dropped %s an earlier run found: run again, they no longer fail: %s\n", plural(n, "failing row"), strings.Join(t.DroppedFailures, ", "))
+	}
 	apart := map[string][]string{}
 	bugs, inputs := 0, 0
 	for i, fd := range findings {

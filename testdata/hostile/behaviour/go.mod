@@ -1,0 +1,3 @@
+module example.com/behaviour
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/ifacelit
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/keepfail
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/keptstale
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/namecollide
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/sharedstate
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/stalefile
+
+go 1.22

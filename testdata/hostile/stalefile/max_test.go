@@ -1,0 +1,9 @@
+package stalefile
+
+import "testing"
+
+func PutMax(t *testing.T, a, b int) {
+	if m := Max(a, b); m < a || m < b {
+		t.Errorf("Max(%d, %d) = %d", a, b, m)
+	}
+}
