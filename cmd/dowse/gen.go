@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"regexp"
 	"runtime"
 	"strings"
@@ -32,10 +31,8 @@ const (
 	exitError    = 1 // the packages do not compile, or a target could not be explored or emitted
 	exitUsage    = 2
 	exitFindings = 3 // tests generated, and a target failed on some input
-	// exitInterrupted is the status of a run stopped by an interrupt
-	// (128 + SIGINT, as a shell reports it): nothing was written for the
-	// package being explored.
-	exitInterrupted = 130
+	// A run stopped by SIGINT or SIGTERM exits with exitInterrupted or
+	// exitTerminated (signals.go).
 )
 
 // genConfig is what the flags of dowse gen say.
@@ -65,7 +62,7 @@ type genConfig struct {
 }
 
 func runGen(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext("gen")
 	defer stop()
 	return genMain(ctx, args, os.Stdout, os.Stderr)
 }
@@ -241,6 +238,15 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 		ecfg.Cache = c
 	}
 	stats, err := engine.Run(ctx, ecfg, patterns, engine.Output(out))
+	if ctx.Err() != nil {
+		if err != nil {
+			fmt.Fprintf(stderr, "dowse gen: %v\n", context.Cause(ctx))
+		}
+		if err := out.Flush(); err != nil {
+			fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		}
+		return stopCode(ctx)
+	}
 	if err != nil {
 		if load.IsCompileError(err) {
 			fmt.Fprintf(stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
@@ -254,8 +260,6 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 		return exitError
 	}
 	switch {
-	case ctx.Err() != nil:
-		return exitInterrupted
 	case stats.Errors > 0:
 		return exitError
 	case stats.Findings > 0:

@@ -34,7 +34,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -48,6 +47,7 @@ import (
 
 	"github.com/dowse-go/dowse/internal/instrument"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -129,11 +129,36 @@ type Work struct {
 
 // NewWork creates a work directory. If keep is false, Close removes it.
 func NewWork(keep bool) (*Work, error) {
-	dir, err := os.MkdirTemp("", "dowse-work-")
+	dir, err := procgroup.MkdirTemp("", "dowse-work-")
 	if err != nil {
 		return nil, fmt.Errorf("creating work directory: %w", err)
 	}
+	if keep {
+		procgroup.Forget(dir)
+	}
 	return &Work{Dir: dir, keep: keep}, nil
+}
+
+// GoTmpDir returns the directory, inside the work directory, that the go
+// commands dowse runs get as GOTMPDIR: a go command stopped by a signal
+// leaves its go-build directory behind, and there it goes with the work
+// directory.
+func (w *Work) GoTmpDir() (string, error) {
+	dir := filepath.Join(w.Dir, "gotmp")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("creating GOTMPDIR: %w", err)
+	}
+	return dir, nil
+}
+
+// goEnv is the environment of the go commands building in w: env (nil:
+// os.Environ()) with GOWORK=off and GOTMPDIR in w.
+func (w *Work) goEnv(env []string) ([]string, error) {
+	tmp, err := w.GoTmpDir()
+	if err != nil {
+		return nil, err
+	}
+	return withEnv(env, "GOWORK=off", "GOTMPDIR="+tmp), nil
 }
 
 // Kept reports whether Close leaves the work directory in place.
@@ -144,7 +169,7 @@ func (w *Work) Close() error {
 	if w.keep {
 		return nil
 	}
-	if err := os.RemoveAll(w.Dir); err != nil {
+	if err := procgroup.RemoveAll(w.Dir); err != nil {
 		return fmt.Errorf("removing work directory: %w", err)
 	}
 	return nil
@@ -333,11 +358,17 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	}
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, p.Path)
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := procgroup.Command(ctx, "go", args...)
 	cmd.Dir = p.Module.Dir
-	cmd.Env = withEnv(cfg.Env, "GOWORK=off")
-	out, err := cmd.CombinedOutput()
+	if cmd.Env, err = w.goEnv(cfg.Env); err != nil {
+		return nil, err
+	}
+	out, err := procgroup.CombinedOutput(cmd)
 	if err != nil {
+		if ctx.Err() != nil {
+			// Stopped, not broken.
+			return nil, fmt.Errorf("building %s: %w", p.Path, context.Cause(ctx))
+		}
 		e := &Error{Package: p.Path, Output: string(out), Err: err}
 		if w.keep {
 			e.WorkDir = w.Dir

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 )
 
 // verifyTimeout bounds a run of generated tests by FailingSubtests.
@@ -36,10 +36,14 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	}
 	args := append([]string{"test", "-c", "-o", bin}, cfg.BuildFlags...)
 	args = append(args, p.Path)
-	build := exec.CommandContext(ctx, "go", args...)
+	build := procgroup.Command(ctx, "go", args...)
 	build.Dir = p.Module.Dir
-	build.Env = withEnv(cfg.Env, "GOWORK=off")
-	if out, err := build.CombinedOutput(); err != nil {
+	env, err := w.goEnv(cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	build.Env = env
+	if out, err := procgroup.CombinedOutput(build); err != nil {
 		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
 	}
 	quoted := make([]string, len(tests))
@@ -48,10 +52,10 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	}
 	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
-	run := exec.CommandContext(ctx, bin, "-test.run=^("+strings.Join(quoted, "|")+")$", "-test.v", "-test.count=1")
+	run := procgroup.Command(ctx, bin, "-test.run=^("+strings.Join(quoted, "|")+")$", "-test.v", "-test.count=1")
 	run.Dir = dir
 	run.Env = withEnv(cfg.Env, "GOWORK=off")
-	out, err := run.CombinedOutput()
+	out, err := procgroup.CombinedOutput(run)
 	if err == nil {
 		return nil, nil
 	}

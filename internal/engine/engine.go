@@ -34,6 +34,7 @@ import (
 	"github.com/dowse-go/dowse/internal/gofuzz"
 	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 	"github.com/dowse-go/dowse/internal/shard"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -153,6 +154,7 @@ type runner struct {
 	instrumenter *build.SourceInstrumenter // shared by the builds of one load
 	plan         *isolate.Plan             // the isolation sandbox (nil: off)
 	isolateTime  time.Duration             // the effect analysis and the plan
+	goTmp        string                    // GOTMPDIR of the go commands, in the work directory
 	goCacheOnce  sync.Once
 	goCacheDir   string
 
@@ -198,6 +200,13 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 			g.warnf("work directory: %s", work.Dir)
 		}
 	}()
+	// go commands stopped by a signal leave their temporary directories
+	// behind: they get GOTMPDIR in the work directory.
+	goTmp, err := work.GoTmpDir()
+	if err != nil {
+		return err
+	}
+	g.goTmp = goTmp
 	loadFlags := buildFlags
 	if len(g.cfg.Instrument) > 0 {
 		modFile, err := g.prepareOthers(ctx, work, buildFlags, patterns)
@@ -211,8 +220,11 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	// -unit's packages are rewritten (isolated) and instrumented in the
 	// binaries of the packages that import them: their syntax is needed.
 	deps := g.cfg.InstrumentModule || len(g.cfg.Instrument) > 0 || len(g.cfg.Isolate.Unit) > 0 && !g.cfg.Isolate.Off
-	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto, NoMocks: g.cfg.NoMocks, MockCalls: g.cfg.MockCalls}, patterns...)
+	pkgs, warnings, err := load.Load(load.Config{Context: ctx, Env: append(os.Environ(), "GOTMPDIR="+g.goTmp), Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto, NoMocks: g.cfg.NoMocks, MockCalls: g.cfg.MockCalls}, patterns...)
 	if err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		return err
 	}
 	for _, w := range warnings {
@@ -362,7 +374,9 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			Unit:             g.unitPatterns(),
 		}, p, runnable)
 		buildTime = time.Since(start)
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
+			bin = nil // stopped while building: the targets report why below
+		} else if err != nil {
 			g.warnf("%v", err)
 			for _, r := range results {
 				if r.Err == nil {
@@ -387,17 +401,33 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		r.Report, r.Err = g.explore(ctx, bin, r.Target)
 	}
 
-	if ctx.Err() == nil {
-		var verify verifier
-		if bin != nil {
-			verify = func(tests []string) (map[string][]string, error) {
-				return work.FailingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
-			}
+	// A stopped run still writes what it found: the rows of the targets
+	// explored, the one stopped included (its rows are runs that
+	// finished). Their confirmation runs on, for at most
+	// stoppedVerifyTimeout; rows it cannot confirm put the files back.
+	vctx := ctx
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		vctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), stoppedVerifyTimeout)
+		defer cancel()
+		if anyExplored(results) {
+			g.warnf("%s: %v; writing the rows found so far", p.Path, context.Cause(ctx))
 		}
-		g.emit(p, results, selected, verify)
-	} else {
-		g.warnf("%s: interrupted; no files written", p.Path)
 	}
+	// The files are written under procgroup.Hold, so that a second signal
+	// (procgroup.Exit) never ends the process in the middle of a write; the
+	// confirmation, which runs go test, is not held.
+	release := procgroup.Hold()
+	var verify verifier
+	if bin != nil {
+		verify = func(tests []string) (map[string][]string, error) {
+			release()
+			defer func() { release = procgroup.Hold() }()
+			return work.FailingSubtests(vctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
+		}
+	}
+	g.emit(p, results, selected, verify)
+	release()
 	// The keys of the results to keep: with the package's files as this
 	// run left them.
 	var postKey []byte
@@ -442,6 +472,17 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		}
 	}
 	return nil
+}
+
+// anyExplored reports whether a target of results was explored, if only
+// in part.
+func anyExplored(results []*Result) bool {
+	for _, r := range results {
+		if r.Report != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // findings counts the failures of a summary that are findings: not a nil
@@ -496,6 +537,10 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 	return explore.ExploreRaising(ctx, g.cfg.Explore, target, raise, solver)
 }
 
+// stoppedVerifyTimeout bounds the confirmation of the rows written by a
+// stopped run (docs/architecture.md, "Exit status").
+const stoppedVerifyTimeout = 30 * time.Second
+
 // maxFuzzedLen is the longest string or byte slice of Go's fuzzer's inputs
 // that a fuzz target's length bound is raised to fit.
 const maxFuzzedLen = 1024
@@ -515,7 +560,7 @@ func (g *runner) startFuzzer(ctx context.Context, p *load.Package, t *load.Targe
 	h := &hybridFuzzer{t: t, built: make(chan struct{}), logf: g.logf, workers: g.cfg.Workers}
 	go func() {
 		defer close(h.built)
-		h.fz, h.err = gofuzz.Build(ctx, p.Dir, t.Name, nil)
+		h.fz, h.err = gofuzz.Build(ctx, p.Dir, t.Name, []string{"GOTMPDIR=" + g.goTmp})
 	}()
 	return h
 }

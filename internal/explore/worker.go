@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/procgroup"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -107,7 +108,7 @@ func (p *Pool) Restarts() int {
 // target's layout from its Hello.
 func (p *Pool) Leaves(ctx context.Context) ([]rt.Leaf, error) {
 	if p.tmp == "" {
-		tmp, err := os.MkdirTemp("", "dowse-tmp-")
+		tmp, err := procgroup.MkdirTemp("", "dowse-tmp-")
 		if err != nil {
 			return nil, fmt.Errorf("creating worker temp directory: %w", err)
 		}
@@ -245,7 +246,7 @@ func (p *Pool) Close() error {
 		}
 	}
 	if p.tmp != "" {
-		if err := os.RemoveAll(p.tmp); err != nil {
+		if err := procgroup.RemoveAll(p.tmp); err != nil {
 			return fmt.Errorf("removing worker temp directory: %w", err)
 		}
 	}

@@ -12,6 +12,7 @@ package load
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -40,6 +41,8 @@ const Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFil
 
 // Config says how to load packages.
 type Config struct {
+	// Context stops the go command loading (nil: never stopped).
+	Context    context.Context
 	Dir        string   // directory to load from (the go command's working directory); "" means the current one
 	Env        []string // environment of the go command; nil means os.Environ(). GOWORK=off is always added.
 	BuildFlags []string // extra build flags, e.g. -tags
@@ -211,6 +214,7 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 		mode |= packages.NeedDeps
 	}
 	pcfg := &packages.Config{
+		Context:    cfg.Context,
 		Mode:       mode,
 		Dir:        cfg.Dir,
 		Env:        env,

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildDowse builds the dowse command into a temporary directory.
+func buildDowse(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "dowse")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// copyHostile copies the module testdata/hostile/<name> into a temporary
+// directory and returns it.
+func copyHostile(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, content := range readTree(t, filepath.Join("..", "..", "testdata", "hostile", name)) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// signalRun is a dowse process whose standard error is read line by line.
+type signalRun struct {
+	cmd   *exec.Cmd
+	lines chan string
+	log   []string
+}
+
+// startDowse starts bin with args in dir, with TMPDIR set to tmp.
+func startDowse(t *testing.T, bin, dir, tmp string, args ...string) *signalRun {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = cmd.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := &signalRun{cmd: cmd, lines: make(chan string, 1000)}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			r.lines <- sc.Text()
+		}
+		close(r.lines)
+	}()
+	return r
+}
+
+// waitFor reads lines until one starts with prefix.
+func (r *signalRun) waitFor(t *testing.T, prefix string) {
+	t.Helper()
+	for line := range r.lines {
+		r.log = append(r.log, line)
+		if strings.HasPrefix(line, prefix) {
+			return
+		}
+	}
+	t.Fatalf("dowse ended before %q\n%s", prefix, r.output())
+}
+
+// wait waits for the process to end (at most d) and returns its exit
+// status.
+func (r *signalRun) wait(t *testing.T, d time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		for line := range r.lines {
+			r.log = append(r.log, line)
+		}
+		done <- r.cmd.Wait()
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(d):
+		_ = r.cmd.Process.Kill()
+		t.Fatalf("dowse did not stop within %v of the signal\n%s", d, r.output())
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return r.cmd.ProcessState.ExitCode()
+}
+
+func (r *signalRun) output() string { return strings.Join(r.log, "\n") }
+
+// leftovers lists what is left in tmp, and the processes whose command
+// line names a path in tmp (the go command, the compiler and linker, the
+// workers).
+func leftovers(t *testing.T, tmp string) []string {
+	t.Helper()
+	var left []string
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		left = append(left, filepath.Join(tmp, e.Name()))
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		data, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(data), tmp) {
+			left = append(left, "process "+p+": "+strings.ReplaceAll(string(data), "\x00", " "))
+		}
+	}
+	return left
+}
+
+// TestHostileCLISignals stops dowse gen with SIGINT or SIGTERM while it
+// builds the worker binary and while it explores, and checks the exit
+// status (128 + the signal), that no temporary directory (dowse's, the
+// go command's) and no child process (go test -c, compile, link, the
+// workers) is left, and that a run stopped while exploring writes the
+// rows found so far as a file that compiles.
+func TestHostileCLISignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds dowse and explores a module")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("looks for leftover processes in /proc")
+	}
+	bin := buildDowse(t)
+	cases := []struct {
+		name  string
+		sig   syscall.Signal
+		after string        // the progress line after which the signal is sent
+		delay time.Duration // and how long after it
+		code  int
+		wrote bool // rows are written
+	}{
+		{"term-build", syscall.SIGTERM, "building", 500 * time.Millisecond, exitTerminated, false},
+		{"int-build", syscall.SIGINT, "building", 500 * time.Millisecond, exitInterrupted, false},
+		{"term-explore", syscall.SIGTERM, "exploring PutMix", 2 * time.Second, exitTerminated, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyHostile(t, "sigmix")
+			tmp := t.TempDir()
+			r := startDowse(t, bin, dir, tmp, "gen", "-v", "-cache=false", "-max-time", "10m", "./...")
+			r.waitFor(t, tc.after)
+			time.Sleep(tc.delay)
+			if err := r.cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := r.wait(t, time.Minute); code != tc.code {
+				t.Errorf("exit status %d, want %d\n%s", code, tc.code, r.output())
+			}
+			time.Sleep(200 * time.Millisecond) // children ending after dowse
+			if left := leftovers(t, tmp); len(left) > 0 {
+				t.Errorf("left behind:\n%s\n%s", strings.Join(left, "\n"), r.output())
+			}
+			gen := filepath.Join(dir, "bits_dowse_test.go")
+			data, err := os.ReadFile(gen)
+			if !tc.wrote {
+				if err == nil {
+					t.Errorf("stopped while building, yet wrote %s:\n%s", gen, data)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("no rows written: %v\n%s", err, r.output())
+			}
+			for _, test := range []string{"func TestDowsePutEasy(", "func TestDowsePutMix("} {
+				if !strings.Contains(string(data), test) {
+					t.Errorf("the generated file lacks %s:\n%s", test, data)
+				}
+			}
+			vet := exec.Command("go", "vet", "./...")
+			vet.Dir = dir
+			if out, err := vet.CombinedOutput(); err != nil {
+				t.Errorf("the generated file does not compile: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestHostileCLISecondSignal sends SIGINT twice: the second stops dowse
+// at once, with the status of the first, removing its temporary
+// directories and leaving no partly written file.
+func TestHostileCLISecondSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds dowse and explores a module")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("looks for leftover processes in /proc")
+	}
+	bin := buildDowse(t)
+	dir := copyHostile(t, "sigmix")
+	before := readTree(t, dir)
+	tmp := t.TempDir()
+	r := startDowse(t, bin, dir, tmp, "gen", "-v", "-cache=false", "-max-time", "10m", "./...")
+	r.waitFor(t, "building")
+	time.Sleep(500 * time.Millisecond)
+	for i := 0; i < 2; i++ {
+		if err := r.cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		r.waitFor(t, "dowse gen: SIGINT")
+	}
+	if code := r.wait(t, 10*time.Second); code != exitInterrupted {
+		t.Errorf("exit status %d, want %d\n%s", code, exitInterrupted, r.output())
+	}
+	time.Sleep(200 * time.Millisecond)
+	if left := leftovers(t, tmp); len(left) > 0 {
+		t.Errorf("left behind:\n%s\n%s", strings.Join(left, "\n"), r.output())
+	}
+	for name := range readTree(t, dir) {
+		if _, ok := before[name]; !ok {
+			t.Errorf("wrote %s", name)
+		}
+	}
+}
