@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -236,5 +238,24 @@ func TestHostileCLISecondSignal(t *testing.T) {
 		if _, ok := before[name]; !ok {
 			t.Errorf("wrote %s", name)
 		}
+	}
+}
+
+// TestHostileCLIRelativeReplace runs dowse test on a module whose go.mod
+// replaces a dependency by a relative directory (../limits) and whose
+// package makes an isolated call, so that go test runs in a copy of the
+// module: the replacement must still be found.
+func TestHostileCLIRelativeReplace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := copyHostile(t, "relreplace")
+	var out, errb bytes.Buffer
+	code := testMain(context.Background(), []string{"-C", filepath.Join(dir, "app"), "-count=1", "./..."}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("dowse test: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "ok  \texample.com/app") {
+		t.Errorf("dowse test did not run the tests:\n%s%s", out.String(), errb.String())
 	}
 }

@@ -486,6 +486,28 @@ func (w *Work) WriteModule(cfg Config, goMod, dir string) error {
 	return nil
 }
 
+// absoluteReplaces makes the replacements of f by relative directories
+// absolute, relative to dir, and reports whether there were any.
+func absoluteReplaces(f *modfile.File, dir string) (bool, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false, err
+	}
+	var rel []*modfile.Replace
+	for _, r := range f.Replace {
+		if r.New.Version == "" && modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
+			rel = append(rel, r)
+		}
+	}
+	for _, r := range rel {
+		to := filepath.Join(abs, filepath.FromSlash(r.New.Path))
+		if err := f.AddReplace(r.Old.Path, r.Old.Version, to, ""); err != nil {
+			return false, err
+		}
+	}
+	return len(rel) > 0, nil
+}
+
 // writeRuntime writes the runtime package from src (its .go files except
 // source.go and tests) into dir/rt, with dir/go.mod declaring the runtime
 // module.
@@ -525,13 +547,19 @@ func writeRuntime(src fs.FS, dir string) error {
 
 // RewriteGoMod returns the go.mod data (read from file) with a require of
 // the runtime module and a replace pointing it at rtDir, and a replace of
-// each of copies (any version) by its Copy. If the module is the runtime
-// module itself, data is returned unchanged apart from the copies'
-// replaces.
+// each of copies (any version) by its Copy. Replacements by relative
+// directories are made absolute (relative to file's directory): the go
+// command resolves them from the module root, and dowse test runs in a
+// copy of the module. If the module is the runtime module itself, data is
+// returned unchanged apart from those.
 func RewriteGoMod(file string, data []byte, rtDir string, copies ...*Module) ([]byte, error) {
 	f, err := modfile.Parse(file, data, nil)
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %w", file, err)
+	}
+	absolute, err := absoluteReplaces(f, filepath.Dir(file))
+	if err != nil {
+		return nil, fmt.Errorf("rewriting %s: %w", file, err)
 	}
 	if len(copies) > 0 {
 		for _, m := range copies {
@@ -552,7 +580,7 @@ func RewriteGoMod(file string, data []byte, rtDir string, copies ...*Module) ([]
 		}
 	}
 	if f.Module != nil && f.Module.Mod.Path == RuntimeModule {
-		if len(copies) == 0 {
+		if len(copies) == 0 && !absolute {
 			return data, nil
 		}
 		f.Cleanup()
