@@ -72,6 +72,10 @@ func genMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
+	if err := preflight(cfg.dir, patterns); err != nil {
+		fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		return exitError
+	}
 	var out output.Handler
 	if cfg.json {
 		out = output.NewJSONHandler(stdout)

@@ -259,3 +259,72 @@ func TestHostileCLIRelativeReplace(t *testing.T) {
 		t.Errorf("dowse test did not run the tests:\n%s%s", out.String(), errb.String())
 	}
 }
+
+// TestHostileCLIMessages gives the commands input that once gave a
+// message about something else (the go binary, code that does not
+// compile), no message and status 0, or the same error several times,
+// and checks the status and what the message says.
+func TestHostileCLIMessages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	nomod := copyHostile(t, "nomodule")
+	mod := copyHostile(t, "sigmix")
+	bad := copyHostile(t, "badcompile")
+	missing := filepath.Join(mod, "nonexistent")
+	mains := map[string]func(args []string, stdout, stderr *bytes.Buffer) int{
+		"gen": func(args []string, stdout, stderr *bytes.Buffer) int {
+			return genMain(context.Background(), append([]string{"-cache=false"}, args...), stdout, stderr)
+		},
+		"detect": func(args []string, stdout, stderr *bytes.Buffer) int { return detectMain(args, stdout, stderr) },
+		"survey": func(args []string, stdout, stderr *bytes.Buffer) int { return surveyMain(args, stdout, stderr) },
+		"test": func(args []string, stdout, stderr *bytes.Buffer) int {
+			return testMain(context.Background(), args, stdout, stderr)
+		},
+	}
+	notInModule := "not in a Go module (no go.mod found in " + nomod + " or above); run dowse inside a module"
+	tests := []struct {
+		cmd  string
+		args []string
+		code int
+		want string // in standard error
+		not  string // in neither output
+		once string // exactly once in both outputs
+	}{
+		{cmd: "gen", args: []string{"-C", nomod, "."}, code: 1, want: notInModule},
+		{cmd: "detect", args: []string{"-C", nomod, "."}, code: 1, want: notInModule},
+		{cmd: "survey", args: []string{"-C", nomod, "."}, code: 1, want: notInModule},
+		{cmd: "test", args: []string{"-C", nomod, "."}, code: 1, want: notInModule},
+		{cmd: "gen", args: []string{"-C", mod, "./missing"}, code: 1, want: "pattern ./missing matches no packages: " + filepath.Join(mod, "missing") + " does not exist", not: "compile"},
+		{cmd: "gen", args: []string{"-C", mod, "./missing/..."}, code: 1, want: "pattern ./missing/... matches no packages"},
+		{cmd: "detect", args: []string{"-C", mod, "./missing"}, code: 1, want: "pattern ./missing matches no packages"},
+		{cmd: "gen", args: []string{"-C", mod, "example.com/sigmix/nothere"}, code: 1, want: "the patterns name no packages: no required module provides package example.com/sigmix/nothere", not: "compile"},
+		{cmd: "gen", args: []string{"-C", missing, "./..."}, code: 1, want: "-C " + missing + ": the directory does not exist", not: "go: "},
+		{cmd: "detect", args: []string{"-C", missing, "./..."}, code: 1, want: "-C " + missing + ": the directory does not exist", not: "go: "},
+		{cmd: "survey", args: []string{"-C", missing, "./..."}, code: 1, want: "-C " + missing + ": the directory does not exist", not: "go: "},
+		{cmd: "test", args: []string{"-C", missing, "./..."}, code: 1, want: "-C " + missing + ": the directory does not exist", not: "go: "},
+		{cmd: "detect", args: []string{"-C", bad, "."}, code: 1, once: `cannot use "x" (untyped string constant) as int value in return statement`},
+		{cmd: "detect", args: []string{"-C", bad, "-json", "."}, code: 1, once: `cannot use \"x\" (untyped string constant) as int value in return statement`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd+" "+strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := mains[tt.cmd](tt.args, &stdout, &stderr)
+			out := stdout.String() + stderr.String()
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d\n%s", code, tt.code, out)
+			}
+			if !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("standard error lacks %q:\n%s", tt.want, out)
+			}
+			if tt.not != "" && strings.Contains(out, tt.not) {
+				t.Errorf("the output says %q:\n%s", tt.not, out)
+			}
+			if tt.once != "" {
+				if n := strings.Count(out, tt.once); n != 1 {
+					t.Errorf("%q is said %d times, want once:\n%s", tt.once, n, out)
+				}
+			}
+		})
+	}
+}

@@ -68,6 +68,10 @@ go test's flags pass through: dowse test -cover prints go test's coverage.`)
 	}
 rest:
 	flags, patterns := isotest.Split(args)
+	if err := preflight(dir, patterns); err != nil {
+		fmt.Fprintf(stderr, "dowse test: %v\n", err)
+		return exitError
+	}
 	code, err := isotest.Run(ctx, isotest.Config{Dir: dir, Isolate: isolate.Parse(iso, real, unit), GoTestArgs: flags, Stdout: stdout, Stderr: stderr, KeepWork: keep}, patterns)
 	if ctx.Err() != nil {
 		return stopCode(ctx)

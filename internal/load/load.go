@@ -226,6 +226,9 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
+	if err := notPackages(roots); err != nil {
+		return nil, nil, err
+	}
 	if cerr := compileErrors(roots, cfg.Dir); cerr != nil {
 		// dowse's own generated files may be stale (a PUT's parameters
 		// changed since they were written): load again without them, as
@@ -370,6 +373,28 @@ func compileErrors(roots []*packages.Package, dir string) error {
 		return nil
 	}
 	return &CompileErrors{Errors: errs}
+}
+
+// notPackages reports the roots that are no packages at all — a pattern
+// naming a directory without Go files, or an import path no module
+// provides — which are mistakes in the patterns, not code that does not
+// compile.
+func notPackages(roots []*packages.Package) error {
+	var errs []string
+	for _, r := range roots {
+		if len(r.Errors) == 0 || len(r.GoFiles) > 0 || len(r.CompiledGoFiles) > 0 || len(r.IgnoredFiles) > 0 || len(r.OtherFiles) > 0 {
+			continue
+		}
+		for _, e := range r.Errors {
+			if e.Kind == packages.ListError {
+				errs = append(errs, strings.Join(strings.Fields(e.Msg), " "))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the patterns name no packages: %s", strings.Join(errs, "; "))
 }
 
 // relPos shortens an absolute "file:line:col" position to a path relative
