@@ -307,11 +307,16 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 			warnings = append(warnings, fmt.Sprintf("%s: not in the main module: skipped", p.Path))
 			continue
 		}
-		if p.Test != nil {
-			p.Targets = append(p.Targets, findTargets(p.Test, fset, false, cfg)...)
-		}
-		if p.XTest != nil {
-			p.Targets = append(p.Targets, findTargets(p.XTest, fset, true, cfg)...)
+		for _, v := range []struct {
+			pkg      *packages.Package
+			external bool
+		}{{p.Test, false}, {p.XTest, true}} {
+			if v.pkg == nil {
+				continue
+			}
+			targets, warns := findTargets(v.pkg, fset, v.external, cfg)
+			p.Targets = append(p.Targets, targets...)
+			warnings = append(warnings, warns...)
 		}
 		if len(p.Targets) == 0 || cfg.Auto {
 			v := p.Test
