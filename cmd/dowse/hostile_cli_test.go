@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -326,5 +327,34 @@ func TestHostileCLIMessages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHostileCLIJSONWriteError explores a target whose generated file
+// cannot be written (a directory has its name): the JSON summary, which
+// scripts read, carries the error, and the status is 1.
+func TestHostileCLIJSONWriteError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	dir := copyHostile(t, "wrongput")
+	if err := os.Mkdir(filepath.Join(dir, "w_dowse_test.go"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := genMain(context.Background(), []string{"-C", dir, "-json", "-cache=false", "-max-time", "5s", "-run", "^PutOK$", "."}, &stdout, &stderr)
+	if code != exitError {
+		t.Errorf("exit status %d, want %d\n%s%s", code, exitError, stdout.String(), stderr.String())
+	}
+	var sum struct {
+		Target string
+		Error  string
+		Runs   int
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if sum.Target != "PutOK" || sum.Runs == 0 || !strings.Contains(sum.Error, "could not be written") || !strings.Contains(sum.Error, "w_dowse_test.go") {
+		t.Errorf("summary %+v: want PutOK explored, with an error saying its file could not be written\n%s", sum, stdout.String())
 	}
 }
