@@ -133,7 +133,9 @@ them. The packages' own files are never modified.
 
 Exit status: 0 if no target failed, 3 if a target failed on some input
 (the failing inputs are written too), 1 if the packages do not compile or a
-target could not be explored or written, 2 for usage errors.
+target could not be explored or written, 2 for usage errors, 130 or 143
+when stopped by SIGINT or SIGTERM (what was found is written; a second
+signal stops at once).
 
 flags:`)
 		fs.PrintDefaults()
