@@ -245,10 +245,10 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 	}
 	stats, err := engine.Run(ctx, ecfg, patterns, engine.Output(out))
 	if ctx.Err() != nil {
+		// Stopped: the targets handed to out so far get their totals.
 		if err != nil {
 			fmt.Fprintf(stderr, "dowse gen: %v\n", context.Cause(ctx))
-		}
-		if err := out.Flush(); err != nil {
+		} else if err := out.Flush(); err != nil {
 			fmt.Fprintf(stderr, "dowse gen: %v\n", err)
 		}
 		return stopCode(ctx)

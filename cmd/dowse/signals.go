@@ -69,7 +69,7 @@ func signalContext(name string) (ctx context.Context, stop func()) {
 			case sig := <-sigs:
 				if first == nil {
 					first = sig
-					fmt.Fprintf(os.Stderr, "dowse %s: %s: stopping; a second signal stops at once without writing\n", name, signalName(sig))
+					fmt.Fprintf(os.Stderr, "dowse %s: %s: stopping (a second signal stops at once)\n", name, signalName(sig))
 					cancel(&signalError{sig})
 					continue
 				}
