@@ -222,7 +222,14 @@ func (p *Pool) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
 					errs[slot] = err
 					continue
 				}
-				outs[i] = w.run(ctx, &reqs[i], p.runTimeout)
+				o := w.run(ctx, &reqs[i], p.runTimeout)
+				if o.Died && stoppedWithDowse(ctx, w) {
+					// Nothing is known of the run: the worker ended
+					// because dowse is stopping, not because of its
+					// input.
+					o = RunOutcome{Skipped: true}
+				}
+				outs[i] = o
 			}
 		}()
 	}
@@ -235,6 +242,30 @@ func (p *Pool) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
 		return nil, err
 	}
 	return outs, nil
+}
+
+// stopGrace is how long a worker that ended by SIGINT or SIGTERM waits
+// for the context to end with it (stoppedWithDowse).
+const stopGrace = time.Second
+
+// stoppedWithDowse reports whether worker w, which died, ended because
+// dowse is stopping: ctx is done, or w ended by SIGINT or SIGTERM — which
+// a terminal's Ctrl-C sends to dowse's whole process group, workers
+// included — and ctx ends within stopGrace. A worker ended by such a
+// signal while dowse goes on is a run that ended its worker, as any other.
+func stoppedWithDowse(ctx context.Context, w *proc) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	if !procgroup.EndedByStopSignal(w.cmd.ProcessState) {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return true
+	case <-time.After(stopGrace):
+		return false
+	}
 }
 
 // Close implements Executor: it stops the workers and removes their temp

@@ -23,3 +23,6 @@ func signalGroup(pid int, sig os.Signal) error {
 	}
 	return p.Signal(sig)
 }
+
+// EndedByStopSignal reports false: only Unix tells how a process ended.
+func EndedByStopSignal(*os.ProcessState) bool { return false }
