@@ -159,6 +159,7 @@ func TestHostileCLISignals(t *testing.T) {
 		code  int
 		wrote bool // rows are written
 	}{
+		{"term-load", syscall.SIGTERM, "loading", 0, exitTerminated, false},
 		{"term-build", syscall.SIGTERM, "building", 500 * time.Millisecond, exitTerminated, false},
 		{"int-build", syscall.SIGINT, "building", 500 * time.Millisecond, exitInterrupted, false},
 		{"term-explore", syscall.SIGTERM, "exploring PutMix", 2 * time.Second, exitTerminated, true},
@@ -175,6 +176,9 @@ func TestHostileCLISignals(t *testing.T) {
 			}
 			if code := r.wait(t, time.Minute); code != tc.code {
 				t.Errorf("exit status %d, want %d\n%s", code, tc.code, r.output())
+			}
+			if strings.Contains(r.output(), "no targets") {
+				t.Errorf("a stopped run says it found no targets\n%s", r.output())
 			}
 			time.Sleep(200 * time.Millisecond) // children ending after dowse
 			if left := leftovers(t, tmp); len(left) > 0 {
