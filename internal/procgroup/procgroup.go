@@ -29,6 +29,7 @@ const Grace = 5 * time.Second
 var (
 	mu      sync.Mutex
 	groups  = map[int]bool{}    // process groups of running commands
+	stopped = map[int]bool{}    // process groups whose command's context ended
 	temps   = map[string]bool{} // temporary directories to remove on Exit
 	exiting bool
 
@@ -49,6 +50,9 @@ func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	setGroup(cmd)
 	cmd.Cancel = func() error {
 		pid := cmd.Process.Pid
+		mu.Lock()
+		stopped[pid] = true
+		mu.Unlock()
 		err := signalGroup(pid, interrupt)
 		time.AfterFunc(Grace, func() { _ = signalGroup(pid, kill) })
 		return err
@@ -58,7 +62,9 @@ func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 }
 
 // Run starts cmd, records its process group until it ends, and waits for
-// it.
+// it. When the command was stopped (its context ended), what is left of
+// its process group once it has ended — children that ignore SIGINT — is
+// killed.
 func Run(cmd *exec.Cmd) error {
 	mu.Lock()
 	if exiting {
@@ -76,6 +82,10 @@ func Run(cmd *exec.Cmd) error {
 	err = cmd.Wait()
 	mu.Lock()
 	delete(groups, pid)
+	if stopped[pid] {
+		delete(stopped, pid)
+		_ = signalGroup(pid, kill)
+	}
 	mu.Unlock()
 	return err
 }
