@@ -134,8 +134,8 @@ type Stats struct {
 // targets, writes their tests and hands each target's result to h. The
 // error is one that stops the whole run: the work directory, the
 // packages do not load or compile (load.IsCompileError; nothing was
-// written), or h failed. An interrupted run (ctx done) stops after the
-// package being explored, which gets no files.
+// written), or h failed. A stopped run (ctx done) ends with the package
+// being explored, which gets the files of what was found so far.
 func Run(ctx context.Context, cfg Config, patterns []string, h Handler) (Stats, error) {
 	if cfg.Stderr == nil {
 		cfg.Stderr = io.Discard
@@ -403,16 +403,14 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 
 	// A stopped run still writes what it found: the rows of the targets
 	// explored, the one stopped included (its rows are runs that
-	// finished). Their confirmation runs on, for at most
-	// stoppedVerifyTimeout; rows it cannot confirm put the files back.
-	vctx := ctx
-	if ctx.Err() != nil {
-		var cancel context.CancelFunc
-		vctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), stoppedVerifyTimeout)
-		defer cancel()
-		if anyExplored(results) {
-			g.warnf("%s: %v; writing the rows found so far", p.Path, context.Cause(ctx))
-		}
+	// finished). Their confirmation goes on for at most
+	// stoppedVerifyTimeout after the stop, whenever it comes; rows it
+	// cannot confirm put the files back.
+	vctx, cancelVerify := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelVerify()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(stoppedVerifyTimeout, cancelVerify) })()
+	if ctx.Err() != nil && anyExplored(results) {
+		g.warnf("%s: %v; writing the rows found so far", p.Path, context.Cause(ctx))
 	}
 	// The files are written under procgroup.Hold, so that a second signal
 	// (procgroup.Exit) never ends the process in the middle of a write; the
