@@ -362,3 +362,30 @@ func TestHostileCLIJSONWriteError(t *testing.T) {
 		t.Errorf("summary %+v: want PutOK explored, with an error saying its file could not be written\n%s", sum, stdout.String())
 	}
 }
+
+// TestHostileCLITestSignal stops dowse test with SIGTERM while go test
+// runs a test that takes minutes: dowse exits 143 at once, and neither
+// the go command nor the test binary outlives it.
+func TestHostileCLITestSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds dowse and runs go test")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("looks for leftover processes in /proc")
+	}
+	bin := buildDowse(t)
+	dir := copyHostile(t, "slowtest")
+	tmp := t.TempDir()
+	r := startDowse(t, bin, dir, tmp, "test", "-count=1", "-v", ".")
+	r.waitFor(t, "waiting")
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := r.wait(t, 30*time.Second); code != exitTerminated {
+		t.Errorf("exit status %d, want %d\n%s", code, exitTerminated, r.output())
+	}
+	time.Sleep(200 * time.Millisecond)
+	if left := leftovers(t, tmp); len(left) > 0 {
+		t.Errorf("left behind:\n%s\n%s", strings.Join(left, "\n"), r.output())
+	}
+}
