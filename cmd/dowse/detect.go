@@ -67,6 +67,10 @@ func detectMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	if err := preflight(*dir, fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "dowse detect: %v\n", err)
+		return 1
+	}
 	opts := detect.Options{Interprocedural: *inter, IntoProduction: *intoProd}
 	prog, err := detect.Load(detect.LoadConfig{Dir: *dir, Tags: *tags, Options: opts}, fs.Args()...)
 	if err != nil {
@@ -92,8 +96,11 @@ func detectMain(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	for _, e := range prog.Errors {
-		fmt.Fprintf(stderr, "dowse detect: %s: %s\n", e.Package, strings.Join(e.Errors, "; "))
+	if text == nil {
+		// The text report lists them already.
+		for _, e := range prog.Errors {
+			fmt.Fprintf(stderr, "dowse detect: %s: %s\n", e.Package, strings.Join(e.Errors, "; "))
+		}
 	}
 	if prog.Analyzed() == 0 && len(prog.Errors) > 0 {
 		return 1

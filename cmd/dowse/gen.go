@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"regexp"
 	"runtime"
 	"strings"
@@ -32,10 +31,8 @@ const (
 	exitError    = 1 // the packages do not compile, or a target could not be explored or emitted
 	exitUsage    = 2
 	exitFindings = 3 // tests generated, and a target failed on some input
-	// exitInterrupted is the status of a run stopped by an interrupt
-	// (128 + SIGINT, as a shell reports it): nothing was written for the
-	// package being explored.
-	exitInterrupted = 130
+	// A run stopped by SIGINT or SIGTERM exits with exitInterrupted or
+	// exitTerminated (signals.go).
 )
 
 // genConfig is what the flags of dowse gen say.
@@ -65,7 +62,7 @@ type genConfig struct {
 }
 
 func runGen(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext("gen")
 	defer stop()
 	return genMain(ctx, args, os.Stdout, os.Stderr)
 }
@@ -74,6 +71,10 @@ func genMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, patterns, code := parseGenFlags(args, stderr)
 	if code >= 0 {
 		return code
+	}
+	if err := preflight(cfg.dir, patterns); err != nil {
+		fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		return exitError
 	}
 	var out output.Handler
 	if cfg.json {
@@ -132,7 +133,9 @@ them. The packages' own files are never modified.
 
 Exit status: 0 if no target failed, 3 if a target failed on some input
 (the failing inputs are written too), 1 if the packages do not compile or a
-target could not be explored or written, 2 for usage errors.
+target could not be explored or written, 2 for usage errors, 130 or 143
+when stopped by SIGINT or SIGTERM (what was found is written; a second
+signal stops at once).
 
 flags:`)
 		fs.PrintDefaults()
@@ -241,6 +244,15 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 		ecfg.Cache = c
 	}
 	stats, err := engine.Run(ctx, ecfg, patterns, engine.Output(out))
+	if ctx.Err() != nil {
+		// Stopped: the targets handed to out so far get their totals.
+		if err != nil {
+			fmt.Fprintf(stderr, "dowse gen: %v\n", context.Cause(ctx))
+		} else if err := out.Flush(); err != nil {
+			fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		}
+		return stopCode(ctx)
+	}
 	if err != nil {
 		if load.IsCompileError(err) {
 			fmt.Fprintf(stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
@@ -254,8 +266,6 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 		return exitError
 	}
 	switch {
-	case ctx.Err() != nil:
-		return exitInterrupted
 	case stats.Errors > 0:
 		return exitError
 	case stats.Findings > 0:

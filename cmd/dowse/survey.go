@@ -34,6 +34,10 @@ func surveyMain(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	if err := preflight(*dir, patterns); err != nil {
+		fmt.Fprintf(stderr, "dowse survey: %v\n", err)
+		return 1
+	}
 	wd := *dir
 	if wd == "" {
 		var err error

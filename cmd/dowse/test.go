@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/dowse-go/dowse/internal/isolate"
@@ -17,7 +16,7 @@ func init() {
 }
 
 func runTest(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext("test")
 	defer stop()
 	return testMain(ctx, args, os.Stdout, os.Stderr)
 }
@@ -69,7 +68,14 @@ go test's flags pass through: dowse test -cover prints go test's coverage.`)
 	}
 rest:
 	flags, patterns := isotest.Split(args)
+	if err := preflight(dir, patterns); err != nil {
+		fmt.Fprintf(stderr, "dowse test: %v\n", err)
+		return exitError
+	}
 	code, err := isotest.Run(ctx, isotest.Config{Dir: dir, Isolate: isolate.Parse(iso, real, unit), GoTestArgs: flags, Stdout: stdout, Stderr: stderr, KeepWork: keep}, patterns)
+	if ctx.Err() != nil {
+		return stopCode(ctx)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "dowse test: %v\n", err)
 		if code == 0 {

@@ -34,7 +34,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -48,6 +47,7 @@ import (
 
 	"github.com/dowse-go/dowse/internal/instrument"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -129,11 +129,36 @@ type Work struct {
 
 // NewWork creates a work directory. If keep is false, Close removes it.
 func NewWork(keep bool) (*Work, error) {
-	dir, err := os.MkdirTemp("", "dowse-work-")
+	dir, err := procgroup.MkdirTemp("", "dowse-work-")
 	if err != nil {
 		return nil, fmt.Errorf("creating work directory: %w", err)
 	}
+	if keep {
+		procgroup.Forget(dir)
+	}
 	return &Work{Dir: dir, keep: keep}, nil
+}
+
+// GoTmpDir returns the directory, inside the work directory, that the go
+// commands dowse runs get as GOTMPDIR: a go command stopped by a signal
+// leaves its go-build directory behind, and there it goes with the work
+// directory.
+func (w *Work) GoTmpDir() (string, error) {
+	dir := filepath.Join(w.Dir, "gotmp")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("creating GOTMPDIR: %w", err)
+	}
+	return dir, nil
+}
+
+// goEnv is the environment of the go commands building in w: env (nil:
+// os.Environ()) with GOWORK=off and GOTMPDIR in w.
+func (w *Work) goEnv(env []string) ([]string, error) {
+	tmp, err := w.GoTmpDir()
+	if err != nil {
+		return nil, err
+	}
+	return withEnv(env, "GOWORK=off", "GOTMPDIR="+tmp), nil
 }
 
 // Kept reports whether Close leaves the work directory in place.
@@ -144,7 +169,7 @@ func (w *Work) Close() error {
 	if w.keep {
 		return nil
 	}
-	if err := os.RemoveAll(w.Dir); err != nil {
+	if err := procgroup.RemoveAll(w.Dir); err != nil {
 		return fmt.Errorf("removing work directory: %w", err)
 	}
 	return nil
@@ -333,11 +358,17 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	}
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, p.Path)
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := procgroup.Command(ctx, "go", args...)
 	cmd.Dir = p.Module.Dir
-	cmd.Env = withEnv(cfg.Env, "GOWORK=off")
-	out, err := cmd.CombinedOutput()
+	if cmd.Env, err = w.goEnv(cfg.Env); err != nil {
+		return nil, err
+	}
+	out, err := procgroup.CombinedOutput(cmd)
 	if err != nil {
+		if ctx.Err() != nil {
+			// Stopped, not broken.
+			return nil, fmt.Errorf("building %s: %w", p.Path, context.Cause(ctx))
+		}
 		e := &Error{Package: p.Path, Output: string(out), Err: err}
 		if w.keep {
 			e.WorkDir = w.Dir
@@ -455,6 +486,28 @@ func (w *Work) WriteModule(cfg Config, goMod, dir string) error {
 	return nil
 }
 
+// absoluteReplaces makes the replacements of f by relative directories
+// absolute, relative to dir, and reports whether there were any.
+func absoluteReplaces(f *modfile.File, dir string) (bool, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false, err
+	}
+	var rel []*modfile.Replace
+	for _, r := range f.Replace {
+		if r.New.Version == "" && modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
+			rel = append(rel, r)
+		}
+	}
+	for _, r := range rel {
+		to := filepath.Join(abs, filepath.FromSlash(r.New.Path))
+		if err := f.AddReplace(r.Old.Path, r.Old.Version, to, ""); err != nil {
+			return false, err
+		}
+	}
+	return len(rel) > 0, nil
+}
+
 // writeRuntime writes the runtime package from src (its .go files except
 // source.go and tests) into dir/rt, with dir/go.mod declaring the runtime
 // module.
@@ -494,13 +547,19 @@ func writeRuntime(src fs.FS, dir string) error {
 
 // RewriteGoMod returns the go.mod data (read from file) with a require of
 // the runtime module and a replace pointing it at rtDir, and a replace of
-// each of copies (any version) by its Copy. If the module is the runtime
-// module itself, data is returned unchanged apart from the copies'
-// replaces.
+// each of copies (any version) by its Copy. Replacements by relative
+// directories are made absolute (relative to file's directory): the go
+// command resolves them from the module root, and dowse test runs in a
+// copy of the module. If the module is the runtime module itself, data is
+// returned unchanged apart from those.
 func RewriteGoMod(file string, data []byte, rtDir string, copies ...*Module) ([]byte, error) {
 	f, err := modfile.Parse(file, data, nil)
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %w", file, err)
+	}
+	absolute, err := absoluteReplaces(f, filepath.Dir(file))
+	if err != nil {
+		return nil, fmt.Errorf("rewriting %s: %w", file, err)
 	}
 	if len(copies) > 0 {
 		for _, m := range copies {
@@ -521,7 +580,7 @@ func RewriteGoMod(file string, data []byte, rtDir string, copies ...*Module) ([]
 		}
 	}
 	if f.Module != nil && f.Module.Mod.Path == RuntimeModule {
-		if len(copies) == 0 {
+		if len(copies) == 0 && !absolute {
 			return data, nil
 		}
 		f.Cleanup()

@@ -39,7 +39,14 @@ func TestRewriteGoMod(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, strings.TrimSuffix(in, ".in")+".golden", string(out))
+			// Relative replacements become absolute: the golden file
+			// names the input's directory $DIR.
+			dir, err := filepath.Abs(filepath.Dir(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.ReplaceAll(string(out), dir, "$DIR")
+			checkGolden(t, strings.TrimSuffix(in, ".in")+".golden", got)
 		})
 	}
 }
@@ -312,4 +319,36 @@ func hashTree(t *testing.T, dir string) string {
 func checkGolden(t *testing.T, file, got string) {
 	t.Helper()
 	golden.Check(t, file, got, *update)
+}
+
+// TestRewriteGoModRelativeReplaces checks that replacements by relative
+// directories become absolute, relative to the go.mod's directory, and
+// that the others are left as they are: the go command resolves relative
+// ones from the module root, and dowse test builds in a copy of the
+// module.
+func TestRewriteGoModRelativeReplaces(t *testing.T) {
+	const file = "/home/u/app/go.mod"
+	tests := []struct {
+		name, replace, want string
+	}{
+		{"parent", "example.com/x => ../x", "example.com/x => /home/u/x"},
+		{"below", "example.com/y => ./third_party/y", "example.com/y => /home/u/app/third_party/y"},
+		{"versioned", "example.com/v v1.2.3 => ../v", "example.com/v v1.2.3 => /home/u/v"},
+		{"absolute", "example.com/z => /opt/z", "example.com/z => /opt/z"},
+		{"module", "example.com/w => example.com/w2 v1.0.0", "example.com/w => example.com/w2 v1.0.0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, module := range []string{"example.com/app", RuntimeModule} {
+				data := []byte("module " + module + "\n\ngo 1.22\n\nreplace " + tt.replace + "\n")
+				out, err := RewriteGoMod(file, data, "/work/rtmod")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(out), "replace "+tt.want+"\n") {
+					t.Errorf("module %s: replace %s: got\n%s\nwant replace %s", module, tt.replace, out, tt.want)
+				}
+			}
+		})
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/module"
+
+	"github.com/dowse-go/dowse/internal/procgroup"
 )
 
 // Other modules' packages instrumented on request (-instrument).
@@ -89,12 +90,12 @@ func FindModules(ctx context.Context, dir string, env, buildFlags, patterns, ins
 	const format = `{{.ImportPath}}	{{.Standard}}	{{with .Module}}{{.Path}}	{{.Version}}	{{.Dir}}	{{.Main}}	{{with .Replace}}{{.Path}}	{{.Version}}{{end}}{{end}}`
 	args := append([]string{"list", "-e", "-deps", "-test", "-f", format}, buildFlags...)
 	args = append(args, patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := procgroup.Command(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = withEnv(env, "GOWORK=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := procgroup.Output(cmd)
 	if err != nil {
 		return nil, nil, fmt.Errorf("listing the dependencies of %s: %w\n%s", strings.Join(patterns, " "), err, stderr.String())
 	}
@@ -232,10 +233,10 @@ func copyModule(src, dst string) error {
 // module cache directory, as the go command (with GOWORK=off) sees them:
 // one "go env GOMOD GOMODCACHE".
 func ModuleEnv(ctx context.Context, dir string, env []string) (gomod, modCache string, err error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD", "GOMODCACHE")
+	cmd := procgroup.Command(ctx, "go", "env", "GOMOD", "GOMODCACHE")
 	cmd.Dir = dir
 	cmd.Env = withEnv(env, "GOWORK=off")
-	out, err := cmd.Output()
+	out, err := procgroup.Output(cmd)
 	if err != nil {
 		return "", "", fmt.Errorf("go env GOMOD GOMODCACHE: %w", err)
 	}

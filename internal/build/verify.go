@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 )
 
 // verifyTimeout bounds a run of generated tests by FailingSubtests.
@@ -35,10 +35,14 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	}
 	args := append([]string{"test", "-c", "-o", bin}, cfg.BuildFlags...)
 	args = append(args, p.Path)
-	build := exec.CommandContext(ctx, "go", args...)
+	build := procgroup.Command(ctx, "go", args...)
 	build.Dir = p.Module.Dir
-	build.Env = withEnv(cfg.Env, "GOWORK=off")
-	if out, err := build.CombinedOutput(); err != nil {
+	env, err := w.goEnv(cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	build.Env = env
+	if out, err := procgroup.CombinedOutput(build); err != nil {
 		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
 	}
 	if len(tests) == 0 {
@@ -63,10 +67,14 @@ func (w *Work) PassingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	}
 	args := append([]string{"test", "-c", "-o", bin}, cfg.BuildFlags...)
 	args = append(args, p.Path)
-	build := exec.CommandContext(ctx, "go", args...)
+	build := procgroup.Command(ctx, "go", args...)
 	build.Dir = p.Module.Dir
-	build.Env = withEnv(cfg.Env, "GOWORK=off")
-	if out, err := build.CombinedOutput(); err != nil {
+	goEnv, err := w.goEnv(cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	build.Env = goEnv
+	if out, err := procgroup.CombinedOutput(build); err != nil {
 		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
 	}
 	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
@@ -74,10 +82,10 @@ func (w *Work) PassingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	var passed []string
 	pending := slices.Clone(subs)
 	for runs := 0; len(pending) > 0 && runs < maxVerifyRuns; runs++ {
-		run := exec.CommandContext(ctx, bin, "-test.run="+anchored([]string{test})+"/"+anchored(pending), "-test.v", "-test.count=1")
+		run := procgroup.Command(ctx, bin, "-test.run="+anchored([]string{test})+"/"+anchored(pending), "-test.v", "-test.count=1")
 		run.Dir = dir
 		run.Env = append(withEnv(cfg.Env, "GOWORK=off"), env...)
-		out, _ := run.CombinedOutput()
+		out, _ := procgroup.CombinedOutput(run)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -127,10 +135,10 @@ func runFailing(ctx context.Context, bin, dir string, env []string, pkg string, 
 		if len(batch) == 1 && len(skips[batch[0]]) > 0 {
 			args = append(args, "-test.skip="+anchored(batch)+"/"+anchored(skips[batch[0]]))
 		}
-		run := exec.CommandContext(ctx, bin, args...)
+		run := procgroup.Command(ctx, bin, args...)
 		run.Dir = dir
 		run.Env = withEnv(env, "GOWORK=off")
-		out, err := run.CombinedOutput()
+		out, err := procgroup.CombinedOutput(run)
 		rep := parseTestOutput(out)
 		for test, subs := range rep.failed {
 			for _, sub := range subs {

@@ -96,11 +96,12 @@ func Load(cfg LoadConfig, patterns ...string) (*Program, error) {
 	}
 	p.prog = ssa.NewProgram(p.Fset, mode)
 	var build []*unit
+	reported := map[string]string{} // error line → the package that reported it first
 	for _, pkg := range pkgs {
 		if strings.HasSuffix(pkg.ID, ".test") && pkg.Name == "main" {
 			continue // generated test main
 		}
-		if errs := packageErrors(pkg); len(errs) > 0 {
+		if errs := packageErrors(pkg, reported); len(errs) > 0 {
 			p.Errors = append(p.Errors, &PackageError{Package: pkg.ID, Errors: errs})
 			continue
 		}
@@ -155,10 +156,35 @@ func Load(cfg LoadConfig, patterns ...string) (*Program, error) {
 // Analyzed reports how many packages with test code were analysed.
 func (p *Program) Analyzed() int { return len(p.units) }
 
-func packageErrors(pkg *packages.Package) []string {
+// packageErrors returns the errors of pkg, each once: the go command's
+// compile output (a "# pkg" line, then positions relative to the
+// package's directory) repeats the type checker's errors, and the test
+// variant of a package repeats the package's. reported maps each error
+// line, by file base name and message, to the package that reported it
+// first; a package whose errors were all reported by another says so.
+func packageErrors(pkg *packages.Package, reported map[string]string) []string {
 	var errs []string
+	var earlier string
 	for _, e := range pkg.Errors {
-		errs = append(errs, e.Error())
+		for _, line := range strings.Split(e.Error(), "\n") {
+			line = strings.TrimSpace(line)
+			line = strings.TrimPrefix(line, "-: ")
+			if line == "" || strings.HasPrefix(line, "# ") {
+				continue
+			}
+			key := errorKey(line)
+			if by, ok := reported[key]; ok {
+				if by != pkg.ID && earlier == "" {
+					earlier = by
+				}
+				continue
+			}
+			reported[key] = pkg.ID
+			errs = append(errs, line)
+		}
+	}
+	if len(errs) == 0 && earlier != "" {
+		errs = append(errs, "the same errors as "+earlier)
 	}
 	if len(errs) == 0 && pkg.IllTyped {
 		errs = append(errs, "package or one of its dependencies has errors")
@@ -167,6 +193,17 @@ func packageErrors(pkg *packages.Package) []string {
 		errs = append(errs, "no type information")
 	}
 	return errs
+}
+
+// errorKey is an error line with the directory of its position left
+// out, so that the go command's relative positions and the type
+// checker's absolute ones compare equal.
+func errorKey(line string) string {
+	pos, msg, ok := strings.Cut(line, ".go:")
+	if !ok {
+		return line
+	}
+	return filepath.Base(pos) + ".go:" + msg
 }
 
 func hasTestFiles(pkg *packages.Package) bool {

@@ -501,6 +501,13 @@ func (g *runner) finishFile(targets []*load.Target, res emit.Result, err error, 
 		if terrs, other = targetErrors(err); other {
 			g.warnf("%v", err)
 			g.stats.Errors++
+			// Each explored target says so in its summary (JSON
+			// "error"), as when its own rows cannot be written.
+			for _, t := range targets {
+				if r := byResult[t]; r.Report != nil && r.Err == nil {
+					r.Err = fmt.Errorf("explored, but its tests could not be written: %w", err)
+				}
+			}
 			return false
 		}
 	}

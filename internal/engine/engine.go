@@ -34,6 +34,7 @@ import (
 	"github.com/dowse-go/dowse/internal/gofuzz"
 	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 	"github.com/dowse-go/dowse/internal/shard"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -143,8 +144,8 @@ type Stats struct {
 // targets, writes their tests and hands each target's result to h. The
 // error is one that stops the whole run: the work directory, the
 // packages do not load or compile (load.IsCompileError; nothing was
-// written), or h failed. An interrupted run (ctx done) stops after the
-// package being explored, which gets no files.
+// written), or h failed. A stopped run (ctx done) ends with the package
+// being explored, which gets the files of what was found so far.
 func Run(ctx context.Context, cfg Config, patterns []string, h Handler) (Stats, error) {
 	if cfg.Stderr == nil {
 		cfg.Stderr = io.Discard
@@ -163,6 +164,7 @@ type runner struct {
 	instrumenter *build.SourceInstrumenter // shared by the builds of one load
 	plan         *isolate.Plan             // the isolation sandbox (nil: off)
 	isolateTime  time.Duration             // the effect analysis and the plan
+	goTmp        string                    // GOTMPDIR of the go commands, in the work directory
 	goCacheOnce  sync.Once
 	goCacheDir   string
 
@@ -213,6 +215,13 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 			g.warnf("work directory: %s", work.Dir)
 		}
 	}()
+	// go commands stopped by a signal leave their temporary directories
+	// behind: they get GOTMPDIR in the work directory.
+	goTmp, err := work.GoTmpDir()
+	if err != nil {
+		return err
+	}
+	g.goTmp = goTmp
 	loadFlags := buildFlags
 	if len(g.cfg.Instrument) > 0 {
 		modFile, err := g.prepareOthers(ctx, work, buildFlags, patterns)
@@ -226,8 +235,11 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	// -unit's packages are rewritten (isolated) and instrumented in the
 	// binaries of the packages that import them: their syntax is needed.
 	deps := g.cfg.InstrumentModule || len(g.cfg.Instrument) > 0 || len(g.cfg.Isolate.Unit) > 0 && !g.cfg.Isolate.Off
-	pkgs, warnings, err := load.Load(load.Config{Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto, NoMocks: g.cfg.NoMocks, MockCalls: g.cfg.MockCalls}, patterns...)
+	pkgs, warnings, err := load.Load(load.Config{Context: ctx, Env: append(os.Environ(), "GOTMPDIR="+g.goTmp), Dir: g.cwd, BuildFlags: loadFlags, Deps: deps, Auto: g.cfg.Auto, NoMocks: g.cfg.NoMocks, MockCalls: g.cfg.MockCalls}, patterns...)
 	if err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		return err
 	}
 	for _, w := range warnings {
@@ -381,7 +393,9 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			Unit:             g.unitPatterns(),
 		}, p, runnable)
 		buildTime = time.Since(start)
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
+			bin = nil // stopped while building: the targets report why below
+		} else if err != nil {
 			g.warnf("%v", err)
 			for _, r := range results {
 				if r.Err == nil {
@@ -406,21 +420,37 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		r.Report, r.Err = g.explore(ctx, bin, r.Target)
 	}
 
-	if ctx.Err() == nil {
-		var verify verifier
-		var rerun rerunner
-		if bin != nil {
-			verify = func(tests []string) (map[string][]string, error) {
-				return work.FailingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
-			}
-			rerun = func(test string, subs []string) ([]string, error) {
-				return work.PassingSubtests(ctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, test, subs, []string{emit.ReproduceEnv + "=1"})
-			}
-		}
-		g.emit(p, results, selected, verify, rerun)
-	} else {
-		g.warnf("%s: interrupted; no files written", p.Path)
+	// A stopped run still writes what it found: the rows of the targets
+	// explored, the one stopped included (its rows are runs that
+	// finished). Their confirmation goes on for at most
+	// stoppedVerifyTimeout after the stop, whenever it comes; rows it
+	// cannot confirm put the files back.
+	vctx, cancelVerify := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelVerify()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(stoppedVerifyTimeout, cancelVerify) })()
+	if ctx.Err() != nil && anyExplored(results) {
+		g.warnf("%s: %v; writing the rows found so far", p.Path, context.Cause(ctx))
 	}
+	// The files are written under procgroup.Hold, so that a second signal
+	// (procgroup.Exit) never ends the process in the middle of a write; the
+	// confirmation, which runs go test, is not held.
+	release := procgroup.Hold()
+	var verify verifier
+	var rerun rerunner
+	if bin != nil {
+		verify = func(tests []string) (map[string][]string, error) {
+			release()
+			defer func() { release = procgroup.Hold() }()
+			return work.FailingSubtests(vctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
+		}
+		rerun = func(test string, subs []string) ([]string, error) {
+			release()
+			defer func() { release = procgroup.Hold() }()
+			return work.PassingSubtests(vctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, test, subs, []string{emit.ReproduceEnv + "=1"})
+		}
+	}
+	g.emit(p, results, selected, verify, rerun)
+	release()
 	// The keys of the results to keep: with the package's files as this
 	// run left them.
 	var postKey []byte
@@ -492,6 +522,17 @@ func sandboxLabels(sites []load.SandboxParam) map[string]string {
 	return labels
 }
 
+// anyExplored reports whether a target of results was explored, if only
+// in part.
+func anyExplored(results []*Result) bool {
+	for _, r := range results {
+		if r.Report != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // findings counts the findings of a summary that are bugs: causes of
 // failures not listed apart (output.Finding.Apart).
 func findings(sum *output.Target) int {
@@ -545,6 +586,10 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 	return explore.ExploreRaising(ctx, g.cfg.Explore, target, raise, solver)
 }
 
+// stoppedVerifyTimeout bounds the confirmation of the rows written by a
+// stopped run (docs/architecture.md, "Exit status").
+const stoppedVerifyTimeout = 30 * time.Second
+
 // maxFuzzedLen is the longest string or byte slice of Go's fuzzer's inputs
 // that a fuzz target's length bound is raised to fit.
 const maxFuzzedLen = 1024
@@ -564,7 +609,7 @@ func (g *runner) startFuzzer(ctx context.Context, p *load.Package, t *load.Targe
 	h := &hybridFuzzer{t: t, built: make(chan struct{}), logf: g.logf, workers: g.cfg.Workers}
 	go func() {
 		defer close(h.built)
-		h.fz, h.err = gofuzz.Build(ctx, p.Dir, t.Name, nil)
+		h.fz, h.err = gofuzz.Build(ctx, p.Dir, t.Name, []string{"GOTMPDIR=" + g.goTmp})
 	}()
 	return h
 }

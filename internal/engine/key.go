@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -22,6 +21,7 @@ import (
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 )
 
 // The result cache's key of a target hashes everything its exploration
@@ -122,9 +122,9 @@ func newKeyer(ctx context.Context, cfg Config, cwd string, loadFlags, patterns [
 		return nil, err
 	}
 	env := append(os.Environ(), "GOWORK=off")
-	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED")
+	cmd := procgroup.Command(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED")
 	cmd.Dir, cmd.Env = cwd, env
-	goEnv, err := cmd.Output()
+	goEnv, err := procgroup.Output(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("go env: %w", err)
 	}

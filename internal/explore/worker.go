@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/procgroup"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -115,7 +116,7 @@ func (p *Pool) Restarts() int {
 // target's layout from its Hello.
 func (p *Pool) Leaves(ctx context.Context) ([]rt.Leaf, error) {
 	if p.tmp == "" {
-		tmp, err := os.MkdirTemp("", "dowse-tmp-")
+		tmp, err := procgroup.MkdirTemp("", "dowse-tmp-")
 		if err != nil {
 			return nil, fmt.Errorf("creating worker temp directory: %w", err)
 		}
@@ -229,7 +230,14 @@ func (p *Pool) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error)
 					errs[slot] = err
 					continue
 				}
-				outs[i] = w.run(ctx, &reqs[i], p.runTimeout)
+				o := w.run(ctx, &reqs[i], p.runTimeout)
+				if o.Died && stoppedWithDowse(ctx, w) {
+					// Nothing is known of the run: the worker ended
+					// because dowse is stopping, not because of its
+					// input.
+					o = RunOutcome{Skipped: true}
+				}
+				outs[i] = o
 			}
 		}()
 	}
@@ -277,6 +285,30 @@ func (p *Pool) RunAlone(ctx context.Context, reqs []rt.Request) ([]RunOutcome, e
 	return outs, nil
 }
 
+// stopGrace is how long a worker that ended by SIGINT or SIGTERM waits
+// for the context to end with it (stoppedWithDowse).
+const stopGrace = time.Second
+
+// stoppedWithDowse reports whether worker w, which died, ended because
+// dowse is stopping: ctx is done, or w ended by SIGINT or SIGTERM — which
+// a terminal's Ctrl-C sends to dowse's whole process group, workers
+// included — and ctx ends within stopGrace. A worker ended by such a
+// signal while dowse goes on is a run that ended its worker, as any other.
+func stoppedWithDowse(ctx context.Context, w *proc) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	if !procgroup.EndedByStopSignal(w.cmd.ProcessState) {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return true
+	case <-time.After(stopGrace):
+		return false
+	}
+}
+
 // Close implements Executor: it stops the workers and removes their temp
 // directory.
 func (p *Pool) Close() error {
@@ -286,7 +318,7 @@ func (p *Pool) Close() error {
 		}
 	}
 	if p.tmp != "" {
-		if err := os.RemoveAll(p.tmp); err != nil {
+		if err := procgroup.RemoveAll(p.tmp); err != nil {
 			return fmt.Errorf("removing worker temp directory: %w", err)
 		}
 	}

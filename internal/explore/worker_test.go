@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 }
 
 // helperWorker serves find. y == -4 crashes the process, y == 4 hangs,
-// x == -4 prints before replying.
+// y == 77 ends it by SIGINT, x == -4 prints before replying.
 func helperWorker() {
 	in, out := os.NewFile(3, "req"), os.NewFile(4, "res")
 	enc, dec := gob.NewEncoder(out), gob.NewDecoder(in)
@@ -53,6 +54,11 @@ func helperWorker() {
 			fmt.Println("crashing on purpose")
 			os.Exit(3)
 		case y == 4:
+			time.Sleep(time.Hour)
+		case y == 77:
+			// A Ctrl-C reaching the worker with dowse.
+			self, _ := os.FindProcess(os.Getpid())
+			_ = self.Signal(os.Interrupt)
 			time.Sleep(time.Hour)
 		case x == -4:
 			fmt.Println("hello from the worker")
@@ -134,6 +140,46 @@ func TestPoolHelper(t *testing.T) {
 	}
 	if rep.Statuses[rt.StatusExit] == 0 || rep.Statuses[rt.StatusTimeout] == 0 || rep.Exhaustive {
 		t.Errorf("statuses %v, exhaustive %v", rep.Statuses, rep.Exhaustive)
+	}
+}
+
+// TestPoolStopSignal runs an input on which the worker ends by SIGINT, as
+// when a terminal's Ctrl-C reaches dowse's workers with dowse: if the
+// context ends with it, the run is skipped (a stop is no finding of the
+// input); if it does not, the run ended its worker like any other.
+func TestPoolStopSignal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT")
+	}
+	tests := []struct {
+		name    string
+		stop    bool // the context ends just after the signal
+		skipped bool
+	}{
+		{"dowse stops", true, true},
+		{"dowse goes on", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			pool := NewPool(helperCommand(t), find.name, twoInts, 1, 0)
+			defer pool.Close()
+			if _, err := pool.Leaves(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if tt.stop {
+				time.AfterFunc(200*time.Millisecond, cancel)
+			}
+			outs, err := pool.Run(ctx, []rt.Request{{Seq: 1, Target: find.name, Inputs: []rt.Value{{Bits: 0}, {Bits: 77}}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := outs[0]
+			if o.Skipped != tt.skipped || !tt.skipped && (!o.Died || o.Result.Status != rt.StatusExit) {
+				t.Errorf("outcome skipped=%v died=%v status=%s, want skipped=%v", o.Skipped, o.Died, o.Result.Status, tt.skipped)
+			}
+		})
 	}
 }
 

@@ -27,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dowse-go/dowse/internal/procgroup"
 )
 
 // A Fuzzer is a fuzz target compiled for Go's fuzzer.
@@ -42,15 +44,15 @@ type Fuzzer struct {
 // instrumentation of target (go test -c -fuzz), with env added to the
 // go command's environment.
 func Build(ctx context.Context, dir, target string, env []string) (*Fuzzer, error) {
-	work, err := os.MkdirTemp("", "dowse-gofuzz-")
+	work, err := procgroup.MkdirTemp("", "dowse-gofuzz-")
 	if err != nil {
 		return nil, fmt.Errorf("go test -fuzz for %s: %w", target, err)
 	}
 	f := &Fuzzer{dir: dir, target: target, env: env, work: work, bin: filepath.Join(work, "fuzz.test")}
-	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", f.bin, "-fuzz=^"+regexp.QuoteMeta(target)+"$", ".")
+	cmd := procgroup.Command(ctx, "go", "test", "-c", "-o", f.bin, "-fuzz=^"+regexp.QuoteMeta(target)+"$", ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := procgroup.CombinedOutput(cmd); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("go test -c -fuzz for %s: %w\n%s", target, err, bytes.TrimSpace(out))
 	}
@@ -59,7 +61,7 @@ func Build(ctx context.Context, dir, target string, env []string) (*Fuzzer, erro
 
 // Close removes the fuzzer's files.
 func (f *Fuzzer) Close() {
-	os.RemoveAll(f.work)
+	procgroup.RemoveAll(f.work)
 }
 
 // Result is what a fuzzing run found, as files of Go's corpus format.
@@ -108,13 +110,13 @@ func (f *Fuzzer) Run(ctx context.Context, seeds [][]byte, d time.Duration, worke
 	grace := 20*time.Second + d/2
 	rctx, cancel := context.WithTimeout(ctx, d+grace)
 	defer cancel()
-	cmd := exec.CommandContext(rctx, f.bin, args...)
+	cmd := procgroup.Command(rctx, f.bin, args...)
 	cmd.Dir = cwd
 	cmd.Env = append(os.Environ(), f.env...)
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	runErr := cmd.Run()
+	runErr := procgroup.Run(cmd)
 	res := &Result{Output: tail(out.String(), 20)}
 	if res.Interesting, err = readFiles(filepath.Join(cache, f.target), nil); err != nil {
 		return nil, err

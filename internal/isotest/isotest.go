@@ -21,6 +21,7 @@ import (
 	"github.com/dowse-go/dowse/internal/emit"
 	"github.com/dowse-go/dowse/internal/isolate"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/internal/procgroup"
 )
 
 // Config says how to run.
@@ -82,16 +83,23 @@ func Run(ctx context.Context, cfg Config, patterns []string) (int, error) {
 	if len(tags) > 1 {
 		loadFlags = []string{"-tags=" + strings.Join(tags[:len(tags)-1], ",")}
 	}
-	// -unit's packages are rewritten too: their syntax is needed.
-	pkgs, _, err := load.Load(load.Config{Dir: dir, BuildFlags: loadFlags, Deps: len(cfg.Isolate.Unit) > 0 && !cfg.Isolate.Off}, patterns...)
-	if err != nil {
-		return 1, err
-	}
 	work, err := build.NewWork(cfg.KeepWork)
 	if err != nil {
 		return 1, err
 	}
 	defer work.Close()
+	// go commands stopped by a signal leave their temporary directories
+	// behind: they get GOTMPDIR in the work directory.
+	goTmp, err := work.GoTmpDir()
+	if err != nil {
+		return 1, err
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOTMPDIR="+goTmp)
+	// -unit's packages are rewritten too: their syntax is needed.
+	pkgs, _, err := load.Load(load.Config{Context: ctx, Env: env, Dir: dir, BuildFlags: loadFlags, Deps: len(cfg.Isolate.Unit) > 0 && !cfg.Isolate.Off}, patterns...)
+	if err != nil {
+		return 1, err
+	}
 	// go test's -cover reads the packages' files from their directories,
 	// not through an overlay: the tests run in a copy of the module,
 	// whose rewritten files are written in place. The sandbox file is a
@@ -209,11 +217,11 @@ func Run(ctx context.Context, cfg Config, patterns []string) (int, error) {
 		}
 	}
 	args = append(append(args, flags...), patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := procgroup.Command(ctx, "go", args...)
 	cmd.Dir = runDir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = cfg.Stdout, cfg.Stderr
-	err = cmd.Run()
+	err = procgroup.Run(cmd)
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), nil
 	}

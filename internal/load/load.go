@@ -12,6 +12,7 @@ package load
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -40,6 +41,8 @@ const Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFil
 
 // Config says how to load packages.
 type Config struct {
+	// Context stops the go command loading (nil: never stopped).
+	Context    context.Context
 	Dir        string   // directory to load from (the go command's working directory); "" means the current one
 	Env        []string // environment of the go command; nil means os.Environ(). GOWORK=off is always added.
 	BuildFlags []string // extra build flags, e.g. -tags
@@ -217,6 +220,7 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 		mode |= packages.NeedDeps
 	}
 	pcfg := &packages.Config{
+		Context:    cfg.Context,
 		Mode:       mode,
 		Dir:        cfg.Dir,
 		Env:        env,
@@ -227,6 +231,9 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 	roots, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	if err := notPackages(roots); err != nil {
+		return nil, nil, err
 	}
 	if cerr := compileErrors(roots, cfg.Dir); cerr != nil {
 		// dowse's own generated files may be stale (a PUT's parameters
@@ -306,11 +313,16 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 			warnings = append(warnings, fmt.Sprintf("%s: not in the main module: skipped", p.Path))
 			continue
 		}
-		if p.Test != nil {
-			p.Targets = append(p.Targets, findTargets(p.Test, fset, false, cfg)...)
-		}
-		if p.XTest != nil {
-			p.Targets = append(p.Targets, findTargets(p.XTest, fset, true, cfg)...)
+		for _, v := range []struct {
+			pkg      *packages.Package
+			external bool
+		}{{p.Test, false}, {p.XTest, true}} {
+			if v.pkg == nil {
+				continue
+			}
+			targets, warns := findTargets(v.pkg, fset, v.external, cfg)
+			p.Targets = append(p.Targets, targets...)
+			warnings = append(warnings, warns...)
 		}
 		if len(p.Targets) == 0 || cfg.Auto {
 			v := p.Test
@@ -372,6 +384,28 @@ func compileErrors(roots []*packages.Package, dir string) error {
 		return nil
 	}
 	return &CompileErrors{Errors: errs}
+}
+
+// notPackages reports the roots that are no packages at all — a pattern
+// naming a directory without Go files, or an import path no module
+// provides — which are mistakes in the patterns, not code that does not
+// compile.
+func notPackages(roots []*packages.Package) error {
+	var errs []string
+	for _, r := range roots {
+		if len(r.Errors) == 0 || len(r.GoFiles) > 0 || len(r.CompiledGoFiles) > 0 || len(r.IgnoredFiles) > 0 || len(r.OtherFiles) > 0 {
+			continue
+		}
+		for _, e := range r.Errors {
+			if e.Kind == packages.ListError {
+				errs = append(errs, strings.Join(strings.Fields(e.Msg), " "))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the patterns name no packages: %s", strings.Join(errs, "; "))
 }
 
 // relPos shortens an absolute "file:line:col" position to a path relative

@@ -110,3 +110,31 @@ func errText(err error) string {
 	}
 	return ""
 }
+
+// TestNotPUTWarnings loads a package whose test files declare functions
+// and a method named like PUTs with other signatures: each gets one
+// warning saying what the signature must be, and is no target.
+func TestNotPUTWarnings(t *testing.T) {
+	pkgs, warnings, err := Load(Config{Dir: filepath.Join("..", "..", "testdata", "hostile", "wrongput")}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"./w_test.go:6:6: PutX is not explored: its first parameter is not *testing.T; a parameterized unit test is a function func PutX(t *testing.T, inputs...)",
+		"./w_test.go:9:6: PutY is not explored: its first parameter is not *testing.T; a parameterized unit test is a function func PutY(t *testing.T, inputs...)",
+		"./w_test.go:18:14: PutZ is not explored: it is a method; a parameterized unit test is a function func PutZ(t *testing.T, inputs...)",
+		"./w_external_test.go:6:6: PutW is not explored: its first parameter is not *testing.T; a parameterized unit test is a function func PutW(t *testing.T, inputs...)",
+	}
+	if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
+	}
+	var names []string
+	for _, p := range pkgs {
+		for _, tg := range p.Targets {
+			names = append(names, tg.Name)
+		}
+	}
+	if strings.Join(names, " ") != "PutOK" {
+		t.Errorf("targets %q, want PutOK alone", names)
+	}
+}

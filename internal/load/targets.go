@@ -18,9 +18,10 @@ import (
 	"github.com/dowse-go/dowse/rt"
 )
 
-// findTargets returns the targets declared in the _test.go files of p.
-func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Config) []*Target {
-	var targets []*Target
+// findTargets returns the targets declared in the _test.go files of p,
+// and a warning for each function or method named like a PUT whose
+// signature is not one.
+func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Config) (targets []*Target, warnings []string) {
 	ifaces := newIfaceFacts(p, fset, !cfg.NoMocks, cfg.MockCalls)
 	for _, f := range p.Syntax {
 		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
@@ -28,7 +29,13 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Co
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv != nil {
+			if !ok {
+				continue
+			}
+			if w := notPUT(fd, p.TypesInfo); w != "" {
+				warnings = append(warnings, fmt.Sprintf("%s: %s", relPos(fset.Position(fd.Name.Pos()).String(), cfg.Dir), w))
+			}
+			if fd.Recv != nil {
 				continue
 			}
 			fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -57,7 +64,26 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Co
 			targets = append(targets, t)
 		}
 	}
-	return targets
+	return targets, warnings
+}
+
+// notPUT says why fd, named like a PUT (PutXxx), is not one, and what
+// its signature must be; "" if it is one or is not named like one.
+func notPUT(fd *ast.FuncDecl, info *types.Info) string {
+	name := fd.Name.Name
+	if !hasPrefix(name, "Put") {
+		return ""
+	}
+	var why string
+	if fd.Recv != nil {
+		why = "it is a method"
+	} else if fn, ok := info.Defs[fd.Name].(*types.Func); ok && !firstParamIs(fn.Type().(*types.Signature), "T") {
+		why = "its first parameter is not *testing.T"
+	}
+	if why == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s is not explored: %s; a parameterized unit test is a function func %s(t *testing.T, inputs...)", name, why, name)
 }
 
 // hasPrefix reports whether name is prefix followed by nothing or by a

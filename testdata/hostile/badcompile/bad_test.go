@@ -1,0 +1,5 @@
+package badcompile
+
+import "testing"
+
+func TestF(t *testing.T) { F() }

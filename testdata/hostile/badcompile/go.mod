@@ -1,0 +1,3 @@
+module example.com/badcompile
+
+go 1.22

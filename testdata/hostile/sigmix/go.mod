@@ -1,0 +1,3 @@
+module example.com/sigmix
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/slowtest
+
+go 1.22

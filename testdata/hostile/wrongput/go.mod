@@ -1,0 +1,3 @@
+module example.com/wrongput
+
+go 1.22
