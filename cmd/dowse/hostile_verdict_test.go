@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileFixture returns the files of the module testdata/hostile/<name>.
+func hostileFixture(t *testing.T, name string) map[string]string {
+	t.Helper()
+	return readTree(t, filepath.Join("..", "..", "testdata", "hostile", name))
+}
+
+// failuresReproduce runs the generated failure tables of the module in
+// dir with DOWSE_REPRODUCE=1 and fails the test unless each of want (test
+// names) fails there.
+func failuresReproduce(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	cmd := exec.Command("go", "test", "-count=1", "-run", "Failures$", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DOWSE_REPRODUCE=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the failure tables pass with DOWSE_REPRODUCE=1:\n%s", out)
+	}
+	for _, name := range want {
+		if !strings.Contains(string(out), "--- FAIL: "+name+" ") {
+			t.Errorf("%s does not fail with DOWSE_REPRODUCE=1:\n%s", name, out)
+		}
+	}
+}
+
+// TestHostileVerdictLoopVar explores code whose loops share their
+// variables between iterations, as Go 1.21 and older do (a go.mod
+// declaring go 1.21; a file with //go:build go1.21 in a go 1.23 module):
+// closures created in a range loop all see the last element, so the PUTs
+// fail when their two inputs differ. The worker must run the code with
+// those semantics (the work go.mod once said go 1.22: one path,
+// "exhaustive", no failure), and the solver must see what the closures
+// return (PutSumIs20 fails only for b == 10).
+func TestHostileVerdictLoopVar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	for _, tt := range []struct {
+		fixture string
+		targets []string
+	}{
+		{"loopvar121", []string{"PutSum", "PutTotal", "PutSumIs20"}},
+		{"loopvarfile", []string{"PutSum"}},
+	} {
+		t.Run(tt.fixture, func(t *testing.T) {
+			code, stdout, stderr, dir := runGenIn(t, hostileFixture(t, tt.fixture), "-json", "-run", "^Put", "-max-time", "20s", ".")
+			if code != 3 {
+				t.Fatalf("exit code %d, want 3 (failures found)\n%s\n%s", code, stdout, stderr)
+			}
+			got := summaries(t, stdout)
+			var tables []string
+			for _, target := range tt.targets {
+				if len(got[target].Failures) == 0 {
+					t.Errorf("%s: no failure found: %+v", target, got[target])
+				}
+				tables = append(tables, "TestDowse"+target+"Failures")
+			}
+			generatedTestsPass(t, dir)
+			failuresReproduce(t, dir, tables...)
+		})
+	}
+}
