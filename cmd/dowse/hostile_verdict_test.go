@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,4 +70,51 @@ func TestHostileVerdictLoopVar(t *testing.T) {
 			failuresReproduce(t, dir, tables...)
 		})
 	}
+}
+
+// TestHostileVerdictLongConstant explores code that compares its input
+// with a constant longer than the bound the search starts with (44 bytes:
+// whole strings, a prefix, byte slices; a length of 50). The bound check
+// once searched lengths up to 42 only (4 times -max-len 10, at least 32
+// more), so these targets were called exhaustive for the bound of 10 with
+// no branch listed and the bound not raised. With an explicit -max-len
+// each branch is listed with the length it needs; by default the bound is
+// raised and the failure found.
+func TestHostileVerdictLongConstant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	targets := []string{"PutSecret", "PutFifty", "PutPrefix", "PutBytes"}
+	files := hostileFixture(t, "longconst")
+	code, stdout, stderr, _ := runGenIn(t, files, "-json", "-max-len", "10", "-max-time", "20s", ".")
+	if code != 0 {
+		t.Fatalf("-max-len 10: exit code %d, want 0 (nothing within the bound)\n%s\n%s", code, stdout, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var s struct {
+			Target       string `json:"target"`
+			BoundLimited []struct {
+				Lengths []string `json:"lengths"`
+			} `json:"bound_limited"`
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("%v\n%s", err, line)
+		}
+		if len(s.BoundLimited) == 0 {
+			t.Errorf("-max-len 10: %s lists no branch that longer inputs reach:\n%s", s.Target, line)
+		}
+	}
+	code, stdout, stderr, dir := runGenIn(t, files, "-json", "-max-time", "20s", ".")
+	if code != 3 {
+		t.Fatalf("default bound: exit code %d, want 3 (failures found)\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	var tables []string
+	for _, target := range targets {
+		if len(got[target].Failures) == 0 {
+			t.Errorf("%s: no failure found with the bound raised: %+v", target, got[target])
+		}
+		tables = append(tables, "TestDowse"+target+"Failures")
+	}
+	failuresReproduce(t, dir, tables...)
 }

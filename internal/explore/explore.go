@@ -1375,12 +1375,10 @@ func hasLengthBound(leaves []rt.Leaf) bool {
 	return slices.ContainsFunc(leaves, func(l rt.Leaf) bool { return l.IsLen || l.K == rt.KString })
 }
 
-// relaxedMax is the length bound checkBounds tries instead of max.
-func relaxedMax(n int) int { return min(max(4*n, n+32), 1024) }
-
 // checkBounds asks, for the branch outcomes found infeasible that no run
 // reached (the first maxBoundChecks), whether they are feasible with longer strings and
-// slices (lengths up to relaxedMax): a path that only a longer input takes
+// slices (lengths up to relaxedMax, or up to the longest length the
+// branch's conditions name, lengthHint): a path that only a longer input takes
 // is reported, with the lengths one solution needs, so that the verdict
 // says which bound it holds for and what to raise. The questions are
 // asked while the time bound allows; their answers are never run.
@@ -1388,14 +1386,18 @@ func (e *explorer) checkBounds(ctx context.Context) {
 	if len(e.boundChecks) == 0 || e.solver == nil {
 		return
 	}
-	relaxed := slices.Clone(e.leaves)
-	for i, l := range relaxed {
-		// Lengths and strings; not the choices that are leaves like
-		// lengths (a dynamic type, a built value's method), whose range
-		// is the number of alternatives, not a bound.
-		if l.IsLen && len(l.Steps) > 0 && l.Steps[len(l.Steps)-1].Kind == rt.StepLen || l.K == rt.KString {
-			relaxed[i].Max = relaxedMax(l.Max)
+	relax := func(c boundCandidate) []rt.Leaf {
+		hint := lengthHint(c.conds, e.leaves)
+		relaxed := slices.Clone(e.leaves)
+		for i, l := range relaxed {
+			// Lengths and strings; not the choices that are leaves like
+			// lengths (a dynamic type, a built value's method), whose range
+			// is the number of alternatives, not a bound.
+			if l.IsLen && len(l.Steps) > 0 && l.Steps[len(l.Steps)-1].Kind == rt.StepLen || l.K == rt.KString {
+				relaxed[i].Max = max(relaxedMax(l.Max), min(hint, maxRelaxed))
+			}
 		}
+		return relaxed
 	}
 	seen := map[Branch]bool{}
 	// An outcome some run reached (a loop that would go round once more,
@@ -1418,13 +1420,13 @@ func (e *explorer) checkBounds(ctx context.Context) {
 			break
 		}
 		seen[b] = true
-		if l, ok := e.longer(ctx, c, relaxed); ok {
+		if l, ok := e.longer(ctx, c, relax(c)); ok {
 			e.rep.BoundLimited = append(e.rep.BoundLimited, l)
 		}
 	}
 	if e.cfg.Raisable && len(e.rep.BoundLimited) == 0 {
 		for _, c := range reached {
-			if l, ok := e.longer(ctx, c, relaxed); ok {
+			if l, ok := e.longer(ctx, c, relax(c)); ok {
 				e.rep.Longer = append(e.rep.Longer, l)
 			}
 		}
