@@ -118,3 +118,30 @@ func TestHostileVerdictLongConstant(t *testing.T) {
 	}
 	failuresReproduce(t, dir, tables...)
 }
+
+// TestHostileVerdictMapKeys explores lookups, literals and deletes of
+// maps whose keys are structs, arrays, interfaces and floats, built from
+// the inputs. Their shadow tables follow integer, bool and string keys
+// only: which entry such a key reaches must be recorded as concretized.
+// Before, each target was one path, "exhaustive", with the entry that
+// fails missed.
+func TestHostileVerdictMapKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, _ := runGenIn(t, hostileFixture(t, "mapkeys"), "-json", "-max-time", "10s", ".")
+	if code != 0 && code != 3 {
+		t.Fatalf("exit code %d\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, target := range []string{"PutName", "PutNameArray", "PutNameAny", "PutNameFloat", "PutFound", "PutDropped"} {
+		s, ok := got[target]
+		if !ok {
+			t.Errorf("%s: no summary", target)
+			continue
+		}
+		if s.Exhaustive && len(s.Failures) == 0 {
+			t.Errorf("%s: exhaustive with no failure; the input 3, 4 fails", target)
+		}
+	}
+}
