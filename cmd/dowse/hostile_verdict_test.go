@@ -145,3 +145,35 @@ func TestHostileVerdictMapKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileVerdictParallel explores PUTs that call t.Parallel, and
+// whose subtests do. The worker once ran the PUT in a subtest that
+// Parallel paused until the worker ended: a failure that did not
+// reproduce was reported at once, and parallel subtests ran after the
+// run had ended, their branches unseen ("exhaustive", nothing found).
+// The failures must be those go test gives: each reproduces with
+// DOWSE_REPRODUCE=1, and the passing rows pass.
+func TestHostileVerdictParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostileFixture(t, "parallel"), "-json", "-max-time", "10s", ".")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (failures found)\n%s\n%s", code, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	var tables []string
+	for _, tt := range []struct{ target, msg string }{
+		{"PutParallel", "five"},
+		{"PutParallelSub", "seven"},
+		{"PutAfterReturn", "three, after the PUT returned"},
+	} {
+		s := got[tt.target]
+		if len(s.Failures) != 1 || !s.Exhaustive || !strings.Contains(string(s.Failures[0]), tt.msg) {
+			t.Errorf("%s: %d failures, exhaustive %v; want its one failing input (%q) found, exhaustively: %s", tt.target, len(s.Failures), s.Exhaustive, tt.msg, stdout)
+		}
+		tables = append(tables, "TestDowse"+tt.target+"Failures")
+	}
+	generatedTestsPass(t, dir)
+	failuresReproduce(t, dir, tables...)
+}
