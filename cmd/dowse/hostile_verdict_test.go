@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -176,4 +178,69 @@ func TestHostileVerdictParallel(t *testing.T) {
 	}
 	generatedTestsPass(t, dir)
 	failuresReproduce(t, dir, tables...)
+}
+
+// TestHostileVerdictFlags checks that numeric flags out of range are
+// usage errors: -max-memory -5 was once accepted (no bound at all), and
+// -mock-calls 0 silently meant 3.
+func TestHostileVerdictFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-max-memory=-5"}, "-max-memory -5"},
+		{[]string{"-len-cap=-1"}, "-len-cap -1"},
+		{[]string{"-mock-calls=0"}, "-mock-calls 0"},
+		{[]string{"-mock-calls=-2"}, "-mock-calls -2"},
+		{[]string{"-run-timeout=-1s"}, "bounds must not be negative"},
+		{[]string{"-max-time=-1s"}, "bounds must not be negative"},
+		{[]string{"-solver-timeout=-1s"}, "bounds must not be negative"},
+		{[]string{"-max-branches=-1"}, "bounds must not be negative"},
+		{[]string{"-workers=-3"}, "-workers"},
+		{[]string{"-max-len=-1"}, "-max-len"},
+		{[]string{"-fuzz-share=1.5"}, "-fuzz-share"},
+	} {
+		var stderr strings.Builder
+		if _, _, code := parseGenFlags(tt.args, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tt.msg) {
+			t.Errorf("%v: exit code %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), exitUsage, tt.msg)
+		}
+	}
+	for _, args := range [][]string{{"-max-memory=0"}, {"-max-memory=10"}, {"-len-cap=0"}, {"-mock-calls=1"}, {"-run-timeout=0"}} {
+		if _, _, code := parseGenFlags(args, io.Discard); code != -1 {
+			t.Errorf("%v: exit code %d, want the flags accepted", args, code)
+		}
+	}
+}
+
+// TestHostileVerdictResourceBounds explores PUTs that pass on every input
+// given enough memory and time, with bounds too small for one input: a
+// run beyond -max-memory or -run-timeout ends its worker, which was once
+// written into the failure table ("worker exited", "run exceeded"), with
+// exit status 3. Such runs are bounds of the verdict, not failures.
+// (-isolate off: the sleep runs for real.)
+func TestHostileVerdictResourceBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, _ := runGenIn(t, hostileFixture(t, "resources"), "-json", "-max-memory", "300000000",
+		"-run-timeout", "1s", "-max-time", "15s", "-workers", "1", "-isolate", "off", ".")
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0 (no failure)\n%s\n%s", code, stdout, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var s struct {
+			Target     string            `json:"target"`
+			Exhaustive bool              `json:"exhaustive"`
+			Failures   []json.RawMessage `json:"failures"`
+			Incomplete []string          `json:"incomplete"`
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("%v\n%s", err, line)
+		}
+		want := map[string]string{"PutBuffer": "max-memory", "PutWait": "run-timeout"}[s.Target]
+		if len(s.Failures) != 0 || s.Exhaustive || !slices.Contains(s.Incomplete, want) {
+			t.Errorf("%s: %d failures, exhaustive %v, incomplete %v; want no failure and the %s bound named:\n%s",
+				s.Target, len(s.Failures), s.Exhaustive, s.Incomplete, want, line)
+		}
+	}
 }
