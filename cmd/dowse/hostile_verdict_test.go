@@ -244,3 +244,21 @@ func TestHostileVerdictResourceBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileVerdictRangeIntoMemory explores a range loop that assigns
+// the element to a struct field (for _, c.v = range xs). Such loops kept
+// their range form, their elements no shadows and their length no
+// condition: one run, "exhaustive", the failing element 42 missed.
+func TestHostileVerdictRangeIntoMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostileFixture(t, "rangeassign"), "-json", "-max-time", "10s", ".")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3 (failures found)\n%s\n%s", code, stdout, stderr)
+	}
+	if s := summaries(t, stdout)["PutIntoField"]; len(s.Failures) == 0 {
+		t.Errorf("PutIntoField: no failure found: %+v", s)
+	}
+	failuresReproduce(t, dir, "TestDowsePutIntoFieldFailures")
+}

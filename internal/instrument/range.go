@@ -61,9 +61,6 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	default:
 		return keep()
 	}
-	if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) {
-		return keep() // assignments to memory in the range clause: keep it simple
-	}
 	site := f.fl.site(s.For, "range")
 	x := f.pure(s.X, &pre, true)
 	r := f.newTemp()
