@@ -271,8 +271,14 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 	var sub *testing.T
 	finished := false
 	panicked := false
-	t.Run("run", func(st *testing.T) {
+	body := func(st *testing.T) {
 		sub = st
+		st.Cleanup(func() {
+			// After the target's parallel subtests too.
+			untaken(&cur.pending)
+			endChans()
+			on.Store(false)
+		})
 		defer func() {
 			if r := recover(); r != nil {
 				panicked = true
@@ -280,9 +286,6 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 				res.PanicAt = panicSite()
 				_, res.RuntimeError = r.(runtime.Error)
 			}
-			untaken(&cur.pending)
-			endChans()
-			on.Store(false)
 		}()
 		growStack(16) // 256 KiB: stack growth would move stack-allocated cells
 		resetRun(req.MaxBranches)
@@ -343,7 +346,15 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 			res.Outputs = outputs(tg.layout, results, args)
 			res.MockCalls = mockCalls(tg.layout, w.funcs, args)
 		}
-	})
+	}
+	// The target runs in a subtest of a subtest: a PUT that calls
+	// t.Parallel (or whose subtests do) goes on as soon as the outer
+	// subtest's function returns, and the outer t.Run returns when the
+	// target and all its subtests are done, as under go test. Run in a
+	// subtest of t, a parallel PUT was paused until the worker ended (its
+	// run reported as a failure at once), and the parallel subtests of a
+	// PUT ran after the run had ended.
+	t.Run("run", func(pt *testing.T) { pt.Run("target", body) })
 	on.Store(false)
 	w.fill(res)
 	// Counted for every target: a site no target input covers (reached

@@ -68,7 +68,7 @@ func viewOf[E any](s []E, ls S) (elemView, bool) {
 		count, v.exact = len(s), ls == 0
 		inMemory = count
 	}
-	for i := range count {
+	for i := 0; i < count; i++ {
 		var e S
 		if i < inMemory {
 			var sym bool
@@ -228,7 +228,7 @@ func equal[E any](a []E, la S, b []E, lb S) S {
 	va.fix(len(a))
 	vb.fix(len(b))
 	acc := mk(Node{Op: OpEq, K: KBool, K2: KInt, A: va.length, B: vb.length})
-	for i := range min(len(va.elems), len(vb.elems)) {
+	for i := 0; i < min(len(va.elems), len(vb.elems)); i++ {
 		eq := mk(Node{Op: OpEq, K: KBool, K2: k, A: va.elems[i], B: vb.elems[i]})
 		acc = mk(Node{Op: OpLAnd, K: KBool, A: acc, B: mk(Node{Op: OpIte, K: KBool, A: va.inRange(i), B: eq, C: constant(KBool, 1)})})
 	}

@@ -153,7 +153,7 @@ func fieldsBounds(ss S, s string, parts int) (count S, bounds [][2]S, ok bool) {
 	ascii := true
 	all := constant(KBool, 1)
 	space := make([]S, m) // byte i is a space (false beyond the end)
-	for i := range m {
+	for i := 0; i < m; i++ {
 		b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
 		low := mk(Node{Op: OpLt, K: KBool, K2: KUint8, A: b, B: constant(KUint8, utf8RuneSelf)})
 		all = mk(Node{Op: OpLAnd, K: KBool, A: all, B: mk(Node{Op: OpIte, K: KBool, A: in(i), B: low, C: constant(KBool, 1)})})
@@ -174,7 +174,7 @@ func fieldsBounds(ss S, s string, parts int) (count S, bounds [][2]S, ok bool) {
 	}
 	// start[i]: a field starts at i.
 	start := make([]S, m)
-	for i := range m {
+	for i := 0; i < m; i++ {
 		word := mk(Node{Op: OpLAnd, K: KBool, A: in(i), B: mk(Node{Op: OpNot, K: KBool, A: space[i]})})
 		if i > 0 {
 			word = mk(Node{Op: OpLAnd, K: KBool, A: word, B: space[i-1]})
@@ -193,7 +193,7 @@ func fieldsBounds(ss S, s string, parts int) (count S, bounds [][2]S, ok bool) {
 		return acc
 	}
 	end := intS(0)
-	for range parts {
+	for k := 0; k < parts; k++ {
 		lo := first(end, start)
 		end = first(lo, space)
 		bounds = append(bounds, [2]S{lo, end})

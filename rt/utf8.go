@@ -26,7 +26,7 @@ func asciiString(ss S, s string, why string) bool {
 		Conc(0, why)
 	}
 	all := constant(KBool, 1)
-	for i := range m {
+	for i := 0; i < m; i++ {
 		in := mk(Node{Op: OpLt, K: KBool, K2: KInt, A: intS(i), B: L})
 		b := mk(Node{Op: OpIndex, K: KUint8, K2: KInt, A: ss, B: intS(i)})
 		low := mk(Node{Op: OpLt, K: KBool, K2: KUint8, A: b, B: constant(KUint8, utf8RuneSelf)})

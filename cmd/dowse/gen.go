@@ -191,6 +191,12 @@ flags:`)
 	case cfg.explore.MaxRuns < 0, cfg.explore.MaxBranches < 0, cfg.explore.MaxTime < 0,
 		cfg.explore.SolverTimeout < 0, cfg.runTimeout < 0:
 		return usage("bounds must not be negative")
+	case cfg.maxMemory < 0:
+		return usage("-max-memory %d: want a number of bytes, or 0 for no bound", cfg.maxMemory)
+	case cfg.lenCap < 0:
+		return usage("-len-cap %d must not be negative", cfg.lenCap)
+	case cfg.mockCalls < 1:
+		return usage("-mock-calls %d: want at least 1 scripted call", cfg.mockCalls)
 	}
 	return cfg, fs.Args(), -1
 }

@@ -58,8 +58,14 @@ const RuntimeModule = "github.com/dowse-go/dowse"
 const RuntimeImport = RuntimeModule + "/rt"
 
 // runtimeGoVersion is the go line of the runtime's module in the work
-// directory.
-const runtimeGoVersion = "1.22"
+// directory. The go command raises the go line of the work go.mod to
+// that of every module it requires, and the go line sets the language
+// version of the user's code: 1.22 gave every loop of a module declaring
+// go 1.21 or older per-iteration variables, so closures created in a
+// loop saw other values than under go test. It stays at 1.21, the last
+// version before that change, so the runtime must not use newer language
+// features (range over an integer or a function).
+const runtimeGoVersion = "1.21"
 
 // Site is a branch site of instrumented code.
 type Site struct {

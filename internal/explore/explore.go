@@ -100,6 +100,8 @@ const (
 	ReasonSolverUnknown = "solver-unknown"
 	ReasonNoSolver      = "no-solver"
 	ReasonRunTimeout    = "run-timeout"
+	ReasonMaxMemory     = "max-memory"    // a run ran out of memory (the -max-memory bound, or the machine's)
+	ReasonWorkerKilled  = "worker-killed" // a worker was killed by a signal dowse did not send
 	ReasonWorkerExit    = "worker-exit"
 	ReasonBuildCrash    = "build-crash" // a worker died building an input (the package's constructor or method)
 	ReasonConcretized   = "concretization"
@@ -115,7 +117,7 @@ const StopExhausted = "all paths explored"
 var reasonOrder = []string{
 	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
-	ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
+	ReasonMaxMemory, ReasonWorkerKilled, ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
 }
 
 // Report is the result of exploring one target.
@@ -193,6 +195,12 @@ type Report struct {
 	// crashed the process, e.g. by running out of memory): the inputs are
 	// rejected, as when a build panics, and the verdict is not exhaustive.
 	BuildCrashes int
+	// ResourceBounded counts the runs that ended their worker on a
+	// resource bound rather than by anything the target did that go test
+	// would report (resourceBound): time-outs, running out of memory, a
+	// kill by a signal from outside. They are no failures of the target;
+	// the verdict names the bound.
+	ResourceBounded int
 	// MutantRuns counts the runs of mutated inputs (the mutation phase,
 	// mutate.go) and MutantPaths the distinct paths they found first.
 	MutantRuns, MutantPaths int
@@ -704,11 +712,13 @@ func (e *explorer) record(c child, o RunOutcome) {
 		e.rep.BuildCrashes++
 		return
 	}
+	if reason, ok := resourceBound(o); ok {
+		e.hit[reason] = true
+		e.rep.ResourceBounded++
+		return
+	}
 	if o.Died {
 		reason := ReasonWorkerExit
-		if res.Status == rt.StatusTimeout {
-			reason = ReasonRunTimeout
-		}
 		e.hit[reason] = true
 		if e.died++; e.died > MaxDiedFailures {
 			return
@@ -917,6 +927,57 @@ func (e *explorer) newPath(n *node, key prefix) {
 			Isolated: res.Isolated,
 		})
 	}
+}
+
+// resourceBound reports whether run outcome o ended its worker on a
+// resource bound, and which: the run time bound (the coordinator killed
+// the worker), memory (the Go runtime's fatal "out of memory", under
+// -max-memory's RLIMIT_DATA or the machine's own limit) or a kill by a
+// signal the coordinator did not send (the kernel's out-of-memory
+// killer). What the run would have done under go test is unknown, so it
+// is no failure of the target: it was once written into the failure table
+// ("worker exited"), and a bound too small for any run made every input a
+// failure.
+func resourceBound(o RunOutcome) (string, bool) {
+	if !o.Died || o.Building {
+		return "", false
+	}
+	switch {
+	case o.Result.Status == rt.StatusTimeout:
+		return ReasonRunTimeout, true
+	case strings.Contains(o.Output, "fatal error: runtime: out of memory"),
+		strings.Contains(o.Output, "fatal error: out of memory"),
+		strings.Contains(o.Output, "fatal error: runtime: cannot allocate memory"),
+		runtimeFault(o.Output):
+		return ReasonMaxMemory, true
+	case slices.ContainsFunc(o.Result.Messages, func(m string) bool { return strings.Contains(m, "signal: killed") }):
+		return ReasonWorkerKilled, true
+	}
+	return "", false
+}
+
+// runtimeFault reports whether output is that of a worker that died of a
+// segmentation fault inside the Go runtime's own code (its first frame
+// in package runtime): not the target's doing, which the runtime turns
+// into a panic, but the runtime failing on memory it could not get, as
+// its collector does when RLIMIT_DATA (-max-memory) refuses a mapping.
+func runtimeFault(output string) bool {
+	_, rest, ok := strings.Cut(output, "SIGSEGV: segmentation violation\n")
+	if !ok {
+		return false
+	}
+	for _, line := range strings.Split(rest, "\n") {
+		if strings.HasPrefix(line, "goroutine ") {
+			continue
+		}
+		if strings.HasPrefix(line, "runtime.") {
+			return true
+		}
+		if strings.Contains(line, "(") {
+			return false // the first frame, elsewhere
+		}
+	}
+	return false
 }
 
 // pathKey identifies a run's path: its explicit branch outcomes and how it
@@ -1444,12 +1505,10 @@ func hasLengthBound(leaves []rt.Leaf) bool {
 	return slices.ContainsFunc(leaves, func(l rt.Leaf) bool { return l.IsLen || l.K == rt.KString })
 }
 
-// relaxedMax is the length bound checkBounds tries instead of max.
-func relaxedMax(n int) int { return min(max(4*n, n+32), 1024) }
-
 // checkBounds asks, for the branch outcomes found infeasible that no run
 // reached (the first maxBoundChecks), whether they are feasible with longer strings and
-// slices (lengths up to relaxedMax): a path that only a longer input takes
+// slices (lengths up to relaxedMax, or up to the longest length the
+// branch's conditions name, lengthHint): a path that only a longer input takes
 // is reported, with the lengths one solution needs, so that the verdict
 // says which bound it holds for and what to raise. The questions are
 // asked while the time bound allows; their answers are never run.
@@ -1457,14 +1516,18 @@ func (e *explorer) checkBounds(ctx context.Context) {
 	if len(e.boundChecks) == 0 || e.solver == nil {
 		return
 	}
-	relaxed := slices.Clone(e.leaves)
-	for i, l := range relaxed {
-		// Lengths and strings; not the choices that are leaves like
-		// lengths (a dynamic type, a built value's method), whose range
-		// is the number of alternatives, not a bound.
-		if l.IsLen && len(l.Steps) > 0 && l.Steps[len(l.Steps)-1].Kind == rt.StepLen || l.K == rt.KString {
-			relaxed[i].Max = relaxedMax(l.Max)
+	relax := func(c boundCandidate) []rt.Leaf {
+		hint := lengthHint(c.conds, e.leaves)
+		relaxed := slices.Clone(e.leaves)
+		for i, l := range relaxed {
+			// Lengths and strings; not the choices that are leaves like
+			// lengths (a dynamic type, a built value's method), whose range
+			// is the number of alternatives, not a bound.
+			if l.IsLen && len(l.Steps) > 0 && l.Steps[len(l.Steps)-1].Kind == rt.StepLen || l.K == rt.KString {
+				relaxed[i].Max = max(relaxedMax(l.Max), min(hint, maxRelaxed))
+			}
 		}
+		return relaxed
 	}
 	seen := map[Branch]bool{}
 	// An outcome some run reached (a loop that would go round once more,
@@ -1487,13 +1550,13 @@ func (e *explorer) checkBounds(ctx context.Context) {
 			break
 		}
 		seen[b] = true
-		if l, ok := e.longer(ctx, c, relaxed); ok {
+		if l, ok := e.longer(ctx, c, relax(c)); ok {
 			e.rep.BoundLimited = append(e.rep.BoundLimited, l)
 		}
 	}
 	if e.cfg.Raisable && len(e.rep.BoundLimited) == 0 {
 		for _, c := range reached {
-			if l, ok := e.longer(ctx, c, relaxed); ok {
+			if l, ok := e.longer(ctx, c, relax(c)); ok {
 				e.rep.Longer = append(e.rep.Longer, l)
 			}
 		}

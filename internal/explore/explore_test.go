@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -281,8 +282,9 @@ func TestExploreBounds(t *testing.T) {
 						died = append(died, fmt.Sprintf("%s %s %q", f.Status, f.Input, f.Output))
 					}
 				}
-				if len(died) < 2 {
-					t.Errorf("died failures: %v", died)
+				// The time-out is a bound, not a failure.
+				if len(died) == 0 || slices.ContainsFunc(died, func(d string) bool { return strings.HasPrefix(d, "timeout") }) || rep.ResourceBounded == 0 {
+					t.Errorf("died failures: %v, %d runs on a resource bound; want the exits only", died, rep.ResourceBounded)
 				}
 			},
 		},
@@ -456,5 +458,36 @@ func TestNodeBoundRows(t *testing.T) {
 	}
 	if !rep.NodeBounded {
 		t.Error("the report does not say the node bound restricted the search")
+	}
+}
+
+func TestResourceBound(t *testing.T) {
+	died := func(st rt.Status, msg, output string) RunOutcome {
+		return RunOutcome{Died: true, Output: output, Result: rt.Result{Status: st, Messages: []string{msg}}}
+	}
+	building := died(rt.StatusExit, "worker exited (exit status 2)", "fatal error: runtime: out of memory\n")
+	building.Building = true
+	tests := []struct {
+		name   string
+		o      RunOutcome
+		reason string
+	}{
+		{"run time bound", died(rt.StatusTimeout, "run exceeded 10s", ""), ReasonRunTimeout},
+		{"heap beyond RLIMIT_DATA", died(rt.StatusExit, "worker exited (exit status 2)", "fatal error: runtime: out of memory\n\nruntime stack:\n"), ReasonMaxMemory},
+		{"a large block", died(rt.StatusExit, "worker exited (exit status 2)", "runtime: out of memory: cannot allocate 3221225472-byte block (3997696 in use)\nfatal error: out of memory\n"), ReasonMaxMemory},
+		{"a mapping refused", died(rt.StatusExit, "worker exited (exit status 2)", "fatal error: runtime: cannot allocate memory\nSIGSEGV: segmentation violation\n"), ReasonMaxMemory},
+		{"a fault in the collector", died(rt.StatusExit, "worker exited (exit status 2)", "SIGSEGV: segmentation violation\nPC=0x43199d m=2 sigcode=1 addr=0x0\n\ngoroutine 0 gp=0x359aaacecb40 m=2 mp=0x359aaad28808 [idle]:\nruntime.(*spanQueue).tryDrain(0x359a00000400?, 0x43a125?, 0x7872c8?)\n"), ReasonMaxMemory},
+		{"a fault in cgo code", died(rt.StatusExit, "worker exited (exit status 2)", "SIGSEGV: segmentation violation\nPC=0x4a1b2c m=0 sigcode=1 addr=0x0\nsignal arrived during cgo execution\n\ngoroutine 7 gp=0xc000 m=0 mp=0x7886c0 [syscall]:\nexample.com/p._Cfunc_crash()\n"), ""},
+		{"killed from outside", died(rt.StatusExit, "worker exited (signal: killed)", ""), ReasonWorkerKilled},
+		{"a crash of the target", died(rt.StatusExit, "worker exited (exit status 2)", "fatal error: concurrent map writes\n"), ""},
+		{"os.Exit", died(rt.StatusExit, "worker exited (exit status 3)", "bye\n"), ""},
+		{"while building the input", building, ""},
+		{"a failure", RunOutcome{Result: rt.Result{Status: rt.StatusFail}}, ""},
+	}
+	for _, tt := range tests {
+		reason, ok := resourceBound(tt.o)
+		if reason != tt.reason || ok != (tt.reason != "") {
+			t.Errorf("%s: resourceBound = %q, %v; want %q", tt.name, reason, ok, tt.reason)
+		}
 	}
 }

@@ -96,7 +96,7 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		x.X = f.pure(x.X, pre, hoist)
 		x.Index = f.pure(x.Index, pre, hoist)
 		f.pickIndex(x, false)
-		f.mapKey(x, false)
+		f.mapKey(x, false, hoisting(pre, hoist))
 		return x
 	case *ast.IndexListExpr:
 		return x
@@ -166,6 +166,16 @@ func (f *fn) pure(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 	return e
 }
 
+// hoisting is pre where statements may run before the expression being
+// rewritten (hoist), else nil: an operand of && or || may not be
+// evaluated at all.
+func hoisting(pre *[]ast.Stmt, hoist bool) *[]ast.Stmt {
+	if !hoist {
+		return nil
+	}
+	return pre
+}
+
 // hoistString moves an expression that builds a new string (a
 // conversion, a concatenation) into a temporary, with its shadow computed
 // once beside it: a string's fingerprint is its data pointer, so the
@@ -227,6 +237,12 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		}
 		if len(x.Args) == 1 && hoist {
 			f.boxed(x.Args[0], f.typeOf(x), pre) // any(v)
+			if b, ok := f.typeOf(x).Underlying().(*types.Basic); ok && b.Info()&(types.IsFloat|types.IsComplex) != 0 {
+				// float64(n): floats keep no shadows (the conversion once
+				// lost n's without a trace, and a branch on the result
+				// was called exhaustive).
+				*pre = append(*pre, f.lostValue(x.Args[0], f.typeOf(x.Args[0]), func() uint32 { return f.fl.site(x.Lparen, "conv") }, "converted to a float")...)
+			}
 		}
 		// []byte(s): new memory whose elements get shadows.
 		if hoist && len(x.Args) == 1 && isByteSlice(f.typeOf(x)) && classOf(f.typeOf(x.Args[0])) == str {
@@ -270,7 +286,7 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		return x
 	case "delete":
 		f.pureArgs(x, pre, hoist)
-		f.deleteKey(x)
+		f.deleteKey(x, hoisting(pre, hoist))
 		return x
 	case "copy":
 		// n := copy(dst, src): the cells move as for a copy statement.
@@ -856,11 +872,15 @@ func (f *fn) hoistMake(call *ast.CallExpr, pre *[]ast.Stmt) ast.Expr {
 // models maps standard-library functions to their models in the runtime.
 
 // deleteKey makes delete(m, k) record which entry of m k reaches.
-func (f *fn) deleteKey(call *ast.CallExpr) {
+func (f *fn) deleteKey(call *ast.CallExpr, pre *[]ast.Stmt) {
 	if len(call.Args) != 2 {
 		return
 	}
-	if mt, ok := f.typeOf(call.Args[0]).Underlying().(*types.Map); ok && f.sameKeyType(mt, call.Args[1]) {
+	mt, ok := f.typeOf(call.Args[0]).Underlying().(*types.Map)
+	if ok {
+		f.untrackedKey(call.Lparen, mt, call.Args[1], pre)
+	}
+	if ok && f.sameKeyType(mt, call.Args[1]) {
 		call.Args[1] = f.mapKeyCall(call.Lparen, call.Args[0], call.Args[1], mt.Key(), false)
 	}
 }

@@ -353,6 +353,14 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 			}
 		}
 	}
+	if !trackedKey {
+		// No table for such keys: which entry a key reaches is concrete.
+		for _, el := range lit.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				f.lostIn(kv.Key, u.Key(), f.fl.site(kv.Colon, "map"), pre)
+			}
+		}
+	}
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
 		if !ok {

@@ -49,27 +49,16 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 		if c := classOf(u.Key()); c != scalar && c != str {
 			return keep()
 		}
-		if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) ||
-			s.Tok == token.DEFINE && f.fl.sharedLoopVars && f.capturesOrAddresses(s.Body) {
+		if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) {
 			return keep()
 		}
 		return f.rangeMap(s, u, label)
 	case *types.Chan:
-		if s.Tok == token.ASSIGN && !isIdentOrNil(s.Key) ||
-			s.Tok == token.DEFINE && f.fl.sharedLoopVars && f.capturesOrAddresses(s.Body) {
+		if s.Tok == token.ASSIGN && !isIdentOrNil(s.Key) {
 			return keep()
 		}
 		return f.rangeChan(s, u, label)
 	default:
-		return keep()
-	}
-	if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) {
-		return keep() // assignments to memory in the range clause: keep it simple
-	}
-	if s.Tok == token.DEFINE && f.fl.sharedLoopVars && f.capturesOrAddresses(s.Body) {
-		// Before Go 1.22 the iteration variables are shared by all
-		// iterations; the counting loop would declare them per iteration,
-		// which a closure or a pointer could tell apart.
 		return keep()
 	}
 	site := f.fl.site(s.For, "range")
@@ -102,6 +91,29 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 		f.temps[r] = temp{t: xt, sh: f.sh(x)}
 	}
 
+	if f.shared(s) {
+		var zeroV ast.Expr
+		switch kind {
+		case "slice":
+			zeroV = f.fl.rtCall("ElemZero", r)
+		case "array":
+			zeroV = f.fl.rtCall("ElemZero", &ast.SliceExpr{X: r})
+		case "ptrarray":
+			a := f.newTemp()
+			pre = append(pre, define(a, f.fl.rtCall("PointeeZero", r)))
+			zeroV = f.fl.rtCall("ElemZero", &ast.SliceExpr{X: a})
+		case "string":
+			zeroV = &ast.BasicLit{Kind: token.CHAR, Value: `'\x00'`}
+		}
+		var vt types.Type = types.Typ[types.Rune]
+		if kind != "string" {
+			vt = elemOf(xt)
+		}
+		pre = append(pre, f.sharedVars(s,
+			f.zeroTemp(intLit(0), types.Typ[types.Int], &pre),
+			f.zeroTemp(zeroV, vt, &pre))...)
+	}
+
 	i := f.newTemp()
 	var limit ast.Expr = f.lenOf(r)
 	var initVal ast.Expr = intLit(0)
@@ -129,15 +141,7 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	case "slice", "array", "ptrarray":
 		if s.Value != nil {
 			ix := &ast.IndexExpr{X: r, Index: i}
-			var elem types.Type
-			switch u := xt.Underlying().(type) {
-			case *types.Slice:
-				elem = u.Elem()
-			case *types.Array:
-				elem = u.Elem()
-			case *types.Pointer:
-				elem = u.Elem().Underlying().(*types.Array).Elem()
-			}
+			elem := elemOf(xt)
 			f.temps[ix] = temp{t: elem}
 			if c := classOf(elem); c == scalar || c == str || c == slice {
 				f.temps[ix] = temp{t: elem, sh: f.shIndex(ix, elem)}
@@ -176,6 +180,73 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 	loop := &ast.ForStmt{For: s.For, Init: initStmt, Cond: cond, Post: post, Body: blockOf(body)}
 	out := append(pre, labeled(label, loop))
 	return []ast.Stmt{blockOf(out)}
+}
+
+// elemOf is the element type of a slice, an array or a pointer to an
+// array.
+func elemOf(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return u.Elem()
+	case *types.Array:
+		return u.Elem()
+	case *types.Pointer:
+		return u.Elem().Underlying().(*types.Array).Elem()
+	}
+	return nil
+}
+
+// shared reports whether range loop s declares variables that its
+// iterations share and can tell apart: a := loop of a file before Go 1.22
+// whose body has a function literal or takes an address.
+func (f *fn) shared(s *ast.RangeStmt) bool {
+	return s.Tok == token.DEFINE && f.fl.sharedLoopVars && f.capturesOrAddresses(s.Body)
+}
+
+// zeroTemp defines a temporary of type t holding e (a zero value).
+func (f *fn) zeroTemp(e ast.Expr, t types.Type, pre *[]ast.Stmt) ast.Expr {
+	id := f.newTemp()
+	*pre = append(*pre, define(id, e), use(id))
+	f.temps[id] = temp{t: t}
+	return id
+}
+
+// sharedVars declares the iteration variables of range loop s once, from
+// the zero values zeroK and zeroV, and makes the loop assign them: before
+// Go 1.22 a range loop's variables are shared by all its iterations, so
+// closures created in the loop see the last values, and addresses taken
+// are the same in every iteration. The rewritten loop keeps that, and its
+// variables keep their shadows (a loop left in its range form lost them
+// without a trace: closures collected in it returned concrete values).
+func (f *fn) sharedVars(s *ast.RangeStmt, zeroK, zeroV ast.Expr) []ast.Stmt {
+	decl := &ast.AssignStmt{Tok: token.DEFINE}
+	redo := func(e ast.Expr, zero ast.Expr) ast.Expr {
+		id, ok := e.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return e
+		}
+		obj := f.fl.info.Defs[id]
+		if obj == nil {
+			return e
+		}
+		decl.Lhs = append(decl.Lhs, id)
+		decl.Rhs = append(decl.Rhs, zero)
+		use := ast.NewIdent(id.Name)
+		use.NamePos = id.NamePos
+		f.fl.info.Uses[use] = obj
+		return use
+	}
+	if s.Key != nil {
+		s.Key = redo(s.Key, zeroK)
+	}
+	if s.Value != nil {
+		s.Value = redo(s.Value, zeroV)
+	}
+	s.Tok = token.ASSIGN
+	if len(decl.Lhs) == 0 {
+		return nil
+	}
+	return f.assign(decl)
 }
 
 func isIdentOrNil(e ast.Expr) bool {
@@ -236,6 +307,12 @@ func (f *fn) rangeMap(s *ast.RangeStmt, mt *types.Map, label *ast.Ident) []ast.S
 	r, keys, i, k := f.newTemp(), f.newTemp(), f.newTemp(), f.newTemp()
 	pre = append(pre, define(r, x), define(keys, f.fl.rtCall("MapKeys", r)))
 	f.temps[r] = temp{t: f.typeOf(s.X)}
+	if f.shared(s) {
+		zk, zv := f.newTemp(), f.newTemp()
+		pre = append(pre, &ast.AssignStmt{Lhs: []ast.Expr{zk, zv}, Tok: token.DEFINE, Rhs: []ast.Expr{f.fl.rtCall("MapZero", r)}}, use(zk, zv))
+		f.temps[zk], f.temps[zv] = temp{t: mt.Key()}, temp{t: mt.Elem()}
+		pre = append(pre, f.sharedVars(s, zk, zv)...)
+	}
 	f.temps[keys] = temp{t: types.NewSlice(mt.Key())}
 	f.temps[i] = temp{t: types.Typ[types.Int]}
 	head := []ast.Stmt{
@@ -298,6 +375,9 @@ func (f *fn) rangeChan(s *ast.RangeStmt, ct *types.Chan, label *ast.Ident) []ast
 	c, v, ok := f.newTemp(), f.newTemp(), f.newTemp()
 	pre = append(pre, define(c, x))
 	f.temps[c] = temp{t: f.typeOf(s.X)}
+	if f.shared(s) {
+		pre = append(pre, f.sharedVars(s, f.zeroTemp(f.fl.rtCall("RecvZero", c), ct.Elem(), &pre), nil)...)
+	}
 	site := f.fl.site(s.For, "range")
 	head := []ast.Stmt{
 		&ast.AssignStmt{Lhs: []ast.Expr{v, ok}, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.UnaryExpr{Op: token.ARROW, X: c}}},

@@ -433,8 +433,10 @@ func (f *fn) pickIndex(x *ast.IndexExpr, addr bool) {
 // k reaches (rt.MapKeyI, see rt/maps.go): x.Index becomes the call, which
 // returns k. store says the access is the target of an assignment (the
 // key is entered in the map's shadow table). The original key expression
-// is kept in f.mapKeys for the shadow of the value and the store.
-func (f *fn) mapKey(x *ast.IndexExpr, store bool) {
+// is kept in f.mapKeys for the shadow of the value and the store. Keys
+// of other kinds record a concretization into pre (if not nil) when they
+// carry shadows (untrackedKey).
+func (f *fn) mapKey(x *ast.IndexExpr, store bool, pre *[]ast.Stmt) {
 	if _, done := f.mapKeys[x]; done {
 		return
 	}
@@ -443,7 +445,11 @@ func (f *fn) mapKey(x *ast.IndexExpr, store bool) {
 		return
 	}
 	u, ok := xt.Underlying().(*types.Map)
-	if !ok || !f.sameKeyType(u, x.Index) {
+	if !ok {
+		return
+	}
+	f.untrackedKey(x.Lbrack, u, x.Index, pre)
+	if !f.sameKeyType(u, x.Index) {
 		return
 	}
 	if f.mapKeys == nil {
@@ -452,6 +458,24 @@ func (f *fn) mapKey(x *ast.IndexExpr, store bool) {
 	key := x.Index
 	f.mapKeys[x] = key
 	x.Index = f.mapKeyCall(x.Lbrack, x.X, key, u.Key(), store)
+}
+
+// untrackedKey records a concretization at pos into pre (if not nil) when
+// key, used to reach an entry of a map of type u whose keys are not
+// integers, bools or strings (structs, arrays, interfaces, floats,
+// pointers), carries shadows: the map's shadow table does not follow such
+// keys, so which entry the key reaches is concrete. A struct key built of
+// inputs (m[key{a, b}]) was once looked up without a trace, and the target
+// called exhaustive with the entry it missed.
+func (f *fn) untrackedKey(pos token.Pos, u *types.Map, key ast.Expr, pre *[]ast.Stmt) {
+	if pre == nil {
+		return
+	}
+	if c := classOf(u.Key()); c == scalar || c == str {
+		return
+	}
+	kt := f.typeOf(key) // an interface key boxes the key's own type
+	*pre = append(*pre, f.lostValue(key, kt, func() uint32 { return f.fl.site(pos, "map") }, "map key of an untracked kind")...)
 }
 
 // sameKeyType reports whether key has map type u's key type (or is a

@@ -183,7 +183,7 @@ func (f *fn) topExpr(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 			f.copyShadows(call, pre)
 		}
 		if b == "delete" {
-			f.deleteKey(call)
+			f.deleteKey(call, hoisting(pre, hoist))
 		}
 		if b == "recover" {
 			return f.fl.rtCall("Recovered", call)
@@ -572,7 +572,7 @@ func (f *fn) pureOperands(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 	case *ast.IndexExpr:
 		x.X = f.pure(x.X, pre, true)
 		x.Index = f.pure(x.Index, pre, true)
-		f.mapKey(x, false)
+		f.mapKey(x, false, pre)
 	case *ast.TypeAssertExpr:
 		x.X = f.pure(x.X, pre, true)
 	case *ast.UnaryExpr:
@@ -588,7 +588,7 @@ func (f *fn) pureLHS(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 		x.X = f.pureLHS(x.X, pre)
 		x.Index = f.pure(x.Index, pre, true)
 		f.pickIndex(x, true)
-		f.mapKey(x, true)
+		f.mapKey(x, true, pre)
 	case *ast.SelectorExpr:
 		if _, ok := f.fl.info.Selections[x]; ok {
 			x.X = f.pureLHS(x.X, pre)

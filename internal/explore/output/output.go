@@ -86,7 +86,11 @@ type Target struct {
 	// BuildCrashes counts the runs whose worker crashed or hung while
 	// building an input with the package's constructors and methods:
 	// those inputs are rejected, not failures.
-	BuildCrashes    int      `json:"build_crashes,omitempty"`
+	BuildCrashes int `json:"build_crashes,omitempty"`
+	// ResourceBounded counts the runs that ended their worker on a
+	// resource bound (run-timeout, max-memory, worker-killed in
+	// incomplete): bounds of the verdict, not failures.
+	ResourceBounded int      `json:"resource_bounded,omitempty"`
 	Divergences     int      `json:"divergences"`
 	DivergenceSites []string `json:"divergence_sites,omitempty"` // positions of the first few
 	Concretizations int      `json:"concretizations"`
@@ -530,6 +534,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		out.GoFuzz = &GoFuzz{Seconds: f.Time.Seconds(), Seeds: f.Seeds, Inputs: f.Inputs, Paths: f.Paths, Error: f.Err}
 	}
 	out.BuildCrashes = rep.BuildCrashes
+	out.ResourceBounded = rep.ResourceBounded
 	out.FailuresOmitted = rep.OmittedFailures
 	out.UnstableRows = rep.Unstable
 	for _, s := range rep.DivergenceSites {

@@ -123,6 +123,9 @@ func (h *TextHandler) Target(t *Target) error {
 	if t.BuildCrashes > 0 {
 		extra = append(extra, fmt.Sprintf("%s ended the worker while building the input (rejected, not failures)", plural(t.BuildCrashes, "run")))
 	}
+	if t.ResourceBounded > 0 {
+		extra = append(extra, fmt.Sprintf("%s ended the worker on a resource bound (not failures)", plural(t.ResourceBounded, "run")))
+	}
 	if t.Divergences > 0 {
 		extra = append(extra, fmt.Sprintf("%s (at %s)", plural(t.Divergences, "divergence"), strings.Join(t.DivergenceSites, ", ")))
 	}

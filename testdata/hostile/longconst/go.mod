@@ -1,0 +1,3 @@
+module example.com/longconst
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/loopvarfile
+
+go 1.23

@@ -1,0 +1,3 @@
+module example.com/mapkeys
+
+go 1.22

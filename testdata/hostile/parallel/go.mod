@@ -1,0 +1,3 @@
+module example.com/parallel
+
+go 1.22

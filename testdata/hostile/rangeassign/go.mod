@@ -1,0 +1,3 @@
+module example.com/rangeassign
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/resources
+
+go 1.22
