@@ -82,8 +82,8 @@ type result struct {
 	endAfterInt time.Duration // from the interrupt to the end
 	dowseTime   time.Duration
 	silence     time.Duration // longest time dowse wrote nothing
-	bugs        []string      // output lines saying "a bug in dowse"
-	stderrTail  []string      // dowse gen's diagnostics (lines starting "dowse")
+	bugs        []string      // standard error lines saying "a bug in dowse"
+	diags       []string      // dowse gen's diagnostics on standard error
 	sum         summary
 	files       int // generated _test.go files
 
@@ -127,7 +127,7 @@ func main() {
 	cacheDir := filepath.Join(work, "cache")
 
 	header := fmt.Sprintf("dowse gen -json ./<pkg>, default exploration flags, %s wall time per package (then SIGINT), the package's _test.go files removed; own tests: go test -cover on the module as published\n\n", *budget)
-	header += "| package | dowse exit | cut | dowse time | longest silence | targets | not explored | failures (documented, nil input) | \"bug in dowse\" | generated files | generated tests pass | coverage: generated | go test time | coverage: own tests | own tests time |\n"
+	header += "| package | dowse exit | cut | dowse time | longest silence | targets | not explored | failures (documented, nil input) | \"bug in dowse\": targets / stderr lines | generated files | generated tests pass | coverage: generated | go test time | coverage: own tests | own tests time |\n"
 	header += "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|\n"
 	fmt.Print(header)
 	table := header
@@ -283,12 +283,8 @@ func (r *result) runDowse(mod, dowse, cacheDir, pkg string, budget time.Duration
 		r.killed = r.endAfterInt >= interruptGrace
 	}
 	r.sum = summarize(stdout.buf.Bytes())
-	r.bugs = append(bugLines(stdout.buf.Bytes()), bugLines(stderr.buf.Bytes())...)
-	for _, l := range strings.Split(stderr.buf.String(), "\n") {
-		if strings.HasPrefix(l, "dowse") {
-			r.stderrTail = append(r.stderrTail, l)
-		}
-	}
+	r.bugs = bugLines(stderr.buf.Bytes())
+	r.diags = diagnostics(stderr.buf.Bytes(), 5)
 	return nil
 }
 
@@ -303,9 +299,9 @@ func (r *result) row() string {
 		}
 	}
 	s := r.sum
-	return fmt.Sprintf("| %s | %s | %s | %s | %s | %d | %d | %d (%d, %d) | %d | %d | %s | %s | %s | %s | %s |\n",
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %d | %d | %d (%d, %d) | %d / %d | %d | %s | %s | %s | %s | %s |\n",
 		r.name, exit, cut, r.dowseTime.Round(time.Second), r.silence.Round(time.Second),
-		s.targets, s.notExplored, s.failures, s.documented, s.nilInputs, len(r.bugs), r.files,
+		s.targets, s.notExplored, s.failures, s.documented, s.nilInputs, s.bugTargets, len(r.bugs), r.files,
 		r.genPass, r.genCover, r.genTime.Round(time.Second), r.ownCover, r.ownTime.Round(time.Second))
 }
 
@@ -320,21 +316,11 @@ func (r *result) notes() []string {
 		}
 		notes = append(notes, fmt.Sprintf("- %s: %s: %s", r.name, what, msg))
 	}
-	seen := map[string]bool{}
-	for _, b := range r.bugs {
-		if !seen[b] {
-			seen[b] = true
-			add("bug in dowse", b)
-		}
+	for _, l := range r.diags {
+		add("dowse stderr", l)
 	}
-	for _, l := range r.stderrTail {
-		if !seen[l] {
-			seen[l] = true
-			add("dowse stderr", l)
-		}
-	}
-	for _, m := range r.sum.messages {
-		add("target", m)
+	for _, m := range groupMessages(r.sum.messages) {
+		add("targets", m)
 	}
 	if r.genWhy != "" {
 		add("generated tests", r.genWhy)

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,7 +22,14 @@ type summary struct {
 	errors      int // internal errors reported during exploration
 	exhaustive  int // targets reported exhaustive
 	cached      int // targets replayed from the result cache
-	messages    []string
+	bugTargets  int // targets whose error says it is a bug in dowse
+	messages    []message
+}
+
+// message is what a target's summary says instead of, or besides, its
+// results: why it was skipped, its error, internal errors.
+type message struct {
+	target, text string
 }
 
 // target is the part of one dowse gen -json object the sweep reads.
@@ -54,13 +63,16 @@ func summarize(stream []byte) summary {
 			s.notExplored++
 		}
 		if t.Skipped != "" {
-			s.messages = append(s.messages, t.Target+": skipped: "+t.Skipped)
+			s.messages = append(s.messages, message{t.Target, "skipped: " + t.Skipped})
 		}
 		if t.Error != "" {
-			s.messages = append(s.messages, t.Target+": error: "+t.Error)
+			s.messages = append(s.messages, message{t.Target, "error: " + t.Error})
+		}
+		if strings.Contains(t.Error, "bug in dowse") {
+			s.bugTargets++
 		}
 		for _, e := range t.Errors {
-			s.messages = append(s.messages, t.Target+": internal error: "+e)
+			s.messages = append(s.messages, message{t.Target, "internal error: " + e})
 		}
 		s.failures += len(t.Failures) + t.FailuresOmitted
 		for _, f := range t.Failures {
@@ -79,6 +91,66 @@ func summarize(stream []byte) summary {
 			s.cached++
 		}
 	}
+}
+
+// numbers are the run and node numbers of internal errors, which differ
+// between targets reporting the same error.
+var numbers = regexp.MustCompile(`\b(run|node) \d+`)
+
+// groupMessages folds the messages with the same text (up to run and
+// node numbers) into one line each, "n targets (first: T): text" or
+// "T: text", the most frequent first, then in order of appearance.
+func groupMessages(msgs []message) []string {
+	type group struct {
+		first string
+		n     int
+	}
+	var order []string
+	groups := map[string]*group{}
+	for _, m := range msgs {
+		text := numbers.ReplaceAllString(m.text, "$1 N")
+		g := groups[text]
+		if g == nil {
+			g = &group{first: m.target}
+			groups[text] = g
+			order = append(order, text)
+		}
+		g.n++
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return groups[b].n - groups[a].n })
+	lines := make([]string, len(order))
+	for i, text := range order {
+		g := groups[text]
+		if g.n == 1 {
+			lines[i] = g.first + ": " + text
+		} else {
+			lines[i] = fmt.Sprintf("%d targets (first: %s): %s", g.n, g.first, text)
+		}
+	}
+	return lines
+}
+
+// diagnostic is a line of dowse gen's standard error worth reporting:
+// its own messages, a panic, a compile error's position.
+var diagnostic = regexp.MustCompile(`^(dowse|panic: |\S+\.go:\d+:\d+: )`)
+
+// diagnostics returns the lines of dowse gen's standard error that match
+// diagnostic, at most limit of the compile errors.
+func diagnostics(stderr []byte, limit int) []string {
+	var lines []string
+	compile := 0
+	for _, l := range strings.Split(string(stderr), "\n") {
+		if !diagnostic.MatchString(l) {
+			continue
+		}
+		if !strings.HasPrefix(l, "dowse") && !strings.HasPrefix(l, "panic: ") {
+			if compile++; compile > limit {
+				continue
+			}
+		}
+		lines = append(lines, l)
+	}
+	return lines
 }
 
 var coverRE = regexp.MustCompile(`coverage: ([0-9.]+%) of statements`)

@@ -22,15 +22,15 @@ func TestSummarize(t *testing.T) {
 `,
 			want: summary{
 				targets: 3, notExplored: 1, failures: 5, documented: 1, nilInputs: 1, errors: 1, exhaustive: 1,
-				messages: []string{"T.M: skipped: no exported constructor", "Split: internal error: worker ended"},
+				messages: []message{{"T.M", "skipped: no exported constructor"}, {"Split", "internal error: worker ended"}},
 			},
 		},
 		{
 			name:   "interrupted mid-object",
-			stream: `{"target":"A","error":"the instrumented package did not build","cached":true}` + "\n" + `{"target":"B","fail`,
+			stream: `{"target":"A","error":"the instrumented package did not build (a bug in dowse)","cached":true}` + "\n" + `{"target":"B","fail`,
 			want: summary{
-				targets: 1, notExplored: 1, cached: 1,
-				messages: []string{"A: error: the instrumented package did not build"},
+				targets: 1, notExplored: 1, cached: 1, bugTargets: 1,
+				messages: []message{{"A", "error: the instrumented package did not build (a bug in dowse)"}},
 			},
 		},
 	}
@@ -40,6 +40,60 @@ func TestSummarize(t *testing.T) {
 				t.Errorf("summarize = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestGroupMessages(t *testing.T) {
+	tests := []struct {
+		name string
+		msgs []message
+		want []string
+	}{
+		{name: "none", msgs: nil, want: []string{}},
+		{
+			name: "one each",
+			msgs: []message{{"A", "skipped: generic"}, {"B", "error: interrupted"}},
+			want: []string{"A: skipped: generic", "B: error: interrupted"},
+		},
+		{
+			name: "same text up to run and node numbers",
+			msgs: []message{
+				{"A", "skipped: generic"},
+				{"B", "internal error: run 12: decode node 128: conv"},
+				{"C", "internal error: run 7: decode node 3: conv"},
+			},
+			want: []string{"2 targets (first: B): internal error: run N: decode node N: conv", "A: skipped: generic"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := groupMessages(tt.msgs); !slices.Equal(got, tt.want) {
+				t.Errorf("groupMessages = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDiagnostics(t *testing.T) {
+	stderr := `dowse gen: building the instrumented package m failed (a bug in dowse; work directory kept at /tmp/w): exit status 1
+# m [m.test]
+/tmp/w/overlay/a_test.go:68:59: undefined: T
+/tmp/w/overlay/a_test.go:106:68: undefined: T
+	/tmp/w/overlay/a_test.go:1:1: other declaration of T
+/tmp/w/overlay/a_test.go:107:1: undefined: U
+panic: sym: not of kind bool
+goroutine 1 [running]:
+dowse gen: work directory: /tmp/w
+`
+	want := []string{
+		"dowse gen: building the instrumented package m failed (a bug in dowse; work directory kept at /tmp/w): exit status 1",
+		"/tmp/w/overlay/a_test.go:68:59: undefined: T",
+		"/tmp/w/overlay/a_test.go:106:68: undefined: T",
+		"panic: sym: not of kind bool",
+		"dowse gen: work directory: /tmp/w",
+	}
+	if got := diagnostics([]byte(stderr), 2); !slices.Equal(got, want) {
+		t.Errorf("diagnostics = %q, want %q", got, want)
 	}
 }
 
