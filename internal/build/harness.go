@@ -161,13 +161,15 @@ func harnessSource(v *packages.Package, test string, puts, exprs []string, mocks
 		return n
 	}
 	var decls bytes.Buffer
-	records := false
+	var records *mock.Type
 	for _, m := range mocks {
 		decls.WriteString("\n" + m.Source(qualifier, rtName))
-		records = records || m.Records()
+		if records == nil && m.Records() {
+			records = m
+		}
 	}
-	if records {
-		decls.WriteString(mock.RecorderSource(qualifier, nil))
+	if records != nil {
+		decls.WriteString(mock.RecorderSource(qualifier, records.Helpers(), nil))
 	}
 	// The dynamic types of interface inputs are served as "@#T":
 	// (*T)(nil), so that the worker finds T by its name in the layout;

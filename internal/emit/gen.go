@@ -985,14 +985,29 @@ func (w *writer) autoTable(p *plan) {
 		w.pf("%sif !%s.DeepEqual(%s, tt.%s) {\n", indent, w.imports.names["reflect"], gots[i], wants[i])
 		w.pf("%s\tt.Errorf(\"%s = %%#v, want %%#v\", %s, tt.%s)\n%s}\n", indent, escape(shown), gots[i], wants[i], indent)
 	}
+	callsOf := mock.DefaultHelpers.CallsOf
+	if len(callParams) > 0 {
+		// The package's name of the helper (mock.Names): every mock
+		// type of the package has the same.
+		mine := map[string]*mock.Type{}
+		for _, rp := range p.pass {
+			for _, v := range rp.vals {
+				mocksOf(v, mine)
+			}
+		}
+		for _, n := range slices.Sorted(maps.Keys(mine)) {
+			callsOf = mine[n].Helpers().CallsOf
+			break
+		}
+	}
 	for k, i := range callParams {
 		f := p.fields[i]
 		if strs, ok := w.imports.names["strings"]; ok && !langAtLeast(w.g.pkg, "go1.18") {
 			// No generic slices.Equal: the calls joined (a call is
 			// never empty and holds no newline).
-			w.pf("%sif got := %s(tt.%s); %s.Join(got, \"\\n\") != %s.Join(tt.%s, \"\\n\") {\n", indent, mock.CallsOf, f, strs, strs, callWants[k])
+			w.pf("%sif got := %s(tt.%s); %s.Join(got, \"\\n\") != %s.Join(tt.%s, \"\\n\") {\n", indent, callsOf, f, strs, strs, callWants[k])
 		} else {
-			w.pf("%sif got := %s(tt.%s); !%s.Equal(got, tt.%s) {\n", indent, mock.CallsOf, f, w.imports.names["slices"], callWants[k])
+			w.pf("%sif got := %s(tt.%s); !%s.Equal(got, tt.%s) {\n", indent, callsOf, f, w.imports.names["slices"], callWants[k])
 		}
 		w.pf("%s\tt.Errorf(\"%s: the calls of %s are %%q, want %%q\", got, tt.%s)\n%s}\n", indent, escape(shown), f, callWants[k], indent)
 	}

@@ -88,7 +88,7 @@ func WriteMocks(f MockFile) (changed []string, err error) {
 		}
 	}
 	if len(records) > 0 {
-		body.WriteString(mock.RecorderSource(imports.qualifier, records))
+		body.WriteString(mock.RecorderSource(imports.qualifier, records[0].Helpers(), records))
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n\n", Header)

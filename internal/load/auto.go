@@ -45,8 +45,9 @@ func CgoSource(v *packages.Package, f *ast.File) string {
 // findAutoTargets returns the automatic targets of v, the package (with
 // its in-package tests, if it has any) whose internal test file will
 // serve and check them. Their values of interface type are chosen among
-// nil, the package's types and mock types as a PUT's are (docs/mocks.md).
-func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Target {
+// nil, the package's types and mock types as a PUT's are (docs/mocks.md);
+// decls are the mock types made for v so far (by its PUTs).
+func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config, decls *mockDecls) []*Target {
 	if v.Types == nil || v.Name == "main" {
 		return nil
 	}
@@ -67,7 +68,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config) []*Ta
 	}
 	readOnly := readOnlyMethods(v.TypesInfo, files)
 	zeroMade := zeroMadeTypes(v.TypesInfo, files)
-	ifaces := newIfaceFacts(v, fset, !cfg.NoMocks, cfg.MockCalls)
+	ifaces := newIfaceFacts(v, fset, !cfg.NoMocks, cfg.MockCalls, decls)
 	writes := packageWrites(v.TypesInfo, v.Types, files)
 	for _, f := range code {
 		for _, d := range f.Decls {

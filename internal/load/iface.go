@@ -3,8 +3,11 @@ package load
 import (
 	"go/ast"
 	"go/constant"
+	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -101,9 +104,16 @@ type ifaceFacts struct {
 	tagSeen    map[string][]string
 	all        []*types.TypeName
 	concrete   []*types.TypeName
-	made       map[string]*mock.Type // by definition key
-	names      map[string]bool       // mock names in use
-	taken      func(name string) bool
+	decls      *mockDecls
+}
+
+// mockDecls are the mock types made for one package variant, by
+// definition key, and the names given in it: the PUTs and the automatic
+// targets of a variant share them, as the worker harness and the file of
+// mock types declare the types of both.
+type mockDecls struct {
+	made  map[string]*mock.Type
+	names *mock.Names
 }
 
 type assertion struct{ from, to types.Type }
@@ -112,11 +122,12 @@ type tagValue struct{ key, value string }
 
 // newIfaceFacts scans the syntax of package variant p (its files except
 // those dowse generated).
-func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls int) *ifaceFacts {
+// decls, if not nil, are the mock types made for the variant so far.
+func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls int, decls *mockDecls) *ifaceFacts {
 	if calls <= 0 {
 		calls = DefaultMockCalls
 	}
-	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, made: map[string]*mock.Type{}, names: map[string]bool{}, graph: newCallGraph(), inits: map[*types.Var]ast.Expr{}}
+	f := &ifaceFacts{pkg: p.Types, mocks: mocks, calls: calls, decls: decls, graph: newCallGraph(), inits: map[*types.Var]ast.Expr{}}
 	generated := map[string]bool{}
 	for _, file := range p.Syntax {
 		name := fset.File(file.Pos()).Name()
@@ -131,9 +142,11 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 			f.uses = append(f.uses, factUse{fn: r.fn, implements: it})
 		}
 	}
-	f.taken = func(name string) bool {
-		obj := p.Types.Scope().Lookup(name)
-		return obj != nil && !generated[fset.Position(obj.Pos()).Filename]
+	if f.decls == nil {
+		f.decls = &mockDecls{made: map[string]*mock.Type{}}
+	}
+	if f.decls.names == nil {
+		f.decls.names = mock.NewNames(declaredIn(p, fset, generated))
 	}
 	scope := p.Types.Scope()
 	for _, n := range scope.Names() {
@@ -224,12 +237,12 @@ func (f *ifaceFacts) annotated() []*mock.Type {
 		}
 		add := func(embedded bool, tag, sfx string, ptr bool) {
 			key := "annotated|" + n + "|" + strconv.FormatBool(embedded) + "|" + strconv.FormatBool(ptr) + "|" + tag
-			if m, ok := f.made[key]; ok {
+			if m, ok := f.decls.made[key]; ok {
 				out = append(out, m)
 				return
 			}
-			m := mock.NewAnnotated(f.pkg, f.freeName("dowse"+upperFirst(n)+sfx), named, embedded, ptr, tag)
-			f.made[key] = m
+			m := f.decls.names.NewAnnotated(f.pkg, "dowse"+upperFirst(n)+sfx, named, embedded, ptr, tag)
+			f.decls.made[key] = m
 			out = append(out, m)
 		}
 		add(false, "", "Field", false)
@@ -1041,30 +1054,80 @@ func (f *ifaceFacts) variants(impl []types.Type, methods []*types.Func) []*mock.
 				sfx += "Value"
 			}
 			key := methodSetKey(methods) + "|" + v.tag + "|" + strconv.Itoa(int(v.form)) + "|" + strconv.FormatBool(ptr)
-			if m, ok := f.made[key]; ok {
+			if m, ok := f.decls.made[key]; ok {
 				out = append(out, m)
 				continue
 			}
-			name := f.freeName("dowse" + base.String() + sfx)
-			m := mock.New(f.pkg, name, names, methods, ptr, v.form, v.tag)
-			f.made[key] = m
+			m := f.decls.names.New(f.pkg, "dowse"+base.String()+sfx, names, methods, ptr, v.form, v.tag)
+			f.decls.made[key] = m
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// freeName returns name, or name<n>, whichever is neither declared by the
-// package (outside dowse's generated files) nor used by another mock.
-func (f *ifaceFacts) freeName(name string) string {
-	for i := 0; ; i++ {
-		n := name
-		if i > 0 {
-			n += strconv.Itoa(i)
+// declaredIn returns the function reporting the names that the mock
+// types of variant p may not take: those its files (other than the
+// generated ones, which are rewritten or left out) declare at package
+// level or import into a file (a package-level declaration may not share
+// a name with a file's import), and those declared at package level by
+// any Go file of its directory, whatever its package clause and build
+// constraints: the generated tests are kept with the package, and must
+// compile in every build of it.
+func declaredIn(p *packages.Package, fset *token.FileSet, generated map[string]bool) func(string) bool {
+	names := map[string]bool{}
+	for _, file := range p.Syntax {
+		if generated[fset.File(file.Pos()).Name()] {
+			continue
 		}
-		if !f.names[n] && !f.taken(n) {
-			f.names[n] = true
-			return n
+		for _, d := range file.Decls {
+			declNames(d, names)
+		}
+		for _, im := range file.Imports {
+			switch {
+			case im.Name != nil:
+				names[im.Name.Name] = true
+			case p.TypesInfo != nil && p.TypesInfo.Implicits[im] != nil:
+				names[p.TypesInfo.Implicits[im].Name()] = true
+			}
+		}
+	}
+	if dir := packageDir(p); dir != "" {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, path := range paths {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil || IsGenerated(file) {
+				continue
+			}
+			for _, d := range file.Decls {
+				declNames(d, names)
+			}
+		}
+	}
+	return func(name string) bool { return names[name] }
+}
+
+// declNames adds the package-level names d declares to names.
+func declNames(d ast.Decl, names map[string]bool) {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			names[d.Name.Name] = true
+		}
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				names[sp.Name.Name] = true
+			case *ast.ValueSpec:
+				for _, id := range sp.Names {
+					names[id.Name] = true
+				}
+			}
 		}
 	}
 }

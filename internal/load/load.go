@@ -313,6 +313,16 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 			warnings = append(warnings, fmt.Sprintf("%s: not in the main module: skipped", p.Path))
 			continue
 		}
+		// One set of mock types per variant, shared by its PUTs and its
+		// automatic targets: the harness and the file of mock types
+		// declare them together, so their names must differ.
+		decls := map[*packages.Package]*mockDecls{}
+		declsOf := func(v *packages.Package) *mockDecls {
+			if decls[v] == nil {
+				decls[v] = &mockDecls{made: map[string]*mock.Type{}}
+			}
+			return decls[v]
+		}
 		for _, v := range []struct {
 			pkg      *packages.Package
 			external bool
@@ -320,7 +330,7 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 			if v.pkg == nil {
 				continue
 			}
-			targets, warns := findTargets(v.pkg, fset, v.external, cfg)
+			targets, warns := findTargets(v.pkg, fset, v.external, cfg, declsOf(v.pkg))
 			p.Targets = append(p.Targets, targets...)
 			warnings = append(warnings, warns...)
 		}
@@ -330,7 +340,7 @@ func Load(cfg Config, patterns ...string) (pkgs []*Package, warnings []string, e
 				v = p.Plain
 			}
 			if v != nil {
-				p.Targets = append(p.Targets, findAutoTargets(v, fset, cfg)...)
+				p.Targets = append(p.Targets, findAutoTargets(v, fset, cfg, declsOf(v))...)
 			}
 		}
 		pkgs = append(pkgs, p)

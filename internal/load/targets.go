@@ -21,8 +21,9 @@ import (
 // findTargets returns the targets declared in the _test.go files of p,
 // and a warning for each function or method named like a PUT whose
 // signature is not one.
-func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Config) (targets []*Target, warnings []string) {
-	ifaces := newIfaceFacts(p, fset, !cfg.NoMocks, cfg.MockCalls)
+// decls are the mock types made for p so far.
+func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Config, decls *mockDecls) (targets []*Target, warnings []string) {
+	ifaces := newIfaceFacts(p, fset, !cfg.NoMocks, cfg.MockCalls, decls)
 	for _, f := range p.Syntax {
 		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
 			continue

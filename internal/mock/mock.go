@@ -61,6 +61,9 @@ type Type struct {
 	// int, err error), io.Reader's contract): its result struct has a
 	// last field p, the bytes each call copies into its argument.
 	Fills []bool
+	// helpers are the names of the recorder's helpers in the package
+	// (nil: DefaultHelpers).
+	helpers *Helpers
 }
 
 // FillsArg reports whether a method of signature sig writes solved bytes
@@ -98,9 +101,17 @@ func (m *Type) ValueType() types.Type {
 
 // New makes the mock type name of package pkg implementing methods (the
 // method set of the interfaces named in implements), of the given form
-// and tag.
+// and tag. The names of its result types are name followed by a
+// method's; a package's mock types are made with Names.New instead,
+// which keeps every name unique.
 func New(pkg *types.Package, name string, implements []string, methods []*types.Func, ptr bool, form Form, tag string) *Type {
-	m := &Type{Name: name, Ptr: ptr, Form: form, Tag: tag, Implements: implements, Methods: methods}
+	return newType(pkg, name, implements, methods, ptr, form, tag, func(n string) string { return n }, nil)
+}
+
+// newType is New with the names of result types chosen by free and the
+// helpers' names h (nil: the default ones).
+func newType(pkg *types.Package, name string, implements []string, methods []*types.Func, ptr bool, form Form, tag string, free func(string) string, h *Helpers) *Type {
+	m := &Type{Name: name, Ptr: ptr, Form: form, Tag: tag, Implements: implements, Methods: methods, helpers: h}
 	obj := types.NewTypeName(token.NoPos, pkg, name, nil)
 	m.Named = types.NewNamed(obj, nil, nil)
 	switch form {
@@ -134,7 +145,7 @@ func New(pkg *types.Package, name string, implements []string, methods []*types.
 			taken[f] = true
 			elem := sig.Results().At(0).Type()
 			if n > 1 {
-				rn := types.NewTypeName(token.NoPos, pkg, name+fn.Name(), nil)
+				rn := types.NewTypeName(token.NoPos, pkg, free(name+fn.Name()), nil)
 				res = types.NewNamed(rn, nil, nil)
 				var rf []*types.Var
 				for i, r := range ResultNames(sig) {
@@ -173,12 +184,88 @@ func New(pkg *types.Package, name string, implements []string, methods []*types.
 // field got, written by RecordCall): pointer mocks with scripts.
 func (m *Type) Records() bool { return m.Scripted() && m.Ptr }
 
-// The names of the helpers RecorderSource declares.
-const (
-	RecordCall = "dowseRecordCall"
-	CallsOf    = "dowseCallsOf"
-	formatArg  = "dowseFormatArg"
-)
+// Helpers are the names of the functions RecorderSource declares in a
+// package: RecordCall, with which a mock records a call, CallsOf, with
+// which a generated test reads the calls recorded, and FormatArg, which
+// writes an argument for RecordCall.
+type Helpers struct {
+	RecordCall, CallsOf, FormatArg string
+}
+
+// DefaultHelpers are the helpers' names where the package declares none
+// of them.
+var DefaultHelpers = Helpers{RecordCall: "dowseRecordCall", CallsOf: "dowseCallsOf", FormatArg: "dowseFormatArg"}
+
+// Helpers returns the names of the recorder's helpers the mock's methods
+// call.
+func (m *Type) Helpers() Helpers {
+	if m.helpers == nil {
+		return DefaultHelpers
+	}
+	return *m.helpers
+}
+
+// Names chooses the names of the declarations dowse generates in one
+// package (variant): its mock types, their result types and the
+// recorder's helpers. The worker harness and the generated tests declare
+// the same types under the same names, and a package's own declarations
+// share their scope, so every name must be one the package does not
+// declare and no other generated declaration has. A name that is taken
+// gets the first free numeric suffix; names are given in the order they
+// are asked for, which depends only on the package's source, so the
+// choice is deterministic.
+type Names struct {
+	taken   func(string) bool
+	used    map[string]bool
+	helpers Helpers
+}
+
+// NewNames returns the names of a package in which taken reports the
+// names the package declares (nil: none). The helpers are named first,
+// so that no mock type takes their names.
+func NewNames(taken func(string) bool) *Names {
+	if taken == nil {
+		taken = func(string) bool { return false }
+	}
+	n := &Names{taken: taken, used: map[string]bool{}}
+	n.helpers = Helpers{
+		RecordCall: n.Free(DefaultHelpers.RecordCall),
+		CallsOf:    n.Free(DefaultHelpers.CallsOf),
+		FormatArg:  n.Free(DefaultHelpers.FormatArg),
+	}
+	return n
+}
+
+// Free returns name, or name<n> with the smallest n > 0, whichever the
+// package does not declare and was not returned before, and records it
+// as used.
+func (n *Names) Free(name string) string {
+	for i := 0; ; i++ {
+		c := name
+		if i > 0 {
+			c += strconv.Itoa(i)
+		}
+		if !n.used[c] && !n.taken(c) {
+			n.used[c] = true
+			return c
+		}
+	}
+}
+
+// Helpers returns the names of the recorder's helpers in the package.
+func (n *Names) Helpers() Helpers { return n.helpers }
+
+// New makes a mock type as New does, named base or base<n> (Free), its
+// result types named likewise.
+func (n *Names) New(pkg *types.Package, base string, implements []string, methods []*types.Func, ptr bool, form Form, tag string) *Type {
+	return newType(pkg, n.Free(base), implements, methods, ptr, form, tag, n.Free, &n.helpers)
+}
+
+// NewAnnotated makes a type as NewAnnotated does, named base or base<n>
+// (Free).
+func (n *Names) NewAnnotated(pkg *types.Package, base string, field *types.Named, embedded, ptr bool, tag string) *Type {
+	return NewAnnotated(pkg, n.Free(base), field, embedded, ptr, tag)
+}
 
 // MaxRecorded is how many calls a mock records; a later call adds "…"
 // once.
@@ -194,8 +281,8 @@ const MaxRecorded = 16
 // as nil, other pointers, maps, funcs and channels by their type
 // (addresses differ from run to run). CallsOf, with the pointer mock types of
 // records, returns the calls a value recorded, nil for any other value.
-// q names the packages reflect, strconv and strings.
-func RecorderSource(q types.Qualifier, records []*Type) string {
+// h names the helpers; q names the packages reflect, strconv and strings.
+func RecorderSource(q types.Qualifier, h Helpers, records []*Type) string {
 	pkg := func(path string) string { return q(types.NewPackage(path, path)) }
 	reflect, strconv, strings := pkg("reflect"), pkg("strconv"), pkg("strings")
 	var b bytes.Buffer
@@ -285,9 +372,9 @@ func %[6]s(b *%[4]s.Builder, v %[2]s.Value, depth int) {
 		b.WriteString(v.Type().String())
 	}
 }
-`, RecordCall, reflect, strconv, strings, MaxRecorded, formatArg)
+`, h.RecordCall, reflect, strconv, strings, MaxRecorded, h.FormatArg)
 	if len(records) > 0 {
-		fmt.Fprintf(&b, "\n// %s returns the calls a mock generated by dowse recorded, nil for\n// any other value.\nfunc %s(v any) []string {\n\tswitch m := v.(type) {\n", CallsOf, CallsOf)
+		fmt.Fprintf(&b, "\n// %s returns the calls a mock generated by dowse recorded, nil for\n// any other value.\nfunc %s(v any) []string {\n\tswitch m := v.(type) {\n", h.CallsOf, h.CallsOf)
 		for _, m := range records {
 			fmt.Fprintf(&b, "\tcase *%s:\n\t\treturn m.got\n", m.Name)
 		}
@@ -445,7 +532,7 @@ func (m *Type) Source(q types.Qualifier, rt string) string {
 					args = append(args, fmt.Sprintf("a%d", i))
 				}
 			}
-			fmt.Fprintf(&b, "\t%s(%s)\n", RecordCall, strings.Join(args, ", "))
+			fmt.Fprintf(&b, "\t%s(%s)\n", m.Helpers().RecordCall, strings.Join(args, ", "))
 		}
 		field := m.Fields[k]
 		switch {

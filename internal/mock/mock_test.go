@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -86,7 +87,7 @@ func TestSource(t *testing.T) {
 					records = append(records, m)
 				}
 			}
-			out += RecorderSource(q, records)
+			out += RecorderSource(q, DefaultHelpers, records)
 			got, err := format.Source([]byte(out))
 			if err != nil {
 				t.Fatalf("the source does not parse: %v\n%s", err, out)
@@ -115,5 +116,93 @@ func TestSource(t *testing.T) {
 				t.Errorf("the mocks do not type-check with the package: %v", err)
 			}
 		})
+	}
+}
+
+// Names gives every generated declaration of a package a name of its own:
+// the helpers first (suffixed where the package declares their names),
+// then mock types and their result types, suffixed where the package or
+// an earlier generated declaration has the name; the same requests give
+// the same names.
+func TestNames(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", `package p
+
+import "io"
+
+type Source interface {
+	Reader() (io.Reader, error)
+}
+
+type SourceReader interface {
+	Source
+	io.Reader
+}
+
+func dowseCallsOf() {}
+`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := func(name string) []*types.Func {
+		it := pkg.Scope().Lookup(name).Type().Underlying().(*types.Interface)
+		var ms []*types.Func
+		for i := 0; i < it.NumMethods(); i++ {
+			ms = append(ms, it.Method(i))
+		}
+		return ms
+	}
+	run := func() []string {
+		declared := map[string]bool{"dowseCallsOf": true, "dowseSource2": true, "dowseRecordCall": true, "dowseRecordCall1": true}
+		n := NewNames(func(s string) bool { return declared[s] })
+		h := n.Helpers()
+		out := []string{h.RecordCall, h.CallsOf, h.FormatArg}
+		for _, m := range []*Type{
+			n.New(pkg, "dowseSource", []string{"Source"}, methods("Source"), true, Struct, ""),
+			n.New(pkg, "dowseSourceReader", []string{"Source", "Reader"}, methods("SourceReader"), true, Struct, ""),
+			n.New(pkg, "dowseSource", []string{"Source"}, methods("Source"), false, Struct, ""),
+			n.New(pkg, "dowseSource", []string{"Source"}, methods("Source"), true, Empty, ""),
+			n.New(pkg, "dowseRecordCall", []string{"Source"}, methods("Source"), true, Empty, ""),
+		} {
+			out = append(out, m.Name)
+			for _, r := range m.Results {
+				if r != nil {
+					out = append(out, r.Obj().Name())
+				}
+			}
+			if m.Helpers() != h {
+				t.Errorf("%s: helpers %v, want %v", m.Name, m.Helpers(), h)
+			}
+		}
+		return out
+	}
+	got := run()
+	want := []string{
+		"dowseRecordCall2", "dowseCallsOf1", "dowseFormatArg",
+		"dowseSource", "dowseSourceReader",
+		"dowseSourceReader1", "dowseSourceReader1Read", "dowseSourceReader1Reader",
+		"dowseSource1", "dowseSource1Reader",
+		"dowseSource3",
+		"dowseRecordCall3",
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("names %v,\nwant %v", got, want)
+	}
+	if again := run(); strings.Join(again, " ") != strings.Join(got, " ") {
+		t.Errorf("a second time, names %v, want %v", again, got)
+	}
+	// The recorder writes the helpers under the package's names, and the
+	// mocks call them so.
+	m := NewNames(func(s string) bool { return s == "dowseRecordCall" }).New(pkg, "dowseSource", []string{"Source"}, methods("Source"), true, Struct, "")
+	q := func(*types.Package) string { return "" }
+	if src := m.Source(q, ""); !strings.Contains(src, "dowseRecordCall1(&m.got") {
+		t.Errorf("the mock does not call dowseRecordCall1:\n%s", src)
+	}
+	if src := RecorderSource(q, m.Helpers(), []*Type{m}); !strings.Contains(src, "func dowseRecordCall1(") || !strings.Contains(src, "func dowseCallsOf(") || !strings.Contains(src, "dowseFormatArg(&b,") {
+		t.Errorf("the recorder does not declare the package's names:\n%s", src)
 	}
 }

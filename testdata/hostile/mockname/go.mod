@@ -1,0 +1,3 @@
+module example.com/mockname
+
+go 1.22
