@@ -145,10 +145,7 @@ func resolve[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, k 
 		return
 	}
 	if len(st.entries) > maxMapEntries {
-		if ks != 0 {
-			kfp, _ := valueOf(k, kk)
-			Pin(site, kk, ks, kfp, "map key compared with too many keys")
-		}
+		pinKey(site, k, ks, kk)
 		return
 	}
 	resolveIn(site, st, m, k, ks, kk, ks != 0)
@@ -168,8 +165,7 @@ func resolveIn[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, 
 			}
 		}
 		if len(entries)+len(others) > maxMapEntries {
-			kfp, _ := valueOf(k, kk)
-			Pin(site, kk, ks, kfp, "map key compared with too many keys")
+			pinKey(site, k, ks, kk)
 			return
 		}
 		slices.SortFunc(others, func(a, b K) int { return compareKeys(a, b, kk) })
@@ -204,6 +200,20 @@ func resolveIn[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, 
 			return
 		}
 	}
+}
+
+// pinKey pins symbolic key k (shadow ks, kind kk) to its value, with a
+// concretization at site: the implicit branch k == value, the value a
+// constant of k's own kind. A string key's fingerprint is no value a
+// constant can hold, so Pin, which takes the value's bits, is no use for
+// keys of every kind.
+func pinKey[K comparable](site uint32, k K, ks S, kk Kind) {
+	if ks == 0 || !on.Load() {
+		return
+	}
+	_, c := valueOf(k, kk)
+	Imp(site, true, mk(Node{Op: OpEq, K: KBool, K2: kk, A: ks, B: c()}))
+	Conc(site, "map key compared with too many keys")
 }
 
 // compareKeys orders keys of kind kk by value.

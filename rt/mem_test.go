@@ -154,3 +154,25 @@ func TestSelectDepth(t *testing.T) {
 		t.Errorf("choosing 2*x after x recorded %d branches, want none", len(cur.events)-n)
 	}
 }
+
+// A string's cell is not the shadow of a slice read from the same memory
+// through unsafe.Pointer: the empty string (nil data) and an empty slice
+// both fingerprinted 0, and the string's shadow became the slice
+// length's, a string where an int belongs.
+func TestStringCellIsNoSliceLength(t *testing.T) {
+	begin(t)
+	type header struct {
+		s   string
+		cap int
+	}
+	h := &header{}
+	s := mk(Node{Op: OpInput, K: KString})
+	St(uintptr(unsafe.Pointer(&h.s)), s, FS(h.s))
+	b := *(*[]byte)(unsafe.Pointer(h))
+	if got := Ld(uintptr(unsafe.Pointer(h)), uint64(len(b))); got != 0 {
+		t.Fatalf("the slice's length has shadow %d (%v), the string's; want none", got, cur.nodes[got].K)
+	}
+	if got := Ld(uintptr(unsafe.Pointer(&h.s)), FS(h.s)); got != s {
+		t.Fatalf("the string's shadow = %d, want %d", got, s)
+	}
+}

@@ -300,8 +300,10 @@ func LenDiff(hi S, hiv uint64, lo S, lov uint64) S {
 	return Bin(OpSub, KInt, hi, hiv, lo, lov)
 }
 
-// Pin makes a symbolic value concrete where dowse does not model its use
-// (for example a map key or a value converted to an interface).
+// Pin makes a symbolic integer or bool value concrete where dowse does not
+// model its use: v is the value's bits (its fingerprint). Strings have no
+// bits to pin to (their fingerprints say where they are, not what they
+// hold); a model that pins one builds the string constant itself.
 func Pin(site uint32, k Kind, s S, v uint64, why string) {
 	if on.Load() && s != 0 {
 		Imp(site, true, mk(Node{Op: OpEq, K: KBool, K2: k, A: s, B: constant(k, v)}))

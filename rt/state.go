@@ -243,10 +243,19 @@ func B(b bool) uint64 {
 	return 0
 }
 
-// FS is the fingerprint of a string: its data pointer and length.
+// FS is the fingerprint of a string: its data pointer and length, mixed
+// with strTag so that no string's fingerprint is a small number. Memory
+// cells are checked by fingerprint only: code that reads a string's
+// memory as another type (unsafe.Pointer from a string header to a slice
+// header, as xxhash's WriteString does) must not find the string's
+// shadow, and without the tag the empty string, whose data pointer is
+// nil, had fingerprint 0, an empty slice's (its length).
 func FS(s string) uint64 {
-	return uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))*31 + uint64(len(s))
+	return (uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))*31 + uint64(len(s))) ^ strTag
 }
+
+// strTag is mixed into string fingerprints (FS).
+const strTag = 0x9e3779b97f4a7c15
 
 // Conc records that a symbolic value was replaced by its concrete value.
 func Conc(site uint32, why string) {

@@ -373,6 +373,9 @@ type explorer struct {
 	start  time.Time
 	leaves []rt.Leaf
 	sym    *sym.Context
+	// malformedRuns counts the runs whose traces could not be turned
+	// into conditions (decode); the first is reported.
+	malformedRuns int
 
 	front   frontier
 	reached map[prefix]bool // prefixes reached by a run or tried as a query
@@ -999,23 +1002,48 @@ func pathKey(res rt.Result) prefix {
 // decode turns the arena of n's run into the conditions of its events
 // and drops the arena. It reports false (and records an internal error) if
 // the arena is malformed.
-func (e *explorer) decode(n *node) bool {
+//
+// A run's trace comes from instrumented code: a condition that is no bool
+// (a shadow attached to the wrong value) or a term the builder rejects
+// makes the run concrete, like a concretization, and is reported once per
+// target as an internal error; it never stops dowse.
+func (e *explorer) decode(n *node) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			n.conds = nil
+			e.malformed(n, fmt.Errorf("%v", r))
+			ok = false
+		}
+	}()
 	terms, err := e.sym.Decode(n.res.Nodes)
 	n.res.Nodes = nil
 	if err != nil {
-		e.hit[ReasonInternal] = true
-		if len(e.rep.Errors) < MaxErrors {
-			e.rep.Errors = append(e.rep.Errors, fmt.Sprintf("run %d: %v", n.run, err))
-		}
+		e.malformed(n, err)
 		return false
 	}
-	n.conds = make([]*sym.Expr, len(n.res.Events))
+	conds := make([]*sym.Expr, len(n.res.Events))
 	for i, ev := range n.res.Events {
-		if ev.Cond != 0 && int(ev.Cond) < len(terms) {
-			n.conds[i] = terms[ev.Cond]
+		if ev.Cond == 0 || int(ev.Cond) >= len(terms) {
+			continue
 		}
+		t := terms[ev.Cond]
+		if t.Kind() != rt.KBool {
+			e.malformed(n, fmt.Errorf("branch %d: condition of kind %v", i, t.Kind()))
+			return false
+		}
+		conds[i] = t
 	}
+	n.conds = conds
 	return true
+}
+
+// malformed records that run n's trace could not be turned into
+// conditions: the first time for the target as an internal error.
+func (e *explorer) malformed(n *node, err error) {
+	e.hit[ReasonInternal] = true
+	if e.malformedRuns++; e.malformedRuns == 1 {
+		e.rep.Errors = append(e.rep.Errors, fmt.Sprintf("run %d: %v", n.run, err))
+	}
 }
 
 // cond is the condition under which event i of n takes outcome taken, nil

@@ -192,6 +192,14 @@ var malformed = &program{name: "PutMalformed", leaves: intLeaves("x"), run: func
 	t.br(1, x.v > 0, s)
 }}
 
+// nonBool records a branch whose condition is an integer term, well
+// formed on its own: a shadow attached to the wrong value.
+var nonBool = &program{name: "PutNonBool", leaves: intLeaves("x"), run: func(t *tracer) {
+	x := t.in(0)
+	t.br(1, x.v > 0, x.s)
+	t.br(2, x.v > 1, x.s)
+}}
+
 func TestExploreBounds(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -290,6 +298,15 @@ func TestExploreBounds(t *testing.T) {
 		},
 		{
 			name: "internal-error", p: malformed,
+			stop: ReasonInternal, incomplete: []string{ReasonInternal},
+			check: func(t *testing.T, rep *Report) {
+				if len(rep.Errors) != 1 || rep.Runs != 1 || rep.Paths != 1 {
+					t.Errorf("errors %q, runs %d, paths %d", rep.Errors, rep.Runs, rep.Paths)
+				}
+			},
+		},
+		{
+			name: "non-bool-condition", p: nonBool,
 			stop: ReasonInternal, incomplete: []string{ReasonInternal},
 			check: func(t *testing.T, rep *Report) {
 				if len(rep.Errors) != 1 || rep.Runs != 1 || rep.Paths != 1 {
