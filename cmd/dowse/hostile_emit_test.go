@@ -101,9 +101,11 @@ func TestHostileEmitInterfaceLiterals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
+	// The comparators' panics on other dynamic types are preconditions,
+	// listed apart: no finding.
 	code, stdout, stderr, dir := runGenIn(t, hostile(t, "ifacelit"), "-cache=false", "-max-time", "10s", "./...")
-	if code != exitFindings {
-		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	gen := readTree(t, dir)["cmp_dowse_auto_test.go"]
 	for _, want := range []string{"a: int8(", "a: uint("} {
@@ -181,9 +183,10 @@ func TestHostileEmitLanguageVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
+	// Save's failure is a nil input, listed apart: no finding.
 	code, stdout, stderr, dir := runGenIn(t, hostile(t, "go112"), "-cache=false", "-max-time", "5s", "./...")
-	if code != exitFindings {
-		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	files := readTree(t, dir)
 	for _, name := range []string{"dowse_mocks_test.go", "store_dowse_auto_test.go"} {

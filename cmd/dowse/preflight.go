@@ -61,11 +61,21 @@ func preflight(dir string, patterns []string) error {
 }
 
 // inModule reports whether dir or a directory above it has a go.mod
-// file, as the go command looks for the main module.
+// file, as the go command looks for the main module, or a go.work file
+// (GOWORK not off), which loading answers with its own message.
 func inModule(dir string) bool {
+	gowork := os.Getenv("GOWORK")
+	if gowork != "" && gowork != "off" {
+		return true
+	}
 	for {
 		if info, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !info.IsDir() {
 			return true
+		}
+		if gowork != "off" {
+			if info, err := os.Stat(filepath.Join(dir, "go.work")); err == nil && !info.IsDir() {
+				return true
+			}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
