@@ -28,22 +28,9 @@ const verifyTimeout = 2 * time.Minute
 // that failed, by test function. A test that fails outside any subtest is
 // reported with the subtest "".
 func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package, dir string, tests []string) (map[string][]string, error) {
-	bin := filepath.Join(w.Dir, "verify", strconv.Itoa(w.n), binaryName(p.Path))
-	w.n++
-	if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
-		return nil, err
-	}
-	args := append([]string{"test", "-c", "-o", bin}, cfg.BuildFlags...)
-	args = append(args, p.Path)
-	build := procgroup.Command(ctx, "go", args...)
-	build.Dir = p.Module.Dir
-	env, err := w.goEnv(cfg.Env)
+	bin, err := w.buildTests(ctx, cfg, p)
 	if err != nil {
 		return nil, err
-	}
-	build.Env = env
-	if out, err := procgroup.CombinedOutput(build); err != nil {
-		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
 	}
 	if len(tests) == 0 {
 		return nil, nil // they build
@@ -53,6 +40,29 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 	return runFailing(ctx, bin, dir, cfg.Env, p.Path, tests)
 }
 
+// buildTests builds p's tests as they are on disk, uninstrumented, into
+// a binary of its own in the work directory.
+func (w *Work) buildTests(ctx context.Context, cfg Config, p *load.Package) (string, error) {
+	bin := filepath.Join(w.Dir, "verify", strconv.Itoa(w.n), binaryName(p.Path))
+	w.n++
+	if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
+		return "", err
+	}
+	args := append([]string{"test", "-c", "-o", bin}, cfg.BuildFlags...)
+	args = append(args, p.Path)
+	build := procgroup.Command(ctx, "go", args...)
+	build.Dir = p.Module.Dir
+	env, err := w.goEnv(cfg.Env)
+	if err != nil {
+		return "", err
+	}
+	build.Env = env
+	if out, err := procgroup.CombinedOutput(build); err != nil {
+		return "", fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
+	}
+	return bin, nil
+}
+
 // PassingSubtests builds p's tests as they are on disk, like
 // FailingSubtests, and runs the subtests subs of the test function test
 // in dir with env added to the environment (DOWSE_REPRODUCE=1, so that
@@ -60,22 +70,9 @@ func (w *Work) FailingSubtests(ctx context.Context, cfg Config, p *load.Package,
 // subtest that panics ends the binary: the others that did not run yet
 // are run again.
 func (w *Work) PassingSubtests(ctx context.Context, cfg Config, p *load.Package, dir, test string, subs, env []string) ([]string, error) {
-	bin := filepath.Join(w.Dir, "verify", strconv.Itoa(w.n), binaryName(p.Path))
-	w.n++
-	if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
-		return nil, err
-	}
-	args := append([]string{"test", "-c", "-o", bin}, cfg.BuildFlags...)
-	args = append(args, p.Path)
-	build := procgroup.Command(ctx, "go", args...)
-	build.Dir = p.Module.Dir
-	goEnv, err := w.goEnv(cfg.Env)
+	bin, err := w.buildTests(ctx, cfg, p)
 	if err != nil {
 		return nil, err
-	}
-	build.Env = goEnv
-	if out, err := procgroup.CombinedOutput(build); err != nil {
-		return nil, fmt.Errorf("building the generated tests of %s: %v\n%s", p.Path, err, out)
 	}
 	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
