@@ -31,7 +31,7 @@ func genHostile(t *testing.T, name string, args ...string) (int, map[string]buil
 	}
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	files := readTree(t, filepath.Join("..", "..", "testdata", "hostile", name))
+	files := hostile(t, name)
 	code, stdout, stderr, dir := runGenIn(t, files, append([]string{"-json"}, args...)...)
 	left, err := filepath.Glob(filepath.Join(tmp, "dowse-work-*"))
 	if err != nil {

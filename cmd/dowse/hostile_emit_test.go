@@ -14,7 +14,16 @@ import (
 // hostile reads the module of testdata/hostile/<name>.
 func hostile(t *testing.T, name string) map[string]string {
 	t.Helper()
-	return readTree(t, filepath.Join("..", "..", "testdata", "hostile", name))
+	files := readTree(t, filepath.Join("..", "..", "testdata", "hostile", name))
+	// A fixture file gofmt would rewrite (an old-style +build line alone)
+	// is kept as name.go.txt and written as name.go.
+	for name, content := range files {
+		if base, ok := strings.CutSuffix(name, ".go.txt"); ok {
+			delete(files, name)
+			files[base+".go"] = content
+		}
+	}
+	return files
 }
 
 // A package that declares, by hand, the names dowse gives its generated
