@@ -951,12 +951,23 @@ func resourceBound(o RunOutcome) (string, bool) {
 	case strings.Contains(o.Output, "fatal error: runtime: out of memory"),
 		strings.Contains(o.Output, "fatal error: out of memory"),
 		strings.Contains(o.Output, "fatal error: runtime: cannot allocate memory"),
+		allocatorThrow(o.Output),
 		runtimeFault(o.Output):
 		return ReasonMaxMemory, true
 	case slices.ContainsFunc(o.Result.Messages, func(m string) bool { return strings.Contains(m, "signal: killed") }):
 		return ReasonWorkerKilled, true
 	}
 	return "", false
+}
+
+// allocatorThrow reports whether output is that of a worker the runtime
+// ended from its own memory allocator (a throw in persistentalloc or
+// sysAlloc), whose "fatal error" line the captured output may have lost.
+func allocatorThrow(output string) bool {
+	if !strings.Contains(output, "runtime stack:\nruntime.throw(") {
+		return false
+	}
+	return strings.Contains(output, "\nruntime.persistentalloc") || strings.Contains(output, "\nruntime.sysAlloc")
 }
 
 // runtimeFault reports whether output is that of a worker that died of a

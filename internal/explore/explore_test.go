@@ -491,6 +491,7 @@ func TestResourceBound(t *testing.T) {
 	}{
 		{"run time bound", died(rt.StatusTimeout, "run exceeded 10s", ""), ReasonRunTimeout},
 		{"heap beyond RLIMIT_DATA", died(rt.StatusExit, "worker exited (exit status 2)", "fatal error: runtime: out of memory\n\nruntime stack:\n"), ReasonMaxMemory},
+		{"a throw in the allocator", died(rt.StatusExit, "worker exited (exit status 2)", "\nruntime stack:\nruntime.throw({0x5fa38f?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1229 +0x48\nruntime.persistentalloc1(0x3fe0, 0x0, 0x7abb40)\n"), ReasonMaxMemory},
 		{"a large block", died(rt.StatusExit, "worker exited (exit status 2)", "runtime: out of memory: cannot allocate 3221225472-byte block (3997696 in use)\nfatal error: out of memory\n"), ReasonMaxMemory},
 		{"a mapping refused", died(rt.StatusExit, "worker exited (exit status 2)", "fatal error: runtime: cannot allocate memory\nSIGSEGV: segmentation violation\n"), ReasonMaxMemory},
 		{"a fault in the collector", died(rt.StatusExit, "worker exited (exit status 2)", "SIGSEGV: segmentation violation\nPC=0x43199d m=2 sigcode=1 addr=0x0\n\ngoroutine 0 gp=0x359aaacecb40 m=2 mp=0x359aaad28808 [idle]:\nruntime.(*spanQueue).tryDrain(0x359a00000400?, 0x43a125?, 0x7872c8?)\n"), ReasonMaxMemory},
