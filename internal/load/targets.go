@@ -25,7 +25,10 @@ import (
 func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Config, decls *mockDecls) (targets []*Target, warnings []string) {
 	ifaces := newIfaceFacts(p, fset, !cfg.NoMocks, cfg.MockCalls, decls)
 	for _, f := range p.Syntax {
-		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") {
+		// dowse's own files declare no targets: the fuzz target holding
+		// a fuzz target's failing inputs (FuzzDowseXxxFailures) calls
+		// the user's one, which is explored itself.
+		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") || IsGenerated(f) {
 			continue
 		}
 		for _, d := range f.Decls {
