@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -329,6 +330,69 @@ func TestHostileEmitBehaviourChanged(t *testing.T) {
 		if gen := readTree(t, dir)["score_dowse_auto_test.go"]; !strings.Contains(gen, "want: "+strings.TrimPrefix(step.to, "return ")) {
 			t.Errorf("%s: the new result is not written:\n%s", step.to, gen)
 		}
+	}
+	generatedTestsPass(t, dir)
+}
+
+// The failing inputs of a fuzz target, corpus files of its failures
+// target, are carried as failing rows are: a later run that does not
+// find them again keeps them (and exits 3); once the bug is fixed, the
+// failures target passes on them and they are dropped.
+func TestHostileEmitKeepFuzzFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "keepfuzz"), "-cache=false", "-max-time", "20s", "-fuzz-share", "0", "./...")
+	if code != exitFindings {
+		t.Fatalf("first run: exit code %d\n%s%s", code, stdout, stderr)
+	}
+	failDir := filepath.Join(dir, "testdata", "fuzz", "FuzzDowseFieldFailures")
+	failing := func() []string {
+		t.Helper()
+		entries, _ := os.ReadDir(failDir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	first := failing()
+	if len(first) == 0 {
+		t.Fatalf("first run wrote no failing corpus file\n%s", stdout)
+	}
+	gen := func(args ...string) (int, string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		code := genMain(context.Background(), append([]string{"-C", dir, "-cache=false", "-fuzz-share", "0"}, append(args, "./...")...), &out, &errb)
+		return code, out.String() + errb.String()
+	}
+	code, out := gen("-max-runs", "1", "-json")
+	if code != exitFindings || !strings.Contains(out, `"kept_failures":["`+first[0]) {
+		t.Errorf("-max-runs 1: exit code %d, want %d and the kept input reported:\n%s", code, exitFindings, out)
+	}
+	if got := failing(); !slices.Equal(got, first) {
+		t.Errorf("-max-runs 1: failing corpus %v, want %v kept", got, first)
+	}
+	if file := readTree(t, dir)["parse_dowse_test.go"]; !strings.Contains(file, first[0]+": an earlier run found it failing") {
+		t.Errorf("the failures target does not list the kept input:\n%s", file)
+	}
+	generatedTestsPass(t, dir)
+
+	// The bug is fixed: the kept input passes when run again.
+	src := filepath.Join(dir, "parse.go")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte(strings.Replace(string(data), "n == 31337", "n == -31337", 1)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, out = gen("-max-runs", "1")
+	if code != exitOK || !strings.Contains(out, "dropped 1 failing row an earlier run found") {
+		t.Errorf("after the fix: exit code %d, want %d and the dropped input reported:\n%s", code, exitOK, out)
+	}
+	if got := failing(); len(got) != 0 {
+		t.Errorf("after the fix: failing corpus %v, want none", got)
 	}
 	generatedTestsPass(t, dir)
 }

@@ -5,8 +5,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -187,4 +189,73 @@ rows:
 		w.g.carried[p.t.Name] = append(w.g.carried[p.t.Name], r.name)
 	}
 	return out
+}
+
+// A fuzz target's failing inputs are corpus files in the directory of
+// its failures target (testdata/fuzz/FuzzDowseXxxFailures), which a run
+// owns. They are carried as rows are: dowse's files there that this run
+// did not find again stay, unless File.Drop names them (the failures
+// target, run on them with the reproduce variable set, passed) or they
+// no longer fit the fuzz function's parameters.
+
+// carryCorpus adds to the corpus of p's failures target dowse's files of
+// the existing directory that the new set lacks, and returns their names.
+func (g *generated) carryCorpus(dir string, p *plan) []string {
+	rel := path.Join("testdata", "fuzz", p.failName)
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
+	}
+	files := g.corpus[rel]
+	var carried []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, CorpusPrefix) || !e.Type().IsRegular() || files[name] != nil || g.drop[p.t.Name][name] {
+			continue
+		}
+		content, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel), name))
+		if err != nil || !isCorpus(content) {
+			continue
+		}
+		if !corpusFits(content, p.t.Params) {
+			g.lost[p.t.Name]++
+			continue
+		}
+		files[name] = content
+		carried = append(carried, name)
+	}
+	g.carried[p.t.Name] = append(g.carried[p.t.Name], carried...)
+	return carried
+}
+
+// corpusFits reports whether a corpus file has one value per parameter,
+// each of the parameter's corpus type, so that go test can run it.
+func corpusFits(content []byte, params []*types.Var) bool {
+	lines := strings.Split(strings.TrimRight(string(content), "\n"), "\n")[1:]
+	if len(lines) != len(params) {
+		return false
+	}
+	for i, l := range lines {
+		want, err := corpusType(params[i].Type())
+		if err != nil {
+			return false
+		}
+		typ, _, ok := strings.Cut(strings.TrimSpace(l), "(")
+		if !ok || !slices.Contains(corpusSpellings(want), typ) {
+			return false
+		}
+	}
+	return true
+}
+
+// corpusSpellings are the type names go test accepts for a parameter of
+// corpus type t.
+func corpusSpellings(t string) []string {
+	switch t {
+	case "byte":
+		return []string{"byte", "uint8"}
+	case "int32":
+		return []string{"int32", "rune"}
+	}
+	return []string{t}
 }

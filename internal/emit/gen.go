@@ -61,6 +61,9 @@ type plan struct {
 	failName string // TestDowseXxxFailures or FuzzDowseXxxFailures
 	failBase string // failName before a suffix made it free
 	testBase string // testName before a suffix made it free
+	// keptCorpus are the failing inputs of a fuzz target that earlier
+	// runs found and this one did not, carried as corpus files.
+	keptCorpus []string
 }
 
 type rowPlan struct {
@@ -139,9 +142,23 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// Corpus files for fuzz targets, with the failing inputs of the
+	// existing files carried.
+	for _, p := range plans {
+		if !p.t.Fuzz {
+			continue
+		}
+		if err := g.addCorpus(p.t.Name, p.pass); err != nil {
+			return nil, nil, err
+		}
+		if err := g.addCorpus(p.failName, p.fail); err != nil {
+			return nil, nil, err
+		}
+		p.keptCorpus = g.carryCorpus(f.Dir, p)
+	}
 	hasTests, hasFailures := len(keep.funcs) > 0, false
 	for _, p := range plans {
-		old := !p.t.Fuzz && g.hasOld(p)
+		old := !p.t.Fuzz && g.hasOld(p) || len(p.keptCorpus) > 0
 		if (!p.t.Fuzz && len(p.pass) > 0) || len(p.fail) > 0 || old {
 			hasTests = true
 		}
@@ -167,18 +184,6 @@ func generate(f File, opts Options) (*generated, []*TargetError, error) {
 	r := newRenderer(self, imports)
 	r.generics = langAtLeast(f.Pkg, "go1.22")
 
-	// Corpus files for fuzz targets.
-	for _, p := range plans {
-		if !p.t.Fuzz {
-			continue
-		}
-		if err := g.addCorpus(p.t.Name, p.pass); err != nil {
-			return nil, nil, err
-		}
-		if err := g.addCorpus(p.failName, p.fail); err != nil {
-			return nil, nil, err
-		}
-	}
 	if !hasTests {
 		return g, terrs, nil
 	}
@@ -272,7 +277,7 @@ func (w *writer) target(p *plan) (err error) {
 		}
 	}()
 	if p.t.Fuzz {
-		if len(p.fail) > 0 {
+		if len(p.fail) > 0 || len(p.keptCorpus) > 0 {
 			w.fuzzFailures(p)
 		}
 	} else {
@@ -643,8 +648,7 @@ func (w *writer) fuzzFailures(p *plan) {
 	dir := path.Join("testdata", "fuzz", p.failName)
 	w.doc(fmt.Sprintf("%s reruns the fuzz function of %s on the inputs in %s, on which dowse saw it fail. It skips, reporting the failures, unless %s=1 is set; then it runs and fails.", p.failName, p.t.Name, dir, ReproduceEnv))
 	w.pf("//\n")
-	var msg strings.Builder
-	fmt.Fprintf(&msg, "dowse found %d failing input(s) of %s in %s:", len(p.fail), p.t.Name, dir)
+	var list strings.Builder
 	seen := map[string]bool{}
 	for _, rp := range p.fail {
 		content, err := corpusFile(rp.vals)
@@ -657,8 +661,14 @@ func (w *writer) fuzzFailures(p *plan) {
 		}
 		seen[file] = true
 		w.comment("//   - "+file+": ", "//     ", rp.row)
-		fmt.Fprintf(&msg, "\n%s: %s", file, found(rp.row))
+		fmt.Fprintf(&list, "\n%s: %s", file, found(rp.row))
 	}
+	for _, file := range p.keptCorpus {
+		w.pf("//   - %s: an earlier run found it failing\n", file)
+		fmt.Fprintf(&list, "\n%s: found failing by an earlier run", file)
+	}
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "dowse found %d failing input(s) of %s in %s:%s", len(seen)+len(p.keptCorpus), p.t.Name, dir, list.String())
 	fmt.Fprintf(&msg, "\nreproduce: %s=1 go test -run '^%s$' (one input: -run '^%s$/^NAME$')", ReproduceEnv, p.failName, p.failName)
 	w.pf("func %s(f *%s.F) {\n", p.failName, testing)
 	// Skipf with the message as an argument: a message that holds a %

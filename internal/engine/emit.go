@@ -295,7 +295,9 @@ func (g *runner) dropFixed(files []*written, byResult map[*load.Target]*Result, 
 			}
 			var subs []string
 			for _, name := range r.Kept {
-				if strings.HasPrefix(name, "fail:") || strings.HasPrefix(name, "panic:") {
+				// Corpus files of a fuzz target's failures are run
+				// too: go test names their subtests by file.
+				if strings.HasPrefix(name, "fail:") || strings.HasPrefix(name, "panic:") || strings.HasPrefix(name, emit.CorpusPrefix) {
 					subs = append(subs, name)
 				}
 			}

@@ -1,0 +1,3 @@
+module example.com/keepfuzz
+
+go 1.22
