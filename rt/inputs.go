@@ -873,6 +873,16 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 			ub.vals = append(ub.vals, Value{}, Value{})
 			return
 		}
+		if !v.CanInterface() {
+			// An unexported field of a reported value (a lexer's err):
+			// read through its address, as reflect.DeepEqual does.
+			if !v.CanAddr() {
+				ub.ok = false
+				ub.vals = append(ub.vals, Value{}, Value{})
+				return
+			}
+			v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+		}
 		e := v.Interface().(error)
 		if ev := reflect.ValueOf(e); ev.Kind() == reflect.Pointer && ev.IsNil() {
 			ub.ok = false // a typed nil: its message may panic
