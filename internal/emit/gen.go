@@ -328,7 +328,7 @@ func planTarget(t *Target, self string, nm namer, g *generated) (*plan, map[stri
 			return nil, nil, err
 		}
 	}
-	ident := strings.ReplaceAll(t.Name, ".", "_") // Type.Method
+	ident := TestIdent(t.Name)
 	if len(t.Sandbox) > 0 {
 		ident = "Isolated" + ident // the isolated file's tests, beside the ordinary file's
 	}

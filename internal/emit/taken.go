@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The names of generated test functions (TestDowsePutXxx, its failures
@@ -131,7 +133,11 @@ func (n namer) target(ident string) bool {
 	}
 	tn, ok := n.scope.Lookup(typ).(*types.TypeName)
 	if !ok {
-		return false
+		// An unexported type's name, capitalized by TestIdent.
+		r, size := utf8.DecodeRuneInString(typ)
+		if tn, ok = n.scope.Lookup(string(unicode.ToLower(r)) + typ[size:]).(*types.TypeName); !ok {
+			return false
+		}
 	}
 	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, tn.Pkg(), method)
 	_, isFunc := obj.(*types.Func)
@@ -165,7 +171,19 @@ func (n namer) ofTarget(name string, bases []string) bool {
 // target name (a method is Type.Method), in an ordinary or an isolated
 // file.
 func baseNames(name string) []string {
-	ident := strings.ReplaceAll(name, ".", "_")
+	ident := TestIdent(name)
 	return []string{"TestDowse" + ident, "TestDowse" + ident + "Failures", "TestDowseFailures" + ident, "FuzzDowse" + strings.TrimPrefix(ident, "Fuzz") + "Failures",
 		"TestDowseIsolated" + ident, "TestDowseIsolated" + ident + "Failures"}
+}
+
+// TestIdent is the part of the generated tests' names that names the
+// target: Type.Method becomes Type_Method, and a method of an unexported
+// type (lexer.Next) starts with a capital letter, as a test's name must
+// after Test (Lexer_Next).
+func TestIdent(target string) string {
+	ident := strings.ReplaceAll(target, ".", "_")
+	if r, size := utf8.DecodeRuneInString(ident); unicode.IsLower(r) {
+		ident = string(unicode.ToUpper(r)) + ident[size:]
+	}
+	return ident
 }

@@ -593,7 +593,7 @@ func failureTestName(t *load.Target) string {
 	if t.Kind == load.KindFuzz {
 		return "FuzzDowse" + strings.TrimPrefix(t.Name, "Fuzz") + "Failures"
 	}
-	return "TestDowse" + strings.ReplaceAll(t.Name, ".", "_") + "Failures"
+	return "TestDowse" + emit.TestIdent(t.Name) + "Failures"
 }
 
 // targetFiles picks the files of one target out of the files written for

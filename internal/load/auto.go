@@ -100,11 +100,16 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config, decls
 }
 
 // autoTarget describes the target for fn, or returns nil for a method of
-// an unexported type (reached through exported functions instead).
+// an unexported type that no exported function makes (reached through
+// exported functions instead). A method of an unexported type that an
+// exported constructor returns (NewLexer(s) *lexer) is a target whose
+// receiver that constructor builds: the package's API reaches it as
+// NewLexer(s).Next(), and its rows are written the same way.
 func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool, zeroMade map[*types.TypeName]bool, ifaces *ifaceFacts) *Target {
 	sig := fn.Type().(*types.Signature)
 	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
 	var params []*types.Var
+	hidden := false // a method of an unexported type
 	if recv := sig.Recv(); recv != nil {
 		rtyp := recv.Type()
 		ptr, isPtr := types.Unalias(rtyp).(*types.Pointer)
@@ -112,8 +117,14 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 			rtyp = ptr.Elem()
 		}
 		named, ok := types.Unalias(rtyp).(*types.Named)
-		if !ok || !named.Obj().Exported() {
+		if !ok {
 			return nil
+		}
+		if !named.Obj().Exported() {
+			if !madeByExported(named, pkg) {
+				return nil
+			}
+			hidden = true
 		}
 		t.Kind = KindMethod
 		t.Name = named.Obj().Name() + "." + fn.Name()
@@ -151,6 +162,15 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 	if err != nil {
 		t.Err = err
 		return t
+	}
+	if hidden {
+		// The receiver must be one the package's exported API makes:
+		// built by an exported constructor, never field by field into a
+		// state the package may never reach.
+		sh := layout.Shapes[layout.Params[0].Shape]
+		if sh.Kind != rt.ShapeBuilt || sh.Build == nil || !token.IsExported(sh.Build.Ctor.Name) {
+			return nil
+		}
 	}
 	t.Funcs = b.funcs
 	b.record(t)
@@ -260,6 +280,30 @@ func holdsLock(t types.Type, seen map[types.Type]bool) bool {
 		}
 	case *types.Array:
 		return holdsLock(u.Elem(), seen)
+	}
+	return false
+}
+
+// madeByExported reports whether an exported function of pkg returns a
+// value of type n or *n (with or without an error).
+func madeByExported(n *types.Named, pkg *types.Package) bool {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		res := fn.Type().(*types.Signature).Results()
+		if res.Len() == 0 {
+			continue
+		}
+		first := types.Unalias(res.At(0).Type())
+		if p, ok := first.(*types.Pointer); ok {
+			first = types.Unalias(p.Elem())
+		}
+		if first == n {
+			return true
+		}
 	}
 	return false
 }

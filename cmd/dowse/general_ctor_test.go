@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// general reads the module of testdata/general/<name>.
+func general(t *testing.T, name string) map[string]string {
+	t.Helper()
+	return readTree(t, filepath.Join("..", "..", "testdata", "general", name))
+}
+
+// A method of an unexported type that an exported constructor returns
+// (NewLexer(s) *lexer) is a target: its receiver is built by the
+// constructor and its calls, the panic behind a backslash at the end of
+// the input is found, and the rows are written through NewLexer.
+func TestGeneralConstructorPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "ctor"), "-cache=false", "-max-time", "15s", "-json", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\n%s%s", code, exitFindings, stdout, stderr)
+	}
+	var next struct {
+		Target   string
+		Findings []struct {
+			Status  string
+			PanicAt string `json:"panic_at"`
+			Input   string
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var r struct{ Target string }
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Target != "lexer.Next" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &next); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if next.Target == "" {
+		t.Fatalf("lexer.Next is not a target:\n%s", stdout)
+	}
+	if len(next.Findings) != 1 || next.Findings[0].PanicAt != "lex.go:60" || !strings.Contains(next.Findings[0].Input, `NewLexer(src)="\\"`) {
+		t.Errorf("lexer.Next findings = %+v, want the panic at lex.go:60 on NewLexer(src)=\"\\\\\"", next.Findings)
+	}
+	file := readTree(t, dir)["lex_dowse_auto_test.go"]
+	if !strings.Contains(file, "func TestDowseLexer_Next(") || !strings.Contains(file, "built := NewLexer(") {
+		t.Errorf("no rows of lexer.Next built through NewLexer:\n%s", file)
+	}
+	generatedTestsPass(t, dir)
+}

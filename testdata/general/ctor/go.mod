@@ -1,0 +1,3 @@
+module example.com/lex
+
+go 1.22
