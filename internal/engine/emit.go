@@ -117,6 +117,11 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 				g.warnf("warning: %s: the generated tests did not build with the failing rows kept from the earlier files (a target's parameters changed?): written without them", p.Path)
 			}
 		}
+		if errors.Is(err, errConfirmStopped) {
+			g.warnf("%s: the stop came before the generated tests were confirmed to build and pass: the files they replace are put back (run again to write them)", p.Path)
+			g.revert(p.Dir, before, byResult, err)
+			return
+		}
 		if err != nil {
 			g.warnf("warning: %v", err)
 			g.revert(p.Dir, before, byResult, err)
@@ -237,7 +242,11 @@ func (g *runner) revert(dir string, before map[string][]byte, byResult map[*load
 		if r.Report == nil || r.Err != nil || !slices.ContainsFunc(r.Changed, func(f string) bool { return reverted[f] }) {
 			continue
 		}
-		r.Err = fmt.Errorf("explored, but %v (a bug in dowse; see the warning above): the previous file was kept", cause)
+		if errors.Is(cause, errConfirmStopped) {
+			r.Err = errors.New("explored, but stopped before its generated tests were confirmed: the previous file was kept")
+		} else {
+			r.Err = fmt.Errorf("explored, but %v (a bug in dowse; see the warning above): the previous file was kept", cause)
+		}
 		r.Changed = nil
 		g.stats.Errors++
 	}
@@ -359,10 +368,12 @@ type verifier func(tests []string) (map[string][]string, error)
 // maxConfirmRounds bounds the rewrites of confirmRows.
 const maxConfirmRounds = 4
 
-// errNotBuilt and errNotPassing say why confirmRows gave up.
+// errNotBuilt and errNotPassing say why confirmRows gave up;
+// errConfirmStopped that a verifier was cut short by the run's stop.
 var (
-	errNotBuilt   = errors.New("the generated tests did not build")
-	errNotPassing = errors.New("the generated tests did not pass under plain go test")
+	errNotBuilt       = errors.New("the generated tests did not build")
+	errNotPassing     = errors.New("the generated tests did not pass under plain go test")
+	errConfirmStopped = errors.New("the confirmation of the generated tests was cut short by the stop")
 )
 
 // confirmRows runs the rows just written for automatic targets, all the
@@ -387,6 +398,9 @@ func (g *runner) confirmRows(files []*written, byResult map[*load.Target]*Result
 		}
 		failing, err := verify(tests) // with no tests, a build
 
+		if errors.Is(err, errConfirmStopped) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("%w: %v", errNotBuilt, err)
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,5 +96,32 @@ func TestRevert(t *testing.T) {
 	}
 	if g.stats.Errors != 2 || g.changed[old] || g.changed[created] || !g.changed[corpus] {
 		t.Errorf("errors %d, changed %v", g.stats.Errors, g.changed)
+	}
+}
+
+// TestConfirmStopped checks that a confirmation cut short by the run's
+// stop is not reported as a bug: confirmRows gives up at once, and the
+// targets whose files are put back say the stop came first.
+func TestConfirmStopped(t *testing.T) {
+	calls := 0
+	verify := func([]string) (map[string][]string, error) {
+		calls++
+		return nil, errConfirmStopped
+	}
+	g := &runner{}
+	if err := g.confirmRows(nil, nil, verify); !errors.Is(err, errConfirmStopped) || calls != 1 {
+		t.Fatalf("confirmRows = %v after %d calls, want errConfirmStopped after 1", err, calls)
+	}
+	dir := t.TempDir()
+	created := filepath.Join(dir, "b_dowse_auto_test.go")
+	if err := os.WriteFile(created, []byte("package p\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	tb := &load.Target{Name: "B"}
+	byResult := map[*load.Target]*Result{tb: {Target: tb, Report: &explore.Report{}, Changed: []string{created}}}
+	g = &runner{cfg: Config{Stderr: io.Discard}, changed: map[string]bool{created: true}}
+	g.revert(dir, nil, byResult, errConfirmStopped)
+	if err := byResult[tb].Err; err == nil || strings.Contains(err.Error(), "bug") || !strings.Contains(err.Error(), "stopped") {
+		t.Errorf("B: error %v, want one saying the stop came first, not a bug", err)
 	}
 }

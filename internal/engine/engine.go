@@ -441,7 +441,11 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		verify = func(tests []string) (map[string][]string, error) {
 			release()
 			defer func() { release = procgroup.Hold() }()
-			return work.FailingSubtests(vctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
+			failing, err := work.FailingSubtests(vctx, build.Config{BuildFlags: buildFlags}, p, bin.RunDir, tests)
+			if err != nil && vctx.Err() != nil {
+				return nil, errConfirmStopped
+			}
+			return failing, err
 		}
 		rerun = func(test string, subs []string) ([]string, error) {
 			release()
