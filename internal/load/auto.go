@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -80,7 +81,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config, decls
 			if !ok {
 				continue
 			}
-			if t := autoTarget(fn, v.Types, readOnly, zeroMade, ifaces); t != nil {
+			if t := autoTarget(fn, v.Types, v.TypesInfo, readOnly, zeroMade, ifaces); t != nil {
 				if src, ok := cgo[f]; ok && t.Err == nil {
 					// Explored, its code would run uninstrumented: one
 					// path, and a verdict that says nothing.
@@ -105,7 +106,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config, decls
 // exported constructor returns (NewLexer(s) *lexer) is a target whose
 // receiver that constructor builds: the package's API reaches it as
 // NewLexer(s).Next(), and its rows are written the same way.
-func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]bool, zeroMade map[*types.TypeName]bool, ifaces *ifaceFacts) *Target {
+func autoTarget(fn *types.Func, pkg *types.Package, info *types.Info, readOnly map[*types.Func]bool, zeroMade map[*types.TypeName]bool, ifaces *ifaceFacts) *Target {
 	sig := fn.Type().(*types.Signature)
 	t := &Target{Name: fn.Name(), Kind: KindFunc, Expr: fn.Name()}
 	var params []*types.Var
@@ -128,13 +129,36 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 		}
 		t.Kind = KindMethod
 		t.Name = named.Obj().Name() + "." + fn.Name()
-		t.Expr = named.Obj().Name() + "." + fn.Name()
-		if isPtr {
-			t.Expr = "(*" + named.Obj().Name() + ")." + fn.Name()
-		}
+		typeName := named.Obj().Name()
 		if named.TypeParams().Len() > 0 {
-			t.Err = fmt.Errorf("%s: methods of generic types are not explored automatically", t.Name)
-			return t
+			// A method of a generic type: explored on one
+			// instantiation of the type (typeArgs).
+			targs, err := typeArgs(named.Obj(), named.TypeParams(), named.Origin(), pkg, info)
+			if err != nil {
+				t.Err = fmt.Errorf("%s: %w", t.Name, err)
+				return t
+			}
+			inst, err := types.Instantiate(nil, named.Origin(), targs, true)
+			if err != nil {
+				t.Err = fmt.Errorf("%s: %w", t.Name, err)
+				return t
+			}
+			typeName += typeArgList(targs, pkg)
+			var recvType types.Type = inst
+			if isPtr {
+				recvType = types.NewPointer(inst)
+			}
+			obj, _, _ := types.LookupFieldOrMethod(recvType, false, pkg, fn.Name())
+			m, ok := obj.(*types.Func)
+			if !ok {
+				return nil
+			}
+			sig = m.Type().(*types.Signature)
+			recv = types.NewParam(recv.Pos(), pkg, recv.Name(), recvType)
+		}
+		t.Expr = typeName + "." + fn.Name()
+		if isPtr {
+			t.Expr = "(*" + typeName + ")." + fn.Name()
 		}
 		name := recv.Name()
 		if name == "" || name == "_" {
@@ -143,8 +167,19 @@ func autoTarget(fn *types.Func, pkg *types.Package, readOnly map[*types.Func]boo
 		params = append(params, types.NewParam(recv.Pos(), pkg, name, recv.Type()))
 	}
 	if sig.TypeParams().Len() > 0 {
-		t.Err = fmt.Errorf("%s: generic functions are not explored automatically", t.Name)
-		return t
+		// A generic function: explored on one instantiation (typeArgs).
+		targs, err := typeArgs(fn, sig.TypeParams(), sig, pkg, info)
+		if err != nil {
+			t.Err = fmt.Errorf("%s: %w", t.Name, err)
+			return t
+		}
+		inst, err := types.Instantiate(nil, sig, targs, true)
+		if err != nil {
+			t.Err = fmt.Errorf("%s: %w", t.Name, err)
+			return t
+		}
+		sig = inst.(*types.Signature)
+		t.Expr = fn.Name() + typeArgList(targs, pkg)
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		params = append(params, sig.Params().At(i))
@@ -306,4 +341,70 @@ func madeByExported(n *types.Named, pkg *types.Package) bool {
 		}
 	}
 	return false
+}
+
+// typeArgs chooses the type arguments a generic function or type (obj,
+// whose type parameters are tparams, orig its generic type) is explored
+// with: those of the package's own first instantiation of it whose
+// arguments are basic types or the package's own types, else int or
+// string for every parameter, whichever satisfies the constraints.
+func typeArgs(obj types.Object, tparams *types.TypeParamList, orig types.Type, pkg *types.Package, info *types.Info) ([]types.Type, error) {
+	var ids []*ast.Ident
+	for id, inst := range info.Instances {
+		if info.Uses[id] == obj && writable(inst.TypeArgs, pkg) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+	for _, id := range ids {
+		targs := info.Instances[id].TypeArgs
+		list := make([]types.Type, targs.Len())
+		for i := range list {
+			list[i] = targs.At(i)
+		}
+		if _, err := types.Instantiate(nil, orig, list, true); err == nil {
+			return list, nil
+		}
+	}
+	for _, basic := range []types.BasicKind{types.Int, types.String} {
+		list := make([]types.Type, tparams.Len())
+		for i := range list {
+			list[i] = types.Typ[basic]
+		}
+		if _, err := types.Instantiate(nil, orig, list, true); err == nil {
+			return list, nil
+		}
+	}
+	return nil, errors.New("generic, and neither the package's own instantiations nor int or string satisfy its type parameters' constraints: not explored automatically")
+}
+
+// writable reports whether every type argument of list can be written in
+// the package's own files without an import: a basic type or a type of
+// the package that is not generic.
+func writable(list *types.TypeList, pkg *types.Package) bool {
+	for i := 0; i < list.Len(); i++ {
+		switch t := types.Unalias(list.At(i)).(type) {
+		case *types.Basic:
+			if t.Kind() == types.UnsafePointer || t.Info()&types.IsUntyped != 0 {
+				return false
+			}
+		case *types.Named:
+			if t.Obj().Pkg() != pkg || t.TypeArgs().Len() > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// typeArgList writes type arguments as the package's own files write
+// them: [int, Point].
+func typeArgList(targs []types.Type, pkg *types.Package) string {
+	names := make([]string, len(targs))
+	for i, t := range targs {
+		names[i] = types.TypeString(t, types.RelativeTo(pkg))
+	}
+	return "[" + strings.Join(names, ", ") + "]"
 }
