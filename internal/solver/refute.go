@@ -21,14 +21,14 @@ import (
 // arguments, each about a subset of the constraints (a subset that is
 // unsatisfiable makes the query so):
 //
-//   - Intervals (intervals.go): comparisons of terms with constants bound
+//   - Intervals (refute_intervals.go): comparisons of terms with constants bound
 //     the terms; interval arithmetic carries the bounds up through +, -, *,
 //     %, &, conversions and comparisons, giving up (the whole range of the
 //     kind) wherever an operation may wrap around; statements also run
 //     backwards, through if-then-else, connectives, decided comparisons
 //     and sums or products with constants; a term of sums and
 //     differences is also read as a linear sum of its other terms
-//     (sums.go), where a term read twice cancels. A constraint whose truth
+//     (refute_sums.go), where a term read twice cancels. A constraint whose truth
 //     interval is "false", or statements that leave a term no value,
 //     refute the query.
 //   - Relations: comparisons between the same two non-constant terms
@@ -40,17 +40,17 @@ import (
 //     t + c <= u + d, as bounds on the terms' differences, a cycle of
 //     which no integers meet (byDifferences); the same bounds narrow the
 //     query's terms x - y of such terms (differenceTerms).
-//   - Remainders (residues.go): constraints that read the inputs only
+//   - Remainders (refute_residues.go): constraints that read the inputs only
 //     through remainders of one term by constants, evaluated on every
 //     residue class of the term.
 //
 // First, inputs the query states equal (in[a] == in[b]) become one input
-// in the other constraints (equal.go), so that the arguments see one
+// in the other constraints (refute_equal.go), so that the arguments see one
 // term where the path read two equal keys.
 //
 // A query it cannot refute goes on with the if-then-else guards the
 // intervals decide replaced by the branches they take, and the integer
-// terms they fix by their values (guards.go); the rewritten query's
+// terms they fix by their values (refute_guards.go); the rewritten query's
 // arguments are computed again, may refute it, and may decide more, for
 // a few rounds.
 type Refute struct {
