@@ -48,6 +48,17 @@ type Options struct {
 	// NoPinSearch turns off the small search that decides the divisors'
 	// search's fixed queries before Z3 does (core_pinsearch.go).
 	NoPinSearch bool
+	// NoBox turns off the linear layer's first try, with every input of
+	// a query whose terms may wrap around at most 2^20 in magnitude
+	// (boxQuery).
+	NoBox bool
+	// NoBoundedLinear turns off the linear layer's resource-bounded
+	// check of queries with divisions (boundedLinear): they go to the
+	// divisors' search and the bit-vector encoding.
+	NoBoundedLinear bool
+	// NoNarrow turns off the 16-bit attempt on queries with a divider or
+	// a product of unknowns (narrowSolve).
+	NoNarrow bool
 	// Metrics, if not nil, receives the core's counters.
 	Metrics *Metrics
 }
@@ -276,7 +287,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		// terms wrap around. Only worth a try when terms that may wrap
 		// were all that stood in the way (an accepted query has no other
 		// obstacle: nonlinear is only set when the analysis fails).
-		if !l.nonlinear {
+		if !l.nonlinear && !s.opts.NoBox {
 			if b, inBox := boxQuery(q, smallBox); inBox {
 				if res, err := s.linearSolve(ctx, z, q, b, timeout); err != nil || res.Status == Sat {
 					return decided(res, err)
@@ -286,7 +297,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		if ok && !divides {
 			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
-		if divides {
+		if divides && !s.opts.NoBoundedLinear {
 			if res, err := s.boundedLinear(ctx, z, q, l); err != nil || res.Status != Unknown || ctx.Err() != nil {
 				return decided(res, err)
 			}
@@ -340,7 +351,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 	// without). Such queries get one check and a model moved towards the
 	// seed by evaluation instead (nearSeed).
 	heavy := nonlinear(q.Constraints)
-	if heavy {
+	if heavy && !s.opts.NoNarrow {
 		if res, ok := s.narrowSolve(ctx, z, q, timeout); ok {
 			return res, nil
 		}

@@ -58,6 +58,10 @@ type Refute struct {
 	m    *Metrics
 	c    *sym.Context // the rewritten terms' (see decideGuards)
 
+	// noMerge leaves equal inputs apart (refute_equal.go), noGuards
+	// leaves the guards the intervals decide in place (refute_guards.go).
+	noMerge, noGuards bool
+
 	residues *memo[uint64, residueFact]
 }
 
@@ -68,11 +72,17 @@ func NewRefute(next Solver, m *Metrics) *Refute {
 
 // Solve implements Solver.
 func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
-	if merged, changed := mergeEqualInputs(r.c, q); changed {
-		q = merged
+	if !r.noMerge {
+		if merged, changed := mergeEqualInputs(r.c, q); changed {
+			q = merged
+		}
+	}
+	rounds := maxGuardRounds
+	if r.noGuards {
+		rounds = 0
 	}
 	iv, refuted := r.refuted(q)
-	for round := 0; !refuted && round < maxGuardRounds; round++ {
+	for round := 0; !refuted && round < rounds; round++ {
 		rewritten, changed := decideGuards(r.c, q, iv)
 		if !changed {
 			break
@@ -91,22 +101,31 @@ func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
 		r.m.add(func(st *Stats) { st.Refuted++ })
 		return Result{Status: Unsat}, nil
 	}
-	if reduced, copies := withoutEqualities(q); copies != nil {
-		res, err := r.next.Solve(ctx, reduced)
-		if err != nil || res.Status != Sat {
-			return res, err // every solution of q solves reduced
+	if !r.noMerge {
+		if reduced, copies := withoutEqualities(q); copies != nil {
+			return r.solveReduced(ctx, q, reduced, copies)
 		}
-		model := clone(res.Model)
-		for in, from := range copies {
-			model[in] = model[from]
-		}
-		if inDomain(q.Leaves, model) == nil {
-			res.Model = model
-			return res, nil
-		}
-		// A copy outside its input's domain (a shorter bound on one of two
-		// equal strings): q decides.
 	}
+	return r.next.Solve(ctx, q)
+}
+
+// solveReduced passes on reduced, q without its equalities between
+// inputs (withoutEqualities), and makes the copies in a model.
+func (r *Refute) solveReduced(ctx context.Context, q, reduced Query, copies map[int]int) (Result, error) {
+	res, err := r.next.Solve(ctx, reduced)
+	if err != nil || res.Status != Sat {
+		return res, err // every solution of q solves reduced
+	}
+	model := clone(res.Model)
+	for in, from := range copies {
+		model[in] = model[from]
+	}
+	if inDomain(q.Leaves, model) == nil {
+		res.Model = model
+		return res, nil
+	}
+	// A copy outside its input's domain (a shorter bound on one of two
+	// equal strings): q decides.
 	return r.next.Solve(ctx, q)
 }
 
