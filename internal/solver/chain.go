@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Config configures the default chain.
@@ -89,7 +90,9 @@ func New(cfg Config) *Chain {
 	cfg.Metrics = m
 	off, unknown := disabled(append(slices.Clone(cfg.Disable), strings.Split(os.Getenv(EnvDisable), ",")...))
 	if len(unknown) > 0 {
-		fmt.Fprintf(os.Stderr, "dowse: %s: no layer %s (see docs/solver.md)\n", EnvDisable, strings.Join(unknown, ", "))
+		warnUnknown.Do(func() {
+			fmt.Fprintf(os.Stderr, "dowse: %s: no layer %s (see docs/solver.md)\n", EnvDisable, strings.Join(unknown, ", "))
+		})
 	}
 	opts := cfg.Options
 	opts.NoPinSearch = opts.NoPinSearch || off["pinsearch"]
@@ -138,6 +141,10 @@ func New(cfg Config) *Chain {
 	c.top = s
 	return c
 }
+
+// warnUnknown reports unknown names to disable once per process, not once
+// per chain.
+var warnUnknown sync.Once
 
 // disabled returns the set of names, less empty ones, and the names that
 // are not layers.
