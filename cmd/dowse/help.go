@@ -114,8 +114,8 @@ When the concolic search of a target is not exhaustive, dowse can look
 further in two ways:
 
   -fuzz-share f  share of a fuzz target's -max-time given to go test -fuzz,
-                 seeded with the inputs dowse found (default 0.5; 0: never
-                 run the fuzzer; at most below 1). What the fuzzer finds is
+                 seeded with the inputs dowse found (default 0.5, below 1;
+                 0: never run the fuzzer). What the fuzzer finds is
                  explored further by the concolic search.
   -mutate        when the concolic search has nothing left to expand but
                  the target is not exhaustive, mutate the inputs found, as
@@ -130,10 +130,10 @@ further in two ways:
 const helpIsolation = `
 Isolation and instrumentation in dowse gen
 
-dowse runs the code under test in worker processes. Calls that may reach
-the environment (files, network, clock, databases) are isolated: a
-sandbox answers them with values dowse chooses, so that generated tests
-do not depend on the machine (docs/isolate.md).
+Calls of code under test that may reach the environment (files, network,
+clock, databases) are isolated by default: in dowse's build they return
+values the solver chooses, and the rows that need such values go into a
+file only "dowse test" runs (docs/isolate.md).
 
   -isolate v     auto (default) isolates the calls of code under test that
                  may reach the environment; off runs every call for real;
