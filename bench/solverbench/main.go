@@ -13,7 +13,7 @@
 //     order (the caches see what they saw), reporting the share of the
 //     independent groups each layer answered, the time per query, and
 //     the time of the queries that reached Z3 (groups the divisors'
-//     search decided by its small search, pinsearch.go, did not);
+//     search decided by its small search, core_pinsearch.go, did not);
 //   - through the Z3 core alone, with and without the linear layer and
 //     the divisors' search, reporting the median, 90th percentile and
 //     largest time per query.

@@ -103,26 +103,26 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
 	fs.DurationVar(&cfg.explore.SolverTimeout, "solver-timeout", 5*time.Second, "bound on the time of one solver query")
 	fs.IntVar(&cfg.maxLen, "max-len", 10, "bound on the length of string and slice inputs")
-	fs.Float64Var(&cfg.fuzzShare, "fuzz-share", 0.5, "share of a fuzz target's -max-time given to go test -fuzz, seeded with the inputs dowse found, when the concolic search is not exhaustive; what the fuzzer finds is explored further (0: never run the fuzzer)")
-	fs.IntVar(&cfg.lenCap, "len-cap", 64, "raise the length bound up to this when seeds, or branches the search cannot reach within it, need longer strings or slices (at most -max-len: never; an explicit -max-len alone is never raised)")
-	fs.Int64Var(&cfg.maxMemory, "max-memory", 2<<30, "bound on the memory (bytes of data) of each worker process; a run that exceeds it ends its worker (0: none)")
+	fs.Float64Var(&cfg.fuzzShare, "fuzz-share", 0.5, "share of a fuzz target's -max-time given to go test -fuzz (dowse help fuzz)")
+	fs.IntVar(&cfg.lenCap, "len-cap", 64, "raise the length bound up to this when inputs need it (dowse help bounds)")
+	fs.Int64Var(&cfg.maxMemory, "max-memory", 2<<30, "bound on the data bytes of each worker process (0: none; dowse help bounds)")
 	fs.DurationVar(&cfg.runTimeout, "run-timeout", 10*time.Second, "bound on the time of one run (0: none)")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "worker processes per target")
 	fs.Int64Var(&cfg.explore.Seed, "seed", 1, "seed of the random choices (random search)")
-	mutate := fs.Bool("mutate", true, "when the concolic search has nothing left to expand but the target is not exhaustive, mutate the inputs found, as a fuzzer does, until -max-time or a plateau")
-	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (default: rows that reach every branch outcome, and every failure)")
+	mutate := fs.Bool("mutate", true, "mutate the inputs found once the concolic search is done (dowse help fuzz)")
+	fs.BoolVar(&cfg.explore.RowPerPath, "row-per-path", false, "write a test row for every distinct passing path (dowse help targets)")
 	fs.BoolVar(&cfg.instrumentModule, "instrument-module", false, "also instrument the other packages of the module that the tests import")
-	shardFlag := fs.String("shard", "0/1", "explore only shard `i/n` (0 <= i < n) of the packages (a CI fan-out: every shard loads the same packages and writes disjoint files)")
-	instrumentOthers := fs.String("instrument", "", "also instrument the packages of other modules that match these comma-separated `patterns` (e.g. golang.org/x/mod/...), copied into the work directory")
-	fs.BoolVar(&cfg.mocks, "mocks", true, "offer interface inputs generated mock types besides nil and the package's own types (docs/mocks.md)")
-	fs.IntVar(&cfg.mockCalls, "mock-calls", load.DefaultMockCalls, "scripted calls per method of a generated mock type (later calls return the last results again)")
-	isolateFlag := fs.String("isolate", "auto", "isolation sandbox: `auto` isolates the calls of code under test that may reach the environment (files, network, clock, databases; docs/isolate.md), off runs every call for real; comma-separated packages, functions (pkg.F) or methods (pkg.T.M) are isolated besides")
+	shardFlag := fs.String("shard", "0/1", "explore only shard `i/n` (0 <= i < n) of the packages (dowse help targets)")
+	instrumentOthers := fs.String("instrument", "", "instrument other modules' packages matching `patterns` too (dowse help isolation)")
+	fs.BoolVar(&cfg.mocks, "mocks", true, "offer generated mock types as interface inputs (dowse help mocks)")
+	fs.IntVar(&cfg.mockCalls, "mock-calls", load.DefaultMockCalls, "scripted calls per method of a generated mock type (dowse help mocks)")
+	isolateFlag := fs.String("isolate", "auto", "isolation sandbox: `mode` auto, off, or what to isolate (dowse help isolation)")
 	realFlag := fs.String("real", "", "comma-separated packages, functions (pkg.F) or methods (pkg.T.M) never isolated")
-	unitFlag := fs.String("unit", "", "comma-separated `packages` of the module (path/... for a tree) that form the unit under test with each explored package: calls between them stay real, and their own calls that reach the environment are isolated too")
-	fs.BoolVar(&cfg.auto, "auto", false, "also explore every exported function and method of packages that have PUTs or fuzz targets (packages without any always get them)")
-	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their testdata/fuzz corpus and the go command's fuzz cache, as go test -fuzz does")
+	unitFlag := fs.String("unit", "", "`packages` forming the unit under test with each package (dowse help isolation)")
+	fs.BoolVar(&cfg.auto, "auto", false, "also explore exported functions and methods (dowse help targets)")
+	fs.BoolVar(&cfg.corpus, "corpus", true, "start fuzz targets from their corpus and the fuzz cache (dowse help fuzz)")
 	fs.BoolVar(&cfg.keepWork, "keep-work", false, "keep the work directory and print its path")
-	fs.BoolVar(&cfg.cache, "cache", true, "skip targets nothing they depend on changed for since a run that cached their results, keeping their tests and replaying their summaries (cache in $DOWSE_CACHE, or dowse in the user's cache directory)")
+	fs.BoolVar(&cfg.cache, "cache", true, "skip targets whose cached results are still valid (dowse help cache)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: dowse gen [flags] [packages]")
 		fmt.Fprintln(stderr, `
@@ -131,11 +131,8 @@ fuzz targets of the packages by concolic execution and writes a generated
 _test.go file (and fuzz corpus files) next to each test file that declares
 them. The packages' own files are never modified.
 
-Exit status: 0 if no target failed, 3 if a target failed on some input
-(the failing inputs are written too), 1 if the packages do not compile or a
-target could not be explored or written, 2 for usage errors, 130 or 143
-when stopped by SIGINT or SIGTERM (what was found is written; a second
-signal stops at once).
+Exit status: 0 if no target failed, 3 if one failed on some input, 1 on
+errors, 2 for usage errors (dowse help exit). More on the flags: dowse help.
 
 flags:`)
 		fs.PrintDefaults()

@@ -6,6 +6,7 @@
 //	dowse gen    [flags] [packages]   explore targets and write _test.go files
 //	dowse detect [flags] [packages]   report mock invocations in test code
 //	dowse survey [flags] [packages]   count the code patterns that need generated mock types
+//	dowse help   [command|topic]      list the commands and help topics, or show one
 //
 // Run "dowse <command> -h" for the flags of a command.
 package main
@@ -13,7 +14,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"sort"
 )
 
 // command is one subcommand of dowse. run receives the arguments after the
@@ -32,8 +32,11 @@ func main() {
 }
 
 func dispatch(args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		usage()
+	if len(args) > 0 && args[0] == "help" {
+		return helpMain(args[1:])
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(os.Stderr)
 		if len(args) == 0 {
 			return 2
 		}
@@ -42,21 +45,8 @@ func dispatch(args []string) int {
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "dowse: unknown command %q\n", args[0])
-		usage()
+		usage(os.Stderr)
 		return 2
 	}
 	return cmd.run(args[1:])
-}
-
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: dowse <command> [flags] [packages]")
-	fmt.Fprintln(os.Stderr, "\ncommands:")
-	names := make([]string, 0, len(commands))
-	for name := range commands {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", name, commands[name].summary)
-	}
 }

@@ -23,7 +23,7 @@ import (
 //
 // The group is written over its parts, each an input of its own, with
 // the operations on strings written over their bytes exactly as the core
-// encodes them (classterms.go). A part is read through a few terms of
+// encodes them (classes_terms.go). A part is read through a few terms of
 // that part alone (s[0] == '.', int32(s[0]) - '0'); two values on which
 // each of those terms takes the same value are interchangeable in every
 // constraint, so the part's domain falls into classes — for a byte
@@ -31,7 +31,7 @@ import (
 // the whole domain. The search assigns each part one class after another
 // (the seed's class first, then in order of each class's most readable
 // value), evaluates a constraint exactly once all its parts are assigned
-// and as an interval before (classprog.go; only the terms whose operands
+// and as an interval before (classes_prog.go; only the terms whose operands
 // changed), and learns from each failure what it depends on: the terms
 // of one part the failing constraints' evaluation read (s[7] == ' '),
 // not every part they mention — a search of a byte that stopped at s[1]

@@ -39,15 +39,26 @@ type Options struct {
 	// Simple selects Z3's general SMT solver instead of its QF_BV tactic
 	// solver, the default, which was faster on the benchmark's mix.
 	Simple bool
-	// NoLinear turns off the linear layer (linear.go): every query is
+	// NoLinear turns off the linear layer (core_linear.go): every query is
 	// encoded as bit-vectors. For measuring the layer and as a fallback.
 	NoLinear bool
 	// NoRelax turns off the refutation of queries with dividers over the
-	// integers (relax.go).
+	// integers (core_relax.go).
 	NoRelax bool
 	// NoPinSearch turns off the small search that decides the divisors'
-	// search's fixed queries before Z3 does (pinsearch.go).
+	// search's fixed queries before Z3 does (core_pinsearch.go).
 	NoPinSearch bool
+	// NoBox turns off the linear layer's first try, with every input of
+	// a query whose terms may wrap around at most 2^20 in magnitude
+	// (boxQuery).
+	NoBox bool
+	// NoBoundedLinear turns off the linear layer's resource-bounded
+	// check of queries with divisions (boundedLinear): they go to the
+	// divisors' search and the bit-vector encoding.
+	NoBoundedLinear bool
+	// NoNarrow turns off the 16-bit attempt on queries with a divider or
+	// a product of unknowns (narrowSolve).
+	NoNarrow bool
 	// Metrics, if not nil, receives the core's counters.
 	Metrics *Metrics
 }
@@ -73,7 +84,7 @@ type Z3 struct {
 	// millisecond, more than deciding most linear queries.
 	lia *z3.Solver
 	// div is the QF_LIA solver of linear queries with divisions and
-	// relax that of relaxed queries (relax.go) in cur, kept the same way,
+	// relax that of relaxed queries (core_relax.go) in cur, kept the same way,
 	// each with a resource bound (divisionWork) fixed when made, apart
 	// from lia so that they leave the linear layer's models as they were.
 	div, relax *z3.Solver
@@ -244,7 +255,7 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
 	// Divisions: with the divisors' inputs at their seed values (or the
 	// divisors constants), small values of the other inputs take every
-	// remainder (pinsearch.go). The answer for the seed's divisors is
+	// remainder (core_pinsearch.go). The answer for the seed's divisors is
 	// the divisors' search's first step too.
 	seedSearch := Unknown
 	if !s.opts.NoPinSearch && divides(q.Constraints) {
@@ -276,7 +287,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		// terms wrap around. Only worth a try when terms that may wrap
 		// were all that stood in the way (an accepted query has no other
 		// obstacle: nonlinear is only set when the analysis fails).
-		if !l.nonlinear {
+		if !l.nonlinear && !s.opts.NoBox {
 			if b, inBox := boxQuery(q, smallBox); inBox {
 				if res, err := s.linearSolve(ctx, z, q, b, timeout); err != nil || res.Status == Sat {
 					return decided(res, err)
@@ -286,7 +297,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		if ok && !divides {
 			return decided(s.linearSolve(ctx, z, q, l, timeout))
 		}
-		if divides {
+		if divides && !s.opts.NoBoundedLinear {
 			if res, err := s.boundedLinear(ctx, z, q, l); err != nil || res.Status != Unknown || ctx.Err() != nil {
 				return decided(res, err)
 			}
@@ -294,7 +305,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 	}
 	// A query with divisions by inputs is decided over the integers if
 	// its relaxation has no solution or its divisors few values
-	// (relax.go).
+	// (core_relax.go).
 	if !s.opts.NoRelax && nonlinear(q.Constraints) {
 		if l, ok := relaxedQuery(q); ok {
 			if res, ok := s.divisorSearch(ctx, z, q, l, timeout, seedSearch); ok {
@@ -340,7 +351,7 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 	// without). Such queries get one check and a model moved towards the
 	// seed by evaluation instead (nearSeed).
 	heavy := nonlinear(q.Constraints)
-	if heavy {
+	if heavy && !s.opts.NoNarrow {
 		if res, ok := s.narrowSolve(ctx, z, q, timeout); ok {
 			return res, nil
 		}

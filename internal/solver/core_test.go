@@ -208,7 +208,7 @@ func TestDivisionByConstantsMatchesGo(t *testing.T) {
 // TestRemainderBoundsAreDecided asks what a hash table's bucket index
 // produces: that a remainder by a positive divisor is at least the divisor.
 // Z3 alone did not decide it within 5 s on 64-bit operands; with the
-// division lemmas (encode.go) it is Unsat at once, for every kind.
+// division lemmas (core_encode.go) it is Unsat at once, for every kind.
 func TestRemainderBoundsAreDecided(t *testing.T) {
 	c := sym.NewContext()
 	core := NewZ3(Options{ContextQueries: 64})
@@ -248,8 +248,8 @@ func TestRemainderBoundsAreDecided(t *testing.T) {
 func TestNarrowModels(t *testing.T) {
 	c := sym.NewContext()
 	var m Metrics
-	// Without the divisors' search (relax.go) and the small search
-	// (pinsearch.go), which answer x % y == 7 before the narrow attempt.
+	// Without the divisors' search (core_relax.go) and the small search
+	// (core_pinsearch.go), which answer x % y == 7 before the narrow attempt.
 	core := NewZ3(Options{ContextQueries: 64, Metrics: &m, NoRelax: true, NoPinSearch: true})
 	defer core.Close()
 	leaves, seed := layout(rt.KInt64, rt.KInt64)

@@ -21,14 +21,14 @@ import (
 // arguments, each about a subset of the constraints (a subset that is
 // unsatisfiable makes the query so):
 //
-//   - Intervals (intervals.go): comparisons of terms with constants bound
+//   - Intervals (refute_intervals.go): comparisons of terms with constants bound
 //     the terms; interval arithmetic carries the bounds up through +, -, *,
 //     %, &, conversions and comparisons, giving up (the whole range of the
 //     kind) wherever an operation may wrap around; statements also run
 //     backwards, through if-then-else, connectives, decided comparisons
 //     and sums or products with constants; a term of sums and
 //     differences is also read as a linear sum of its other terms
-//     (sums.go), where a term read twice cancels. A constraint whose truth
+//     (refute_sums.go), where a term read twice cancels. A constraint whose truth
 //     interval is "false", or statements that leave a term no value,
 //     refute the query.
 //   - Relations: comparisons between the same two non-constant terms
@@ -40,23 +40,27 @@ import (
 //     t + c <= u + d, as bounds on the terms' differences, a cycle of
 //     which no integers meet (byDifferences); the same bounds narrow the
 //     query's terms x - y of such terms (differenceTerms).
-//   - Remainders (residues.go): constraints that read the inputs only
+//   - Remainders (refute_residues.go): constraints that read the inputs only
 //     through remainders of one term by constants, evaluated on every
 //     residue class of the term.
 //
 // First, inputs the query states equal (in[a] == in[b]) become one input
-// in the other constraints (equal.go), so that the arguments see one
+// in the other constraints (refute_equal.go), so that the arguments see one
 // term where the path read two equal keys.
 //
 // A query it cannot refute goes on with the if-then-else guards the
 // intervals decide replaced by the branches they take, and the integer
-// terms they fix by their values (guards.go); the rewritten query's
+// terms they fix by their values (refute_guards.go); the rewritten query's
 // arguments are computed again, may refute it, and may decide more, for
 // a few rounds.
 type Refute struct {
 	next Solver
 	m    *Metrics
 	c    *sym.Context // the rewritten terms' (see decideGuards)
+
+	// noMerge leaves equal inputs apart (refute_equal.go), noGuards
+	// leaves the guards the intervals decide in place (refute_guards.go).
+	noMerge, noGuards bool
 
 	residues *memo[uint64, residueFact]
 }
@@ -68,11 +72,17 @@ func NewRefute(next Solver, m *Metrics) *Refute {
 
 // Solve implements Solver.
 func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
-	if merged, changed := mergeEqualInputs(r.c, q); changed {
-		q = merged
+	if !r.noMerge {
+		if merged, changed := mergeEqualInputs(r.c, q); changed {
+			q = merged
+		}
+	}
+	rounds := maxGuardRounds
+	if r.noGuards {
+		rounds = 0
 	}
 	iv, refuted := r.refuted(q)
-	for round := 0; !refuted && round < maxGuardRounds; round++ {
+	for round := 0; !refuted && round < rounds; round++ {
 		rewritten, changed := decideGuards(r.c, q, iv)
 		if !changed {
 			break
@@ -91,22 +101,31 @@ func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
 		r.m.add(func(st *Stats) { st.Refuted++ })
 		return Result{Status: Unsat}, nil
 	}
-	if reduced, copies := withoutEqualities(q); copies != nil {
-		res, err := r.next.Solve(ctx, reduced)
-		if err != nil || res.Status != Sat {
-			return res, err // every solution of q solves reduced
+	if !r.noMerge {
+		if reduced, copies := withoutEqualities(q); copies != nil {
+			return r.solveReduced(ctx, q, reduced, copies)
 		}
-		model := clone(res.Model)
-		for in, from := range copies {
-			model[in] = model[from]
-		}
-		if inDomain(q.Leaves, model) == nil {
-			res.Model = model
-			return res, nil
-		}
-		// A copy outside its input's domain (a shorter bound on one of two
-		// equal strings): q decides.
 	}
+	return r.next.Solve(ctx, q)
+}
+
+// solveReduced passes on reduced, q without its equalities between
+// inputs (withoutEqualities), and makes the copies in a model.
+func (r *Refute) solveReduced(ctx context.Context, q, reduced Query, copies map[int]int) (Result, error) {
+	res, err := r.next.Solve(ctx, reduced)
+	if err != nil || res.Status != Sat {
+		return res, err // every solution of q solves reduced
+	}
+	model := clone(res.Model)
+	for in, from := range copies {
+		model[in] = model[from]
+	}
+	if inDomain(q.Leaves, model) == nil {
+		res.Model = model
+		return res, nil
+	}
+	// A copy outside its input's domain (a shorter bound on one of two
+	// equal strings): q decides.
 	return r.next.Solve(ctx, q)
 }
 

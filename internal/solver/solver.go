@@ -4,11 +4,27 @@
 // bound.
 //
 // Solvers are decorators of one interface, in the manner of KLEE's solver
-// chain: Independence slices a query into independent groups of
-// constraints, Caching answers repeated queries and re-uses earlier models
-// (the counterexample cache), and Z3 is the core that encodes constraints
-// as bit-vector formulas for the Z3 SMT solver. New assembles the usual
-// chain.
+// chain, each answering what it can and passing the rest down. New builds
+// the chain, one layer at a time, top down (each layer's files start with
+// its name):
+//
+//	Recording     record.go: writes every query to a corpus (EnvRecord)
+//	Validating    validating.go: checks every answer (EnvValidate)
+//	Independence  independence.go: slices a query into groups by shared inputs
+//	Caching       caching.go: exact and counterexample caches
+//	Order         order.go: comparisons between inputs and constants
+//	Domains       domains.go: constraints on one small-domain part each
+//	Refute        refute*.go: proofs of unsatisfiability without Z3
+//	Neighbors     neighbors.go: a model next to the seed
+//	Classes       classes*.go: search over value classes of small-domain parts
+//	Pool          core_pool.go: Z3 cores, one goroutine each
+//	Z3            core*.go: fixed-divisor search, linear integer arithmetic,
+//	              the divisors' search, narrow and full bit-vector encodings
+//
+// Recording and Validating are there only when asked for; every layer
+// between them and the pool, and the stages of Refute and of the core,
+// can be left out (Config.Disable, EnvDisable, the names of Layers)
+// without changing an answer.
 package solver
 
 import (

@@ -32,10 +32,10 @@ type Stats struct {
 	CoreTime     time.Duration // time spent in the core, encoding included
 	Timeouts     int64         // core queries that hit their time bound
 	Narrow       int64         // core queries answered Sat from a narrow encoding (see Z3.narrowSolve)
-	Linear       int64         // core queries decided over the integers (see linear.go)
-	Relaxed      int64         // core queries refuted by their relaxation (see relax.go)
-	Pinned       int64         // core queries decided with their divisors' inputs fixed (see relax.go)
-	PinSearched  int64         // core queries with divisions by inputs answered by a small search, without Z3 (see pinsearch.go)
+	Linear       int64         // core queries decided over the integers (see core_linear.go)
+	Relaxed      int64         // core queries refuted by their relaxation (see core_relax.go)
+	Pinned       int64         // core queries decided with their divisors' inputs fixed (see core_relax.go)
+	PinSearched  int64         // core queries with divisions by inputs answered by a small search, without Z3 (see core_pinsearch.go)
 }
 
 // Hits is the number of groups answered without the core solver.

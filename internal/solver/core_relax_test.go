@@ -12,7 +12,7 @@ import (
 
 // TestRelaxationIsSound builds random queries over two 8-bit inputs with
 // remainders, quotients and products of unknowns, and checks every
-// answer of the divisors' search (relax.go) against all 65,536
+// answer of the divisors' search (core_relax.go) against all 65,536
 // assignments: a refuted query must have no solution, a model must hold.
 // The core's answers must agree with brute force too. Enough queries must
 // be decided for the test to say something about the search.

@@ -85,7 +85,7 @@ type linear struct {
 	// term that may wrap around: then no box makes it linear.
 	nonlinear bool
 	// relax makes the analysis replace divisions, remainders and products
-	// of unknowns by fresh variables (relax.go); abstract holds those
+	// of unknowns by fresh variables (core_relax.go); abstract holds those
 	// terms in the order found, with their ranges in terms.
 	relax    bool
 	abstract []*sym.Expr
@@ -427,7 +427,7 @@ type linEncoder struct {
 	vars   map[int]z3.AST
 	order  []int // inputs in creation order, for deterministic models
 	domain []z3.AST
-	abs    []absVar // the relaxation's fresh variables (relax.go)
+	abs    []absVar // the relaxation's fresh variables (core_relax.go)
 }
 
 func (en *linEncoder) encode(e *sym.Expr) (z3.AST, error) {

@@ -5,7 +5,7 @@ import (
 	"github.com/dowse-go/dowse/rt"
 )
 
-// A classProgram is a rewritten group (classterms.go) compiled for the
+// A classProgram is a rewritten group (classes_terms.go) compiled for the
 // class search: its terms in an array, operands before the terms that
 // read them, each with the set of vars it reads. The search assigns and
 // unassigns vars one at a time, and only the terms that read the var are

@@ -9,7 +9,7 @@ import (
 	"github.com/dowse-go/dowse/rt"
 )
 
-// This file decides the divisors' search's fixed queries (relax.go)
+// This file decides the divisors' search's fixed queries (core_relax.go)
 // without Z3 when a small search does.
 //
 // With a hash table's size fixed, what is left of its queries is which

@@ -30,7 +30,7 @@ type input struct {
 // translation of shared subterms and the inputs it has created.
 type encoder struct {
 	z      *z3.Context
-	st     stringTerms[z3.AST] // the string encoding's terms (strings.go)
+	st     stringTerms[z3.AST] // the string encoding's terms (core_strings.go)
 	leaves []rt.Leaf
 	memo   map[*sym.Expr]term
 	inputs map[int]*input

@@ -10,7 +10,7 @@ import (
 // its own, and terms that read a string as a whole — a byte at a computed
 // position, a slice, a concatenation, a comparison of strings — are
 // written over those bytes by the core's own string encoding
-// (strings.go), built of sym terms instead of Z3 ones: a string is a
+// (core_strings.go), built of sym terms instead of Z3 ones: a string is a
 // 64-bit length and the bytes up to a bound, a byte at a computed
 // position is a chain of if-then-else over the bound (0 beyond it), a
 // slice's bytes are read at the low bound plus their position, and so

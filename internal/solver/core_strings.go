@@ -15,7 +15,7 @@ import (
 // in QF_BV.
 //
 // The encoding is written once over the terms of a stringTerms: the core
-// builds it of Z3 terms (bstring), and the class search (classterms.go)
+// builds it of Z3 terms (bstring), and the class search (classes_terms.go)
 // of sym terms over the bytes and lengths of a group, so that the search
 // decides exactly the formula the core would have.
 type boundedString[T any] struct {

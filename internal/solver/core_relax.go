@@ -222,7 +222,7 @@ const maxPins = 16
 // values are tried, all checks within half the query's time bound.
 //
 // seedSearch is the small search's answer for the seed's divisors, which
-// solve asks before (pinsearch.go): Unsat, or Unknown (undecided, or the
+// solve asks before (core_pinsearch.go): Unsat, or Unknown (undecided, or the
 // search off), when Z3 decides that fixed query.
 func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linear, timeout time.Duration, seedSearch Status) (res Result, decided bool) {
 	deadline := time.Now().Add(timeout / 2)
@@ -338,7 +338,7 @@ func (s *Z3) divisorSearch(ctx context.Context, z *z3.Context, q Query, l *linea
 // integers: Sat with a model that holds by evaluation, Unsat, or Unknown
 // when the fixed query is not linear, its model does not hold (which
 // would be a bug) or time runs out.
-// The small search (pinsearch.go) goes first if search is set; searched
+// The small search (core_pinsearch.go) goes first if search is set; searched
 // reports an answer of it, which asked Z3 nothing.
 func (s *Z3) pinned(ctx context.Context, z *z3.Context, q Query, pins map[int]*big.Int, search bool) (res Result, st Status, searched bool) {
 	if search && !s.opts.NoPinSearch {

@@ -120,7 +120,7 @@ type intervals struct {
 	visited  []uint32            // forget's marks, by number
 	epoch    uint32              // the current forget's mark
 	stack    []int32             // link's and forget's work list
-	sums     []sum               // the terms' sums (sums.go), by number
+	sums     []sum               // the terms' sums (refute_sums.go), by number
 	hasSum   []bool              // whether sums holds one
 	// other holds the intervals of terms outside the query's (none
 	// expected), all forgotten at each narrowing.
@@ -537,7 +537,7 @@ func (iv *intervals) backwardArith(t *sym.Expr) bool {
 // keeps x's values (each value of x's interval is one of the kind
 // converted to) to the term's interval: int64(msg[22]) <= 1 and
 // int64(msg[22]) > 0 give msg[22] == 1, which decides the guards of a
-// selection at msg[22] (guards.go). It reports false if x is left no
+// selection at msg[22] (refute_guards.go). It reports false if x is left no
 // value.
 func (iv *intervals) backwardConv(t *sym.Expr) bool {
 	if t.Op() != rt.OpConv || !t.Kind().Integer() || !t.K2().Integer() {
