@@ -788,7 +788,7 @@ type unbuilder struct {
 // a list deeper than the unfolding bound, a dynamic error type that is
 // nil as a pointer).
 func outputs(l *Layout, results, args []reflect.Value) []Value {
-	if len(l.Results) != len(results) || len(l.Results)+len(l.After) == 0 {
+	if len(l.Results) != len(results) || len(l.Results)+len(l.After)+len(l.Observers) == 0 {
 		return nil
 	}
 	ub := &unbuilder{l: l, u: Unfolding{}, vals: []Value{}, ok: true}
@@ -802,10 +802,37 @@ func outputs(l *Layout, results, args []reflect.Value) []Value {
 	for k, i := range l.After {
 		ub.value(args[i], l.AfterShapes[k])
 	}
+	for _, o := range l.Observers {
+		v, ok := observe(args[o.Param], o.Method)
+		if !ok {
+			ub.ok = false
+			break
+		}
+		ub.value(v, o.Shape)
+	}
 	if !ub.ok {
 		return ub.vals[:n:n] // the results alone (see Result.Outputs)
 	}
 	return ub.vals
+}
+
+// observe calls the method named method, without arguments, on v and
+// returns its result; ok is false if v is a nil pointer, has no such
+// method, or the call panics.
+func observe(v reflect.Value, method string) (res reflect.Value, ok bool) {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return reflect.Value{}, false
+	}
+	m := v.MethodByName(method)
+	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+		return reflect.Value{}, false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return m.Call(nil)[0], true
 }
 
 func (ub *unbuilder) value(v reflect.Value, shape int) {

@@ -122,11 +122,25 @@ type Layout struct {
 	// own, or for a built one (ShapeBuilt) a field-by-field shape of its
 	// type.
 	AfterShapes []int
-	Shapes      []Shape // referenced by index from Params and from each other
+	// Observers are methods called, after the call, on parameters whose
+	// state is not reported (not in After): read-only methods without
+	// parameters and with one result (Len, String), whose results an
+	// automatic target reports after After's values, so that its
+	// generated test can assert what the package itself lets a caller
+	// observe.
+	Observers []Observer
+	Shapes    []Shape // referenced by index from Params and from each other
 	MaxLen      int     // bound on the length of strings and slices
 	// Depth bounds the unfolding of recursive types: how many times a
 	// shape may be the pointee of pointers on the way from a parameter.
 	Depth int
+}
+
+// An Observer is a method called on a parameter after the call.
+type Observer struct {
+	Param  int    // the parameter it is called on, by index
+	Method string // the method's name
+	Shape  int    // the shape of its result
 }
 
 // A Param is one parameter of a target.
@@ -492,16 +506,20 @@ func (l *Layout) Leaves() ([]Leaf, error) {
 // Outputs), as parameters: its leaves are those of Result.Outputs.
 func (l *Layout) OutputLayout() *Layout {
 	r := *l
-	r.Params, r.Results, r.After, r.AfterShapes = l.Outputs(), nil, nil, nil
+	r.Params, r.Results, r.After, r.AfterShapes, r.Observers = l.Outputs(), nil, nil, nil, nil
 	return &r
 }
 
 // Outputs are what an automatic target reports, in order: its results,
-// then the parameters listed in After, as they are after the call.
+// then the parameters listed in After, as they are after the call, then
+// the results of the Observers.
 func (l *Layout) Outputs() []Param {
 	out := append([]Param(nil), l.Results...)
 	for k, i := range l.After {
 		out = append(out, Param{Name: l.Params[i].Name, Shape: l.AfterShapes[k]})
+	}
+	for _, o := range l.Observers {
+		out = append(out, Param{Name: l.Params[o.Param].Name + "." + o.Method + "()", Shape: o.Shape})
 	}
 	return out
 }

@@ -808,9 +808,10 @@ func (w *writer) autoTable(p *plan) {
 		w.pf("\tt.Cleanup(func() func() { saved := %s; return func() { %s = saved } }())\n", v, v)
 	}
 	results := p.t.Results
-	var after []int // parameters compared after the call
+	var after []int          // parameters compared after the call
+	var observed []rt.Observer // methods called on parameters after the call
 	if p.compared() && p.t.Layout != nil {
-		after = p.t.Layout.After
+		after, observed = p.t.Layout.After, p.t.Layout.Observers
 	} else {
 		results = nil
 	}
@@ -856,7 +857,7 @@ func (w *writer) autoTable(p *plan) {
 	// them (a state deeper or longer than the layout's bounds is not).
 	withAfter, withoutAfter := false, false
 	for _, rp := range p.pass {
-		if rp.outs != nil && len(after) > 0 {
+		if rp.outs != nil && len(after)+len(observed) > 0 {
 			if len(rp.outs) > len(results) {
 				withAfter = true
 			} else {
@@ -865,13 +866,20 @@ func (w *writer) autoTable(p *plan) {
 		}
 	}
 	if !withAfter {
-		after = nil
+		after, observed = nil, nil
 	}
 	afterWants := make([]string, len(after))
 	for k, i := range after {
 		f := p.fields[i]
 		afterWants[k] = fresh("want" + strings.ToUpper(f[:1]) + f[1:])
 		extra = append(extra, afterWants[k]+" "+w.r.typeString(p.t.Params[i].Type())+" // after the call")
+	}
+	observedWants := make([]string, len(observed))
+	for k, o := range observed {
+		f := p.fields[o.Param]
+		observedWants[k] = fresh("want" + strings.ToUpper(f[:1]) + f[1:] + o.Method)
+		res := observerResult(p.t.Params[o.Param].Type(), o.Method)
+		extra = append(extra, observedWants[k]+" "+w.r.typeString(res.Type())+" // "+f+"."+o.Method+"() after the call")
 	}
 	// The calls the parameters' mocks recorded are compared for the
 	// parameters that hold a recording mock on some row.
@@ -893,7 +901,7 @@ func (w *writer) autoTable(p *plan) {
 	// A row is unchecked when its results were not reported, or its
 	// results and calls differed under go test.
 	uncheckedRow := func(rp rowPlan) bool {
-		return rp.outs == nil && len(results)+len(after) > 0 || len(callParams) > 0 && rp.row.Unchecked
+		return rp.outs == nil && len(results)+len(after)+len(observed) > 0 || len(callParams) > 0 && rp.row.Unchecked
 	}
 	unchecked := false
 	for _, rp := range p.pass {
@@ -929,9 +937,13 @@ func (w *writer) autoTable(p *plan) {
 		switch {
 		case uncheckedRow(rp):
 			parts = append(parts, uncheckedField+": true")
-		case rp.outs != nil && len(results)+len(after) > 0:
+		case rp.outs != nil && len(results)+len(after)+len(observed) > 0:
 			for i, o := range rp.outs {
 				switch {
+				case i >= len(results)+len(after):
+					if k := i - len(results) - len(after); k < len(observed) {
+						parts = append(parts, observedWants[k]+": "+w.r.lit(o, false))
+					}
 				case i >= len(results):
 					if len(after) > 0 {
 						parts = append(parts, afterWants[i-len(results)]+": "+w.r.lit(o, false))
@@ -972,7 +984,7 @@ func (w *writer) autoTable(p *plan) {
 	w.pf("\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *%s.T) {\n", testing)
 	w.pf("%s", w.sandbox(p))
 	call := w.call(p)
-	if len(results)+len(after)+len(callParams) == 0 {
+	if len(results)+len(after)+len(observed)+len(callParams) == 0 {
 		w.pf("\t\t\t%s\n\t\t})\n\t}\n}\n", call)
 		return
 	}
@@ -1021,13 +1033,18 @@ func (w *writer) autoTable(p *plan) {
 		}
 		w.pf("%s\tt.Errorf(\"%s: the calls of %s are %%q, want %%q\", got, tt.%s)\n%s}\n", indent, escape(shown), f, callWants[k], indent)
 	}
-	if afterUnchecked && len(after) > 0 {
+	if afterUnchecked && len(after)+len(observed) > 0 {
 		w.pf("%sif tt.%s {\n%s\treturn\n%s}\n", indent, afterUncheckedField, indent, indent)
 	}
 	for k, i := range after {
 		f := p.fields[i]
 		w.pf("%sif !%s.DeepEqual(tt.%s, tt.%s) {\n", indent, w.imports.names["reflect"], f, afterWants[k])
 		w.pf("%s\tt.Errorf(\"after %s: %s = %%#v, want %%#v\", tt.%s, tt.%s)\n%s}\n", indent, escape(shown), f, f, afterWants[k], indent)
+	}
+	for k, o := range observed {
+		f := p.fields[o.Param]
+		w.pf("%sif got := tt.%s.%s(); got != tt.%s {\n", indent, f, o.Method, observedWants[k])
+		w.pf("%s\tt.Errorf(\"after %s: %s.%s() = %%#v, want %%#v\", got, tt.%s)\n%s}\n", indent, escape(shown), f, o.Method, observedWants[k], indent)
 	}
 	w.pf("\t\t})\n\t}\n}\n")
 }

@@ -578,7 +578,7 @@ func (v *value) int64() int64 { return signExtend(v.bits, v.kind.Bits()) }
 // comparison of messages could not tell it from nil).
 func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 	l := t.Layout
-	if l == nil || len(l.Results) != len(t.Results) || len(l.Results)+len(l.After) == 0 {
+	if l == nil || len(l.Results) != len(t.Results) || len(l.Results)+len(l.After)+len(l.Observers) == 0 {
 		return nil, nil
 	}
 	view := l.OutputLayout()
@@ -586,7 +586,14 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 	for _, i := range l.After {
 		vars = append(vars, t.Params[i])
 	}
-	if len(l.After) > 0 {
+	for _, o := range l.Observers {
+		r := observerResult(t.Params[o.Param].Type(), o.Method)
+		if r == nil {
+			return nil, fmt.Errorf("no method %s with one result on %s", o.Method, t.Params[o.Param].Type())
+		}
+		vars = append(vars, r)
+	}
+	if len(l.After)+len(l.Observers) > 0 {
 		// The results alone: the parameters after the call did not fit.
 		alone := *view
 		alone.Params = l.Results
@@ -604,6 +611,21 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 		}
 	}
 	return outs, nil
+}
+
+// observerResult is the result of the method named method of type t,
+// called without arguments (rt.Observer), or nil.
+func observerResult(t types.Type, method string) *types.Var {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, method)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return nil
+	}
+	return sig.Results().At(0)
 }
 
 // build decodes a built value: the constructor's arguments, then the

@@ -227,8 +227,28 @@ func autoTarget(fn *types.Func, pkg *types.Package, info *types.Info, readOnly m
 						continue
 					}
 				}
+				if !reportable(layout, shape, map[int]bool{}) {
+					continue // observed instead (below)
+				}
 				layout.After = append(layout.After, i)
 				layout.AfterShapes = append(layout.AfterShapes, shape)
+			}
+		}
+		// A pointer whose state cannot be reported is observed through
+		// its type's own read-only methods.
+		for i, p := range params {
+			if slices.Contains(layout.After, i) {
+				continue
+			}
+			for _, m := range observers(p.Type(), fn, pkg, readOnly) {
+				b := &layoutBuilder{pkg: pkg, l: layout}
+				n := len(layout.Shapes)
+				shape, _, ok := b.shape(m.Type().(*types.Signature).Results().At(0).Type())
+				if !ok || layout.Shapes[shape].Kind != rt.ShapeScalar {
+					layout.Shapes = layout.Shapes[:n]
+					continue
+				}
+				layout.Observers = append(layout.Observers, rt.Observer{Param: i, Method: m.Name(), Shape: shape})
 			}
 		}
 	}
@@ -407,4 +427,83 @@ func typeArgList(targs []types.Type, pkg *types.Package) string {
 		names[i] = types.TypeString(t, types.RelativeTo(pkg))
 	}
 	return "[" + strings.Join(names, ", ") + "]"
+}
+
+// maxObservers bounds the observer methods per parameter.
+const maxObservers = 3
+
+// observerNames are the names of methods that by convention only report
+// a value's state: the read-only analysis cannot follow a call into
+// another package (Len returning c.ll.Len()), and a method called after
+// the call in the worker is called the same way by the generated test,
+// so one that is not read-only after all still gives a stable assertion.
+var observerNames = map[string]bool{"Len": true, "Cap": true, "Size": true, "Count": true, "String": true, "Empty": true, "IsEmpty": true}
+
+// observers returns, sorted by name, the methods that observe a value of
+// type t after a call of target: t is a pointer to a type of pkg, and
+// they are its exported read-only methods (readOnly) or those named as
+// observers are (observerNames) other than target, without parameters
+// and with one result (Len, String, Empty).
+func observers(t types.Type, target *types.Func, pkg *types.Package, readOnly map[*types.Func]bool) []*types.Func {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() != pkg {
+		return nil
+	}
+	var out []*types.Func
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		m, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !m.Exported() || m.Origin() == target.Origin() || !readOnly[m.Origin()] && !observerNames[m.Name()] {
+			continue
+		}
+		sig := m.Type().(*types.Signature)
+		if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+			continue
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	if len(out) > maxObservers {
+		out = out[:maxObservers]
+	}
+	return out
+}
+
+// reportable reports whether values of the shape can be reported after
+// a call: rt reports no functions, channels, readers, writers, contexts
+// or values of interface types other than any and error, so a state that
+// holds one (a cache's eviction callback) is never reported whole.
+func reportable(l *rt.Layout, shape int, seen map[int]bool) bool {
+	if seen[shape] {
+		return true
+	}
+	seen[shape] = true
+	sh := &l.Shapes[shape]
+	switch sh.Kind {
+	case rt.ShapeScalar, rt.ShapeError:
+		return true
+	case rt.ShapeArray, rt.ShapeSlice, rt.ShapePointer:
+		return reportable(l, sh.Elem, seen)
+	case rt.ShapeMap:
+		return reportable(l, sh.Key, seen) && reportable(l, sh.Elem, seen)
+	case rt.ShapeStruct:
+		for _, f := range sh.Fields {
+			if !reportable(l, f.Shape, seen) {
+				return false
+			}
+		}
+		return true
+	case rt.ShapeAny:
+		for _, o := range sh.Outs {
+			if !reportable(l, o, seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
