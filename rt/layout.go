@@ -130,7 +130,7 @@ type Layout struct {
 	// observe.
 	Observers []Observer
 	Shapes    []Shape // referenced by index from Params and from each other
-	MaxLen      int     // bound on the length of strings and slices
+	MaxLen    int     // bound on the length of strings and slices
 	// Depth bounds the unfolding of recursive types: how many times a
 	// shape may be the pointee of pointers on the way from a parameter.
 	Depth int

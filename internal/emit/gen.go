@@ -808,7 +808,7 @@ func (w *writer) autoTable(p *plan) {
 		w.pf("\tt.Cleanup(func() func() { saved := %s; return func() { %s = saved } }())\n", v, v)
 	}
 	results := p.t.Results
-	var after []int          // parameters compared after the call
+	var after []int            // parameters compared after the call
 	var observed []rt.Observer // methods called on parameters after the call
 	if p.compared() && p.t.Layout != nil {
 		after, observed = p.t.Layout.After, p.t.Layout.Observers
