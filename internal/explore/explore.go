@@ -53,7 +53,7 @@ type Config struct {
 	RowPerPath bool
 	// Progress, if set, is called with the live counts after every batch
 	// of runs, on the goroutine that called Explore (progress.go).
-	Progress func(Counts)
+	Progress func(Counts) `json:"-"`
 }
 
 // Target is what Explore explores.
