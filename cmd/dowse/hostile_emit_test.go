@@ -43,7 +43,7 @@ func TestHostileEmitNameCollision(t *testing.T) {
 			t.Errorf("the generated file has no %s:\n%s", fn, gen)
 		}
 	}
-	if !strings.Contains(stdout, "test: TestDowsePutMaxFailures2") {
+	if !strings.Contains(stdout, "-run '^TestDowsePutMaxFailures2$'") {
 		t.Errorf("the summary does not name the failures' test TestDowsePutMaxFailures2:\n%s", stdout)
 	}
 	generatedTestsPass(t, dir)

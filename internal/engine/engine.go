@@ -357,6 +357,7 @@ func (g *runner) prepareOthers(ctx context.Context, work *build.Work, buildFlags
 // pkg explores the selected targets of p, writes their tests and hands
 // their results to the handler.
 func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string, p *load.Package) error {
+	start := time.Now()
 	var results []*Result
 	selected := map[*load.Target]bool{}
 	for _, t := range p.Targets {
@@ -512,7 +513,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			return err
 		}
 	}
-	return nil
+	return g.packageDone(p.Path, time.Since(start))
 }
 
 // sandboxLabels names the isolated call sites of a target in its input

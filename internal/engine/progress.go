@@ -161,3 +161,23 @@ func branchSites(sites []build.Site) int {
 	}
 	return n
 }
+
+// PackageDone implements output.PackageHandler for an output handler
+// that is one.
+func (o outputHandler) PackageDone(pkg string, elapsed time.Duration) error {
+	if ph, ok := o.h.(output.PackageHandler); ok {
+		return ph.PackageDone(pkg, elapsed)
+	}
+	return nil
+}
+
+// packageDone tells the handler, if it wants it, that the results of
+// package pkg are all in, the package having taken elapsed.
+func (g *runner) packageDone(pkg string, elapsed time.Duration) error {
+	if ph, ok := g.h.(interface {
+		PackageDone(string, time.Duration) error
+	}); ok {
+		return ph.PackageDone(pkg, elapsed)
+	}
+	return nil
+}

@@ -529,6 +529,12 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	}
 	out.Concretizations = rep.Concretizations
 	for _, c := range rep.ConcretizedAt {
+		if c.Site == 0 {
+			// Recorded by a model of a library call, not at a site of
+			// the code.
+			out.ConcretizedAt = append(out.ConcretizedAt, c.Why)
+			continue
+		}
 		out.ConcretizedAt = append(out.ConcretizedAt, site(c.Site)+": "+c.Why)
 	}
 	out.Errors = rep.Errors

@@ -231,3 +231,11 @@ func (h statusHandler) Flush() error {
 	h.s.Close()
 	return h.Handler.Flush()
 }
+
+// PackageDone hands the end of a package on, if h wants it.
+func (h statusHandler) PackageDone(pkg string, elapsed time.Duration) error {
+	if ph, ok := h.Handler.(PackageHandler); ok {
+		return ph.PackageDone(pkg, elapsed)
+	}
+	return nil
+}
