@@ -73,12 +73,13 @@ func genMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	if err := preflight(cfg.dir, patterns); err != nil {
-		fmt.Fprintf(stderr, "dowse gen: %v\n", err)
-		return exitError
-	}
 	out, stderr, done := outputs(cfg, stdout, stderr)
 	defer done()
+	if err := preflight(cfg.dir, patterns); err != nil {
+		fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		streamError(out, err)
+		return exitError
+	}
 	return gen(ctx, cfg, patterns, out, stderr)
 }
 
@@ -264,10 +265,10 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 	}
 	if err != nil {
 		if load.IsCompileError(err) {
-			fmt.Fprintf(stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
-		} else {
-			fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+			err = fmt.Errorf("the packages do not compile; nothing was written:\n%w", err)
 		}
+		fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		streamError(out, err)
 		return exitError
 	}
 	if err := out.Flush(); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 
 	"github.com/dowse-go/dowse/internal/explore/output"
@@ -33,4 +34,22 @@ func outputs(cfg genConfig, stdout, stderr io.Writer) (out output.Handler, diag 
 		stdout = st.Writer(stdout) // the summary clears the status line first
 	}
 	return output.WithStatus(output.NewTextHandler(stdout, cfg.verbose), st), st.Writer(stderr), st.Close
+}
+
+// streamError writes err, which ends the run, into the JSON stream if
+// out writes one (docs/output.md, "JSON"); standard error has it too.
+func streamError(out output.Handler, err error) {
+	if j, ok := out.(interface{ Error(error) error }); ok {
+		j.Error(err)
+	}
+}
+
+// jsonError writes {"error": msg} on a line of w: how a JSON stream of
+// dowse says why it ends.
+func jsonError(w io.Writer, msg string) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
+		Error string `json:"error"`
+	}{msg})
 }

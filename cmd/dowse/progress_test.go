@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +115,55 @@ func TestProgressPlainLines(t *testing.T) {
 	_, _, stderr, _ = runGenIn(t, progressFixture(t), "-progress=false", "-cache=false", "-max-time", "5s", "./...")
 	if strings.Contains(stderr, "targets: ") {
 		t.Errorf("-progress=false: status lines on standard error:\n%s", stderr)
+	}
+}
+
+// An error that ends the run is an {"error": ...} object in the -json
+// stream of gen and of detect alike, besides the message on standard
+// error.
+func TestJSONStreamErrors(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	broken := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":    "module example.com/broken\n\ngo 1.22\n",
+		"b.go":      "package b\n\nfunc F() int { return \"x\" }\n",
+		"b_test.go": "package b\n\nimport \"testing\"\n\nfunc PutF(t *testing.T, x int) { F() }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(broken, name), []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		run  func(stdout, stderr *bytes.Buffer) int
+		want string
+	}{
+		{"gen missing dir", func(o, e *bytes.Buffer) int {
+			return genMain(context.Background(), []string{"-json", "-C", missing, "./..."}, o, e)
+		}, "the directory does not exist"},
+		{"detect missing dir", func(o, e *bytes.Buffer) int { return detectMain([]string{"-json", "-C", missing, "./..."}, o, e) }, "the directory does not exist"},
+		{"gen compile error", func(o, e *bytes.Buffer) int {
+			return genMain(context.Background(), []string{"-json", "-C", broken, "./..."}, o, e)
+		}, "the packages do not compile"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if testing.Short() && tt.name == "gen compile error" {
+				t.Skip("runs the go command")
+			}
+			var stdout, stderr bytes.Buffer
+			if code := tt.run(&stdout, &stderr); code != exitError {
+				t.Errorf("exit status %d, want %d", code, exitError)
+			}
+			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+			var got struct {
+				Error string `json:"error"`
+			}
+			if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &got) != nil || !strings.Contains(got.Error, tt.want) {
+				t.Errorf("standard output is not one {\"error\": ...} object saying %q:\n%s", tt.want, stdout.String())
+			}
+			if !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("standard error does not say %q:\n%s", tt.want, stderr.String())
+			}
+		})
 	}
 }

@@ -70,5 +70,19 @@ func (h *JSONHandler) Progress(p Progress) {
 	h.enc.Encode(progressEvent{p})
 }
 
+// errorEvent is the JSON form of an error that ended the run.
+type errorEvent struct {
+	Error string `json:"error"`
+}
+
+// Error writes {"error": "..."} for an error that ends the run (the
+// packages do not load or compile, a pattern names no package): the
+// stream says why it ends, as detect -json's does.
+func (h *JSONHandler) Error(err error) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.enc.Encode(errorEvent{err.Error()})
+}
+
 // Flush implements Handler.
 func (h *JSONHandler) Flush() error { return nil }
