@@ -431,7 +431,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			g.skipped(1)
 			continue
 		}
-		r.Report, r.Err = g.explore(ctx, bin, r.Target, g.exploring(p, r.Target, bin))
+		r.Report, r.Err = g.explore(ctx, bin, r.Target, g.exploring(p, r.Target, bin), branchSet(bin.Sites))
 		g.explored(r, bin)
 	}
 	g.step(output.PhaseWrite, p.Path, "")
@@ -562,8 +562,8 @@ func findings(sum *output.Target) int {
 }
 
 // explore explores one target on workers of bin, handing its live
-// counts to progress.
-func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target, progress func(explore.Counts)) (*explore.Report, error) {
+// counts, of the outcomes of the sites counted, to progress.
+func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target, progress func(explore.Counts), counted func(uint32) bool) (*explore.Report, error) {
 	cmd, ok := bin.Worker(t)
 	if !ok {
 		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
@@ -601,7 +601,7 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target,
 	solver, closeSolver := newSolver(g.cfg.Explore.SolverTimeout)
 	defer closeSolver()
 	ecfg := g.cfg.Explore
-	ecfg.Progress = progress
+	ecfg.Progress, ecfg.Counted = progress, counted
 	return explore.ExploreRaising(ctx, ecfg, target, raise, solver)
 }
 

@@ -151,6 +151,22 @@ func (g *runner) left(now time.Time) (time.Duration, bool) {
 	return min(est, upper), true
 }
 
+// branchSet returns whether a site is one of the branch sites among
+// sites (nil if there are none: every site counts), as
+// output.CoverageOf counts them.
+func branchSet(sites []build.Site) func(uint32) bool {
+	set := map[uint32]bool{}
+	for _, s := range sites {
+		if s.Branch() {
+			set[s.ID] = true
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return func(id uint32) bool { return set[id] }
+}
+
 // branchSites counts the branch sites among sites.
 func branchSites(sites []build.Site) int {
 	n := 0

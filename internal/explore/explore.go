@@ -54,6 +54,10 @@ type Config struct {
 	// Progress, if set, is called with the live counts after every batch
 	// of runs, on the goroutine that called Explore (progress.go).
 	Progress func(Counts) `json:"-"`
+	// Counted, if set, says which sites' outcomes Counts.Covered counts
+	// (the branch sites of the binary, as the summary's coverage does);
+	// nil: every site but rt.InputSite.
+	Counted func(site uint32) bool `json:"-"`
 }
 
 // Target is what Explore explores.

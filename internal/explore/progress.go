@@ -25,7 +25,7 @@ func (e *explorer) progress() {
 
 // countOutcome counts a branch outcome seen for the first time.
 func (e *explorer) countOutcome(b Branch) {
-	if b.Site != rt.InputSite {
+	if b.Site != rt.InputSite && (e.cfg.Counted == nil || e.cfg.Counted(b.Site)) {
 		e.coveredCode++
 	}
 }

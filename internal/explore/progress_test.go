@@ -34,6 +34,23 @@ func TestProgressCounts(t *testing.T) {
 	}
 }
 
+// With Counted, the outcomes of the other sites are not covered.
+func TestProgressCounted(t *testing.T) {
+	var last Counts
+	cfg := Config{Progress: func(c Counts) { last = c }, Counted: func(site uint32) bool { return site != 4 }}
+	rep := explore(t, find, cfg, &fakeExec{p: find}, &bruteSolver{r: 4})
+	covered, all := 0, 0
+	for _, b := range rep.Covered {
+		all++
+		if b.Site != 4 {
+			covered++
+		}
+	}
+	if last.Covered != covered || covered == all {
+		t.Errorf("covered %d, want %d of the %d outcomes seen (site 4's left out)", last.Covered, covered, all)
+	}
+}
+
 // Across the searches of ExploreRaising the runs add up.
 func TestProgressRunsBefore(t *testing.T) {
 	var got Counts
