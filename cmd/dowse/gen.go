@@ -96,7 +96,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.StringVar(&cfg.tags, "tags", "", "comma-separated build tags")
 	fs.BoolVar(&cfg.json, "json", false, "write one JSON object per target to standard output")
 	fs.BoolVar(&cfg.progress, "progress", true, "report progress: a status line on standard error (a line every few seconds off a terminal); with -json, progress events in the stream, only when this flag is given")
-	fs.BoolVar(&cfg.verbose, "v", false, "report progress on standard error and list every failure and unsolved branch")
+	fs.BoolVar(&cfg.verbose, "v", false, "write every target's whole report (each failure, failures listed apart, unsolved branches) and log each step on standard error")
 	fs.IntVar(&cfg.explore.MaxRuns, "max-runs", 10000, "bound on the runs per target (0: none)")
 	fs.IntVar(&cfg.explore.MaxBranches, "max-branches", 10000, "bound on the branches recorded per run (0: none)")
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
