@@ -134,3 +134,20 @@ func TestClock(t *testing.T) {
 		}
 	}
 }
+
+// In plain mode the timer's lines and other output written through
+// Writer to one buffer do not race (go test -race).
+func TestStatusPlainWriter(t *testing.T) {
+	var buf bytes.Buffer
+	s := NewStatus(&buf, StatusPlain, 0, time.Millisecond)
+	s.Progress(Progress{Phase: PhaseBuild, Package: "p", Targets: 1})
+	w := s.Writer(&buf)
+	for range 200 {
+		fmt.Fprintln(w, "dowse gen: a warning")
+		time.Sleep(50 * time.Microsecond)
+	}
+	s.Close()
+	if !strings.Contains(buf.String(), "building p") || strings.Count(buf.String(), "a warning\n") != 200 {
+		t.Errorf("no status line, or warnings lost:\n%s", buf.String())
+	}
+}

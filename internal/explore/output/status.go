@@ -161,11 +161,9 @@ func (s *Status) clear() {
 
 // Writer returns a writer to w (standard output or standard error, on
 // the same terminal) that clears the status line before each write and
-// shows it again after a write that ends a line. In plain mode it is w.
+// shows it again after a write that ends a line. In plain mode it only
+// keeps its writes and the status lines, which the timer writes, apart.
 func (s *Status) Writer(w io.Writer) io.Writer {
-	if s.mode != StatusTerminal {
-		return w
-	}
 	return statusWriter{s, w}
 }
 
@@ -178,6 +176,9 @@ func (sw statusWriter) Write(p []byte) (int, error) {
 	s := sw.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.mode != StatusTerminal {
+		return sw.w.Write(p)
+	}
 	s.clear()
 	n, err := sw.w.Write(p)
 	if len(p) > 0 {
