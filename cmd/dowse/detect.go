@@ -69,12 +69,18 @@ func detectMain(args []string, stdout, stderr io.Writer) int {
 
 	if err := preflight(*dir, fs.Args()); err != nil {
 		fmt.Fprintf(stderr, "dowse detect: %v\n", err)
+		if *jsonOut {
+			jsonError(stdout, err.Error())
+		}
 		return 1
 	}
 	opts := detect.Options{Interprocedural: *inter, IntoProduction: *intoProd}
 	prog, err := detect.Load(detect.LoadConfig{Dir: *dir, Tags: *tags, Options: opts}, fs.Args()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "dowse detect: %v\n", err)
+		if *jsonOut {
+			jsonError(stdout, err.Error())
+		}
 		return 1
 	}
 	var h detect.Handler

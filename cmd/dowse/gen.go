@@ -41,6 +41,7 @@ type genConfig struct {
 	tags             string
 	json             bool
 	verbose          bool
+	progress         bool // report progress (-progress; progress.go)
 	run              *regexp.Regexp
 	instrumentModule bool
 	instrument       []string   // -instrument: package patterns of other modules
@@ -72,15 +73,12 @@ func genMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
+	out, stderr, done := outputs(cfg, stdout, stderr)
+	defer done()
 	if err := preflight(cfg.dir, patterns); err != nil {
 		fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		streamError(out, err)
 		return exitError
-	}
-	var out output.Handler
-	if cfg.json {
-		out = output.NewJSONHandler(stdout)
-	} else {
-		out = output.NewTextHandler(stdout, cfg.verbose)
 	}
 	return gen(ctx, cfg, patterns, out, stderr)
 }
@@ -97,7 +95,8 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.StringVar(&cfg.dir, "C", "", "run in `dir` (inside the module to explore)")
 	fs.StringVar(&cfg.tags, "tags", "", "comma-separated build tags")
 	fs.BoolVar(&cfg.json, "json", false, "write one JSON object per target to standard output")
-	fs.BoolVar(&cfg.verbose, "v", false, "report progress on standard error and list every failure and unsolved branch")
+	fs.BoolVar(&cfg.progress, "progress", true, "report progress: a status line on standard error (a line every few seconds off a terminal); with -json, progress events in the stream, only when this flag is given")
+	fs.BoolVar(&cfg.verbose, "v", false, "write every target's whole report (each failure, failures listed apart, unsolved branches) and log each step on standard error")
 	fs.IntVar(&cfg.explore.MaxRuns, "max-runs", 10000, "bound on the runs per target (0: none)")
 	fs.IntVar(&cfg.explore.MaxBranches, "max-branches", 10000, "bound on the branches recorded per run (0: none)")
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
@@ -147,6 +146,11 @@ flags:`)
 	// cap to raise it to.
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if cfg.json && !set["progress"] {
+		// Scripts read -json as one object per target: progress events
+		// are theirs to ask for.
+		cfg.progress = false
+	}
 	if set["max-len"] && !set["len-cap"] {
 		cfg.lenCap = cfg.maxLen
 	}
@@ -258,10 +262,10 @@ func gen(ctx context.Context, cfg genConfig, patterns []string, out output.Handl
 	}
 	if err != nil {
 		if load.IsCompileError(err) {
-			fmt.Fprintf(stderr, "dowse gen: the packages do not compile; nothing was written:\n%v\n", err)
-		} else {
-			fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+			err = fmt.Errorf("the packages do not compile; nothing was written:\n%w", err)
 		}
+		fmt.Fprintf(stderr, "dowse gen: %v\n", err)
+		streamError(out, err)
 		return exitError
 	}
 	if err := out.Flush(); err != nil {

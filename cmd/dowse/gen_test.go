@@ -278,8 +278,12 @@ func normalizeJSON(s string) string {
 var timeRE = regexp.MustCompile(`(?m)^  time .*\n`)
 
 func normalizeText(s string) string {
-	return timeRE.ReplaceAllString(s, "  time ...\n")
+	s = timeRE.ReplaceAllString(s, "  time ...\n")
+	return packageTimeRE.ReplaceAllString(s, "; ...\n")
 }
+
+// packageTimeRE matches the time at the end of a package's line.
+var packageTimeRE = regexp.MustCompile(`(?m); [0-9hm.]+s?\n`)
 
 func checkGenGolden(t *testing.T, file, got string) {
 	t.Helper()

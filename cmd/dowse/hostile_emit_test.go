@@ -44,7 +44,7 @@ func TestHostileEmitNameCollision(t *testing.T) {
 			t.Errorf("the generated file has no %s:\n%s", fn, gen)
 		}
 	}
-	if !strings.Contains(stdout, "test: TestDowsePutMaxFailures2") {
+	if !strings.Contains(stdout, "-run '^TestDowsePutMaxFailures2$'") {
 		t.Errorf("the summary does not name the failures' test TestDowsePutMaxFailures2:\n%s", stdout)
 	}
 	generatedTestsPass(t, dir)
@@ -242,7 +242,7 @@ func TestHostileEmitKeepFailures(t *testing.T) {
 		if code != exitFindings || !strings.Contains(out, "kept 1 failing row an earlier run found") {
 			t.Errorf("%s: exit code %d, want %d and the kept rows reported:\n%s", step, code, exitFindings, out)
 		}
-		if strings.HasSuffix(step, "cached") && !strings.Contains(out, "(cached)") {
+		if strings.HasSuffix(step, "cached") && !strings.Contains(out, " cached), ") {
 			t.Errorf("%s: not cached:\n%s", step, out)
 		}
 		hasRows(step, true, true)

@@ -173,6 +173,7 @@ type runner struct {
 	puts    int             // cache entries written
 
 	stats Stats
+	track tracker // where the run is (progress.go)
 }
 
 func (g *runner) logf(format string, args ...any) {
@@ -231,6 +232,8 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 		loadFlags = append(buildFlags[:len(buildFlags):len(buildFlags)], "-modfile="+modFile)
 	}
 
+	g.track.start, g.track.maxTimeBound = time.Now(), g.cfg.Explore.MaxTime
+	g.step(output.PhaseLoad, "", "")
 	g.logf("loading %s", strings.Join(patterns, " "))
 	// -unit's packages are rewritten (isolated) and instrumented in the
 	// binaries of the packages that import them: their syntax is needed.
@@ -269,6 +272,13 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	}
 	if g.cfg.Shard.Count > 1 {
 		pkgs = g.shardOf(pkgs)
+	}
+	for _, p := range pkgs {
+		for _, t := range p.Targets {
+			if g.cfg.Run == nil || g.cfg.Run.MatchString(t.Name) {
+				g.track.total++
+			}
+		}
 	}
 	for _, p := range pkgs {
 		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
@@ -347,6 +357,7 @@ func (g *runner) prepareOthers(ctx context.Context, work *build.Work, buildFlags
 // pkg explores the selected targets of p, writes their tests and hands
 // their results to the handler.
 func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string, p *load.Package) error {
+	start := time.Now()
 	var results []*Result
 	selected := map[*load.Target]bool{}
 	for _, t := range p.Targets {
@@ -378,11 +389,13 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		}
 		runnable = append(runnable, r.Target)
 	}
+	g.skipped(len(cached))
 
 	var bin *build.Binary
 	var buildTime time.Duration
 	if len(runnable) > 0 {
 		g.logf("building %s", p.Path)
+		g.step(output.PhaseBuild, p.Path, "")
 		start := time.Now()
 		var err error
 		bin, err = work.Build(ctx, build.Config{
@@ -415,10 +428,13 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			if r.Err == nil {
 				r.Err = context.Cause(ctx)
 			}
+			g.skipped(1)
 			continue
 		}
-		r.Report, r.Err = g.explore(ctx, bin, r.Target)
+		r.Report, r.Err = g.explore(ctx, bin, r.Target, g.exploring(p, r.Target, bin), branchSet(bin.Sites))
+		g.explored(r, bin)
 	}
+	g.step(output.PhaseWrite, p.Path, "")
 
 	// A stopped run still writes what it found: the rows of the targets
 	// explored, the one stopped included (its rows are runs that
@@ -501,7 +517,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			return err
 		}
 	}
-	return nil
+	return g.packageDone(p.Path, time.Since(start))
 }
 
 // sandboxLabels names the isolated call sites of a target in its input
@@ -549,8 +565,9 @@ func findings(sum *output.Target) int {
 	return n
 }
 
-// explore explores one target on workers of bin.
-func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target) (*explore.Report, error) {
+// explore explores one target on workers of bin, handing its live
+// counts, of the outcomes of the sites counted, to progress.
+func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target, progress func(explore.Counts), counted func(uint32) bool) (*explore.Report, error) {
 	cmd, ok := bin.Worker(t)
 	if !ok {
 		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
@@ -587,7 +604,9 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 	}
 	solver, closeSolver := newSolver(g.cfg.Explore.SolverTimeout)
 	defer closeSolver()
-	return explore.ExploreRaising(ctx, g.cfg.Explore, target, raise, solver)
+	ecfg := g.cfg.Explore
+	ecfg.Progress, ecfg.Counted = progress, counted
+	return explore.ExploreRaising(ctx, ecfg, target, raise, solver)
 }
 
 // stoppedVerifyTimeout bounds the confirmation of the rows written by a

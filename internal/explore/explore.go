@@ -51,6 +51,13 @@ type Config struct {
 	// passing rows are reduced to a few that together reach every branch
 	// outcome the passing paths reach (failing rows are all kept).
 	RowPerPath bool
+	// Progress, if set, is called with the live counts after every batch
+	// of runs, on the goroutine that called Explore (progress.go).
+	Progress func(Counts) `json:"-"`
+	// Counted, if set, says which sites' outcomes Counts.Covered counts
+	// (the branch sites of the binary, as the summary's coverage does);
+	// nil: every site but rt.InputSite.
+	Counted func(site uint32) bool `json:"-"`
 }
 
 // Target is what Explore explores.
@@ -397,6 +404,7 @@ type explorer struct {
 	stop          string
 	rep           *Report
 	runs          int
+	coveredCode   int // outcomes in covered but those of rt.InputSite
 	died          int // runs that ended their worker
 
 	deadline context.Context // ctx with the time bound, once made
@@ -674,6 +682,7 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 		}
 		e.record(batch[i], o)
 	}
+	e.progress()
 	if skipped {
 		e.interrupted(ctx)
 	}
@@ -750,6 +759,7 @@ func (e *explorer) record(c child, o RunOutcome) {
 		oc := Branch{ev.Site, ev.Taken}
 		if !e.covered[oc] {
 			e.covered[oc] = true
+			e.countOutcome(oc)
 			n.score++
 		}
 	}

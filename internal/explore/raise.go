@@ -116,6 +116,7 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		if cfg.MaxRuns > 0 {
 			c.MaxRuns = cfg.MaxRuns - total.Runs
 		}
+		c.Progress = withRunsBefore(cfg.Progress, total.Runs)
 		rep, err := Explore(ctx, c, target, ex, solver)
 		closeEx()
 		if err != nil {

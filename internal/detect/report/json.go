@@ -9,14 +9,17 @@ import (
 
 // JSONHandler writes one JSON object per line: an "invocation" object per
 // call site, a "package" object per package summary, an "error" object per
-// package that could not be analysed.
+// package that could not be analysed. As in dowse gen's stream, an object
+// with an "error" member reports an error (docs/output.md, "JSON").
 type JSONHandler struct {
 	enc *json.Encoder
 }
 
 // NewJSONHandler returns a handler writing to w.
 func NewJSONHandler(w io.Writer) *JSONHandler {
-	return &JSONHandler{enc: json.NewEncoder(w)}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &JSONHandler{enc: enc}
 }
 
 type jsonSite struct {
@@ -30,7 +33,8 @@ type jsonSummary struct {
 }
 
 type jsonError struct {
-	Kind string `json:"kind"`
+	Kind  string `json:"kind"`
+	Error string `json:"error"` // what happened; the errors say why
 	*detect.PackageError
 }
 
@@ -44,5 +48,5 @@ func (h *JSONHandler) Summary(s *detect.Summary) error {
 
 // PackageError writes an "error" object.
 func (h *JSONHandler) PackageError(e *detect.PackageError) error {
-	return h.enc.Encode(jsonError{"error", e})
+	return h.enc.Encode(jsonError{"error", "the package could not be analysed", e})
 }

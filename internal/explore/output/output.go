@@ -474,20 +474,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	for _, u := range rep.Unsolved {
 		out.Unsolved = append(out.Unsolved, Unsolved{Site: site(u.Site), Taken: u.Taken, Reason: u.Why, PathCondition: u.PathCondition})
 	}
-	branch := map[uint32]bool{}
-	for _, s := range opts.Sites {
-		if s.Branch() {
-			branch[s.ID] = true
-		}
-	}
-	covered := 0
-	for _, b := range rep.Covered {
-		// The choices of input construction (rt.InputSite) are not code.
-		if b.Site != rt.InputSite && (len(branch) == 0 || branch[b.Site]) {
-			covered++
-		}
-	}
-	out.Coverage = Coverage{Sites: len(branch), Outcomes: 2 * len(branch), Covered: covered}
+	out.Coverage = CoverageOf(rep, opts.Sites)
 	if len(rep.Statuses) > 0 {
 		out.Statuses = map[string]int{}
 		for s, n := range rep.Statuses {
@@ -542,10 +529,35 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	}
 	out.Concretizations = rep.Concretizations
 	for _, c := range rep.ConcretizedAt {
+		if c.Site == 0 {
+			// Recorded by a model of a library call, not at a site of
+			// the code.
+			out.ConcretizedAt = append(out.ConcretizedAt, c.Why)
+			continue
+		}
 		out.ConcretizedAt = append(out.ConcretizedAt, site(c.Site)+": "+c.Why)
 	}
 	out.Errors = rep.Errors
 	return out
+}
+
+// CoverageOf counts the branch outcomes rep covered among the branch
+// sites of the binary (all the outcomes seen if sites is empty); the
+// choices of input construction (rt.InputSite) are not code.
+func CoverageOf(rep *explore.Report, sites []build.Site) Coverage {
+	branch := map[uint32]bool{}
+	for _, s := range sites {
+		if s.Branch() {
+			branch[s.ID] = true
+		}
+	}
+	covered := 0
+	for _, b := range rep.Covered {
+		if b.Site != rt.InputSite && (len(branch) == 0 || branch[b.Site]) {
+			covered++
+		}
+	}
+	return Coverage{Sites: len(branch), Outcomes: 2 * len(branch), Covered: covered}
 }
 
 func seconds(d time.Duration) float64 {

@@ -4,408 +4,352 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
+	"time"
 )
 
-// TextHandler writes a human-readable summary per target and a total.
+// TextHandler writes the summary a person reads: a line per package,
+// with what needs the user's attention under it (files written, targets
+// not explored, failing rows kept or dropped, changed results), then the
+// findings of the run grouped by cause, one line each with where, the
+// smallest input and how to reproduce it, and the totals. Verbose (-v)
+// also writes each target's whole report (textdetail.go) as it comes.
 type TextHandler struct {
 	w       io.Writer
 	verbose bool
 
-	targets, exhaustive, errors, skipped int
-	bugs, inputs                         int // findings not listed apart, and the failing inputs reaching them
+	pkg      []*Target // the targets of the package being reported
+	findings []string  // the lines of the findings section
+
+	packages, targets, exhaustive, errors, skipped int
+	bugs, inputs                                   int // findings not listed apart, and the failing inputs reaching them
 }
 
-// NewTextHandler returns a handler writing to w. Verbose lists every
-// failure and unsolved branch instead of the first few.
+// NewTextHandler returns a handler writing to w. Verbose writes every
+// target's report in full.
 func NewTextHandler(w io.Writer, verbose bool) *TextHandler {
 	return &TextHandler{w: w, verbose: verbose}
 }
 
-// Limits of the non-verbose text output.
+// Limits of the text output.
 const (
-	textFailures = 3
-	textUnsolved = 1
+	textFailures = 3   // bugs of a target's report shown without -v
+	textUnsolved = 1   // unsolved branches shown without -v
+	textMessage  = 100 // the longest message of a finding's line
 )
+
+// PackageHandler is a Handler that is told when the results of a
+// package are all in: the engine calls PackageDone after the last
+// target of each package, with the package's time (build, exploration,
+// files written, generated tests run).
+type PackageHandler interface {
+	Handler
+	PackageDone(pkg string, elapsed time.Duration) error
+}
 
 // Target implements Handler.
 func (h *TextHandler) Target(t *Target) error {
+	if len(h.pkg) > 0 && h.pkg[0].Package != t.Package {
+		if err := h.PackageDone(h.pkg[0].Package, 0); err != nil {
+			return err
+		}
+	}
+	h.pkg = append(h.pkg, t)
+	if h.verbose {
+		return h.detail(t)
+	}
+	return nil
+}
+
+// PackageDone implements PackageHandler: it writes the package's line
+// (elapsed 0: the exploration time of its targets) and notes.
+func (h *TextHandler) PackageDone(pkg string, elapsed time.Duration) error {
+	if len(h.pkg) == 0 || h.pkg[0].Package != pkg {
+		return nil
+	}
+	targets := h.pkg
+	h.pkg = nil
+	h.packages++
 	var b strings.Builder
-	h.targets++
-	cached := ""
-	if t.Cached {
-		cached = " (cached)"
-	}
-	fmt.Fprintf(&b, "%s %s (%s)%s\n", t.Package, t.Target, t.Position, cached)
-	if t.Error != "" {
-		h.errors++
-		fmt.Fprintf(&b, "  not explored: %s\n", indent(t.Error, "    "))
-		_, err := io.WriteString(h.w, b.String())
-		return err
-	}
-	if t.Skipped != "" {
-		h.skipped++
-		fmt.Fprintf(&b, "  skipped: %s\n", indent(t.Skipped, "    "))
-		_, err := io.WriteString(h.w, b.String())
-		return err
-	}
-	listedApart := 0
-	for i := range t.Failures {
-		if !t.Failures[i].IsFinding() {
-			listedApart++
+	var exhaustive, cached, errs, bugs, inputs, apart int
+	var seconds float64
+	var skipped []string
+	for _, t := range targets {
+		h.targets++
+		seconds += t.ElapsedSeconds
+		switch {
+		case t.Error != "":
+			errs++
+			continue
+		case t.Skipped != "":
+			skipped = append(skipped, t.Target)
+			continue
 		}
-	}
-	fmt.Fprintf(&b, "  runs %d, paths %d, tests %d, failures %d", t.Runs, t.Paths, t.Tests, len(t.Failures))
-	if listedApart > 0 {
-		fmt.Fprintf(&b, " (%d listed apart, not findings)", listedApart)
-	}
-	b.WriteString("\n")
-	if len(t.TypeConstraints) > 0 {
-		met := 0
-		for _, c := range t.TypeConstraints {
-			if c.Met {
-				met++
+		if t.Exhaustive {
+			exhaustive++
+		}
+		if t.Cached {
+			cached++
+		}
+		bugs += len(t.KeptFailures)
+		inputs += len(t.KeptFailures)
+		for _, fd := range findingsOfTarget(t) {
+			if fd.Apart != "" {
+				apart += fd.Inputs
+				continue
 			}
-		}
-		var names []string
-		for _, m := range t.MockTypes {
-			names = append(names, m.Name)
-		}
-		fmt.Fprintf(&b, "  mock types %d, type constraints met %d of %d", len(t.MockTypes), met, len(t.TypeConstraints))
-		if len(names) > 0 {
-			fmt.Fprintf(&b, ": %s", strings.Join(names, ", "))
-		}
-		b.WriteString("\n")
-	}
-	if t.Coverage.Sites > 0 {
-		total := t.Coverage.Outcomes
-		fmt.Fprintf(&b, "  branch outcomes covered: %d of %d (%.1f%%)\n", t.Coverage.Covered, total, 100*float64(t.Coverage.Covered)/float64(total))
-	} else {
-		fmt.Fprintf(&b, "  branch outcomes covered: %d\n", t.Coverage.Covered)
-	}
-	if t.Exhaustive {
-		h.exhaustive++
-		var bounds []string
-		if t.Bounds.MaxLen != nil {
-			bounds = append(bounds, fmt.Sprintf("strings and slices of at most %d elements", *t.Bounds.MaxLen))
-			if t.Bounds.RaisedFrom != nil {
-				bounds[len(bounds)-1] += fmt.Sprintf(", raised from -max-len %d", *t.Bounds.RaisedFrom)
-			}
-		}
-		if t.Bounds.MockValues != nil {
-			bounds = append(bounds, fmt.Sprintf("at most %d generated mock values per parameter", *t.Bounds.MockValues))
-		}
-		if t.Bounds.MaxAlloc != nil {
-			bounds = append(bounds, fmt.Sprintf("make lengths of at most %d", *t.Bounds.MaxAlloc))
-		}
-		domain := ""
-		if len(bounds) > 0 {
-			domain = " (" + strings.Join(bounds, ", ") + ")"
-		}
-		fmt.Fprintf(&b, "  exhaustive: %s%s\n", t.StopReason, domain)
-	} else {
-		fmt.Fprintf(&b, "  stopped: %s; not exhaustive: %s\n", t.StopReason, strings.Join(t.Incomplete, ", "))
-	}
-	var extra []string
-	if t.MutationRuns > 0 {
-		extra = append(extra, fmt.Sprintf("%s of mutated inputs found %s", plural(t.MutationRuns, "run"), plural(t.MutationPaths, "path")))
-	}
-	if t.LengthFreeRuns > 0 {
-		extra = append(extra, fmt.Sprintf("%s solved without pinned lengths found %s", plural(t.LengthFreeRuns, "run"), plural(t.LengthFreePaths, "path")))
-	}
-	if g := t.GoFuzz; g != nil {
-		s := fmt.Sprintf("go test -fuzz for %.1fs from %s found %s, %s", g.Seconds, plural(g.Seeds, "input"), plural(g.Inputs, "input"), plural(g.Paths, "new path"))
-		if g.Error != "" {
-			s += " (stopped: " + firstLine(g.Error) + ")"
-		}
-		extra = append(extra, s)
-	}
-	if t.BuildCrashes > 0 {
-		extra = append(extra, fmt.Sprintf("%s ended the worker while building the input (rejected, not failures)", plural(t.BuildCrashes, "run")))
-	}
-	if t.ResourceBounded > 0 {
-		extra = append(extra, fmt.Sprintf("%s ended the worker on a resource bound (not failures)", plural(t.ResourceBounded, "run")))
-	}
-	if t.Divergences > 0 {
-		extra = append(extra, fmt.Sprintf("%s (at %s)", plural(t.Divergences, "divergence"), strings.Join(t.DivergenceSites, ", ")))
-	}
-	if t.Concretizations > 0 {
-		at := ""
-		if len(t.ConcretizedAt) > 0 {
-			at = " (at " + strings.Join(t.ConcretizedAt, "; ") + ")"
-		}
-		extra = append(extra, plural(t.Concretizations, "concretized value")+at)
-	}
-	if t.UnstableRows > 0 {
-		extra = append(extra, plural(t.UnstableRows, "row")+" with other results when run again (not compared)")
-	}
-	if len(extra) > 0 {
-		fmt.Fprintf(&b, "  %s\n", strings.Join(extra, ", "))
-	}
-	share := 0.0
-	if t.ElapsedSeconds > 0 {
-		share = 100 * t.SolverSeconds / t.ElapsedSeconds
-	}
-	fmt.Fprintf(&b, "  time %.2fs, solver %.2fs (%.0f%%), %d queries, %d cache hits\n",
-		t.ElapsedSeconds, t.SolverSeconds, share, t.SolverQueries, t.CacheHits)
-	if iso := t.Isolation; iso != nil {
-		calls := ""
-		if len(iso.Calls) > 0 {
-			calls = " (" + strings.Join(iso.Calls, ", ") + ")"
-		}
-		fmt.Fprintf(&b, "  isolation: %d of %d externals isolated%s, %s, %s read; %s in the isolated file; analysis %.2fs, build %.2fs\n",
-			iso.Isolated, iso.Externals, calls, plural(iso.Sites, "call site"), plural(iso.Members, "external variable"), plural(iso.Rows, "row"), iso.AnalysisSeconds, iso.BuildSeconds)
-	}
-	findings := t.Findings
-	if findings == nil {
-		findings = findingsOf(t.Failures)
-	}
-	// first[i] is the first failure of findings[i], more[i] its other
-	// listed failures.
-	first := make([]*Failure, len(findings))
-	more := make([][]*Failure, len(findings))
-	for i := range t.Failures {
-		f := &t.Failures[i]
-		for j := range findings {
-			if f.Finding == findings[j].ID || f.Finding == 0 && first[j] == nil && findings[j].Input == f.Input && findings[j].Message == f.Message {
-				if first[j] == nil {
-					first[j] = f
-				} else {
-					more[j] = append(more[j], f)
-				}
-				break
-			}
-		}
-	}
-	if n := len(t.BehaviourChanged); n > 0 {
-		fmt.Fprintf(&b, "  behaviour changed: %s (written with the new results; check them):\n", plural(n, "row"))
-		for _, c := range t.BehaviourChanged {
-			fmt.Fprintf(&b, "    %s: %s → %s\n", c.Case, c.Old, c.New)
-		}
-	}
-	h.bugs += len(t.KeptFailures)
-	h.inputs += len(t.KeptFailures)
-	if n := len(t.KeptFailures); n > 0 {
-		fmt.Fprintf(&b, "  kept %s an earlier run found, not found again (%s): %s\n", plural(n, "failing row"), t.FailureTest, strings.Join(t.KeptFailures, ", "))
-	}
-	if n := len(t.DroppedFailures); n > 0 {
-		fmt.Fprintf(&b, "  dropped %s an earlier run found: run again, they no longer fail: %s\n", plural(n, "failing row"), strings.Join(t.DroppedFailures, ", "))
-	}
-	apart := map[string][]string{}
-	bugs, inputs := 0, 0
-	for i, fd := range findings {
-		switch fd.Apart {
-		case "":
 			bugs++
 			inputs += fd.Inputs
-		case ApartNilInput, ApartInvalid:
-			apart[fd.Apart] = append(apart[fd.Apart], fd.Input+" (at "+fd.PanicAt+")"+reaching(fd.Inputs))
-		default:
-			apart[fd.Apart] = append(apart[fd.Apart], fmt.Sprintf("%q on %s", findings[i].Message, fd.Input)+reaching(fd.Inputs))
+			h.findings = append(h.findings, findingLine(t, fd))
 		}
 	}
+	if elapsed > 0 {
+		seconds = elapsed.Seconds()
+	}
+	h.exhaustive += exhaustive
+	h.errors += errs
+	h.skipped += len(skipped)
 	h.bugs += bugs
 	h.inputs += inputs
-	if t.FailuresOmitted > 0 {
-		fmt.Fprintf(&b, "  %s not kept (the first %d, of every cause first, are)\n", plural(t.FailuresOmitted, "more failing path"), len(t.Failures))
+
+	fmt.Fprintf(&b, "%s: %s", pkg, plural(len(targets), "target"))
+	if cached > 0 {
+		fmt.Fprintf(&b, " (%d cached)", cached)
 	}
-	shown := 0
-	for i, fd := range findings {
-		if fd.Apart != "" {
-			continue
-		}
-		if shown == textFailures && !h.verbose {
-			fmt.Fprintf(&b, "  ... and %s (-v lists them)\n", plural(bugs-shown, "more bug"))
-			break
-		}
-		shown++
-		msg := fd.Message
-		if msg == "" {
-			msg = "(no message)"
-		}
-		at := ""
-		if fd.PanicAt != "" {
-			at = " at " + fd.PanicAt
-		}
-		fmt.Fprintf(&b, "  bug: %s%s, %s\n", fd.Status, at, indent(msg, "    "))
-		fmt.Fprintf(&b, "    smallest input: %s\n", fd.Input)
-		if fd.Inputs > 1 {
-			fmt.Fprintf(&b, "    %s reach it\n", plural(fd.Inputs-1, "more input"))
-		}
-		f := first[i]
-		if f == nil {
-			continue
-		}
-		if h.verbose {
-			for _, o := range more[i] {
-				fmt.Fprintf(&b, "    also: %s\n", o.Input)
-			}
-		}
-		if f.PathCondition != "" && h.verbose {
-			fmt.Fprintf(&b, "    path: %s\n", f.PathCondition)
-		}
-		if f.Output != "" && h.verbose {
-			fmt.Fprintf(&b, "    output:\n      %s\n", indent(strings.TrimRight(f.Output, "\n"), "      "))
-		}
-		if f.Test != "" {
-			fmt.Fprintf(&b, "    test: %s\n", f.Test)
+	fmt.Fprintf(&b, ", %d exhaustive, %s", exhaustive, plural(bugs, "finding"))
+	if bugs > 0 {
+		fmt.Fprintf(&b, " (%s)", plural(inputs, "failing input"))
+	}
+	if apart > 0 {
+		fmt.Fprintf(&b, ", %s listed apart", plural(apart, "failing input"))
+		if !h.verbose {
+			b.WriteString(" (-v lists them)")
 		}
 	}
-	for _, a := range apartOrder {
-		if l := apart[a.why]; len(l) > 0 {
-			fmt.Fprintf(&b, "  %s%s\n", a.label, strings.Join(l, "; "))
-		}
+	if errs > 0 {
+		fmt.Fprintf(&b, ", %d not explored", errs)
 	}
-	if n := len(t.BoundLimited); n > 0 {
-		l := t.BoundLimited[0]
-		bound := ""
-		if t.Bounds.MaxLen != nil {
-			bound = fmt.Sprintf(" %d", *t.Bounds.MaxLen)
-		}
-		more := "1 more branch"
-		if n > 1 {
-			more = fmt.Sprintf("%d more branches", n)
-		}
-		fmt.Fprintf(&b, "  bounded: inputs longer than -max-len%s reach %s, e.g. %s to %v with %s (raise -max-len)\n",
-			bound, more, l.Site, l.Taken, strings.Join(l.Lengths, ", "))
-		if h.verbose {
-			for _, l := range t.BoundLimited[1:] {
-				fmt.Fprintf(&b, "    branch at %s to %v with %s\n", l.Site, l.Taken, strings.Join(l.Lengths, ", "))
-			}
-		}
-	}
-	for i, u := range t.Unsolved {
-		if i == textUnsolved && !h.verbose {
-			fmt.Fprintf(&b, "  ... and %d more unsolved branches (-v lists them)\n", len(t.Unsolved)-i)
-			break
-		}
-		fmt.Fprintf(&b, "  unsolved: branch at %s to %v (%s)\n    path: %s\n", u.Site, u.Taken, u.Reason, h.cut(u.PathCondition))
-	}
-	for _, e := range t.Errors {
-		fmt.Fprintf(&b, "  internal error: %s\n", e)
-	}
-	// Test files one a line; corpus files (many, one per path) counted per
-	// directory unless verbose.
-	// Files that already had the generated content are "unchanged".
-	unchanged := map[string]bool{}
-	for _, f := range t.Unchanged {
-		unchanged[f] = true
-	}
-	verb := func(f string) string {
-		if unchanged[f] {
-			return "unchanged"
-		}
-		return "wrote"
-	}
-	type corpusDir struct{ wrote, unchanged int }
-	corpus := map[string]*corpusDir{}
-	var dirs []string
-	for _, f := range t.Files {
-		dir, name := path.Split(f)
-		if !h.verbose && strings.HasPrefix(name, "dowse-") && strings.Contains(dir, "testdata/fuzz/") {
-			c := corpus[dir]
-			if c == nil {
-				c = &corpusDir{}
-				corpus[dir] = c
-				dirs = append(dirs, dir)
-			}
-			if unchanged[f] {
-				c.unchanged++
-			} else {
-				c.wrote++
-			}
-			continue
-		}
-		fmt.Fprintf(&b, "  %s %s\n", verb(f), f)
-	}
-	for _, d := range dirs {
-		c, name := corpus[d], strings.TrimSuffix(d, "/")
-		switch {
-		case c.unchanged == 0:
-			fmt.Fprintf(&b, "  wrote %s in %s\n", plural(c.wrote, "corpus file"), name)
-		case c.wrote == 0:
-			fmt.Fprintf(&b, "  unchanged %s in %s\n", plural(c.unchanged, "corpus file"), name)
-		default:
-			fmt.Fprintf(&b, "  wrote %s in %s (%d more unchanged)\n", plural(c.wrote, "corpus file"), name, c.unchanged)
-		}
+	fmt.Fprintf(&b, "; %s\n", packageTime(seconds))
+	if !h.verbose {
+		h.notes(&b, targets, skipped)
 	}
 	_, err := io.WriteString(h.w, b.String())
 	return err
 }
 
-// reaching says how many more inputs reach a finding listed apart.
-func reaching(inputs int) string {
-	if inputs <= 1 {
-		return ""
+// notes writes under a package's line what needs the user's attention:
+// the files written, the targets not explored or skipped, failing rows
+// kept or dropped, changed or unstable results, internal errors, longer
+// inputs that would reach more.
+func (h *TextHandler) notes(b *strings.Builder, targets []*Target, skipped []string) {
+	files := filesLine(targets)
+	if files != "" {
+		fmt.Fprintf(b, "  %s\n", files)
 	}
-	return fmt.Sprintf(" (and %s)", plural(inputs-1, "more input"))
+	notExplored(b, targets)
+	for _, t := range targets {
+		name := t.Target
+		if n := len(t.KeptFailures); n > 0 {
+			fmt.Fprintf(b, "  %s: kept %s an earlier run found, not found again (%s): %s\n", name, plural(n, "failing row"), t.FailureTest, strings.Join(t.KeptFailures, ", "))
+		}
+		if n := len(t.DroppedFailures); n > 0 {
+			fmt.Fprintf(b, "  %s: dropped %s an earlier run found: run again, they no longer fail: %s\n", name, plural(n, "failing row"), strings.Join(t.DroppedFailures, ", "))
+		}
+		if n := len(t.BehaviourChanged); n > 0 {
+			fmt.Fprintf(b, "  %s: behaviour changed: %s (written with the new results; check them):\n", name, plural(n, "row"))
+			for _, c := range t.BehaviourChanged {
+				fmt.Fprintf(b, "    %s: %s → %s\n", c.Case, c.Old, c.New)
+			}
+		}
+		if t.UnstableRows > 0 {
+			fmt.Fprintf(b, "  %s: %s with other results when run again (not compared)\n", name, plural(t.UnstableRows, "row"))
+		}
+		if len(t.Errors) > 0 {
+			fmt.Fprintf(b, "  %s: %s in dowse (-v lists them)\n", name, plural(len(t.Errors), "internal error"))
+		}
+		if n := len(t.BoundLimited); n > 0 && t.Bounds.MaxLen != nil {
+			fmt.Fprintf(b, "  %s: inputs longer than %d reach %s (raise -max-len)\n", name, *t.Bounds.MaxLen, plural(n, "more branch"))
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(b, "  skipped %s dowse cannot build inputs for yet (-v says why): %s\n", plural(len(skipped), "target"), strings.Join(skipped, ", "))
+	}
 }
 
-// apartOrder is the order and the wording of the lists of failures
-// listed apart from the findings.
-var apartOrder = []struct{ why, label string }{
-	{ApartNilInput, "nil inputs: a nil pointer dereference on "},
-	{ApartInvalid, "not findings, invalid receivers (built from a zero value the package never makes): a nil pointer dereference on "},
-	{ApartDeliberate, "deliberate panics (documented, or raised by the code's own checks): "},
-	{ApartPrecondition, "preconditions (a type the function asserts its parameter to, first thing): "},
-	{ApartEarlierState, "depends on state left by earlier runs (did not fail so alone, in a fresh worker): "},
+// textNames is the most target names a note lists.
+const textNames = 8
+
+// notExplored writes why targets were not explored: one note per
+// reason, naming the targets it applies to.
+func notExplored(b *strings.Builder, targets []*Target) {
+	var reasons []string
+	by := map[string][]string{}
+	for _, t := range targets {
+		if t.Error == "" {
+			continue
+		}
+		if by[t.Error] == nil {
+			reasons = append(reasons, t.Error)
+		}
+		by[t.Error] = append(by[t.Error], t.Target)
+	}
+	for _, r := range reasons {
+		names := by[r]
+		if len(names) == 1 {
+			fmt.Fprintf(b, "  %s: not explored: %s\n", names[0], indent(r, "    "))
+			continue
+		}
+		list := strings.Join(names[:min(len(names), textNames)], ", ")
+		if len(names) > textNames {
+			list += fmt.Sprintf(" and %d more", len(names)-textNames)
+		}
+		fmt.Fprintf(b, "  %d targets not explored (%s): %s\n", len(names), list, indent(r, "    "))
+	}
 }
 
-// textCondition is the longest path condition the non-verbose text output
-// shows.
-const textCondition = 240
-
-// cut shortens a path condition unless the output is verbose, keeping its
-// end, which holds the branches closest to the failure.
-func (h *TextHandler) cut(cond string) string {
-	if h.verbose || len(cond) <= textCondition {
-		return cond
+// filesLine says which generated files the targets have: test files
+// by name, corpus files counted.
+func filesLine(targets []*Target) string {
+	unchanged := map[string]bool{}
+	seen := map[string]bool{}
+	var wrote, kept []string
+	corpusWrote, corpusKept := 0, 0
+	for _, t := range targets {
+		for _, f := range t.Unchanged {
+			unchanged[f] = true
+		}
+		for _, f := range t.Files {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			dir, name := path.Split(filepath.ToSlash(f))
+			corpus := strings.HasPrefix(name, "dowse-") && strings.Contains(dir, "testdata/fuzz/")
+			switch {
+			case corpus && unchanged[f]:
+				corpusKept++
+			case corpus:
+				corpusWrote++
+			case unchanged[f]:
+				kept = append(kept, f)
+			default:
+				wrote = append(wrote, f)
+			}
+		}
 	}
-	tail := cond[len(cond)-textCondition:]
-	if i := strings.Index(tail, " && "); i >= 0 {
-		tail = tail[i+len(" && "):]
+	var parts []string
+	if corpusWrote > 0 {
+		wrote = append(wrote, plural(corpusWrote, "corpus file"))
 	}
-	return "… && " + tail
+	if corpusKept > 0 {
+		kept = append(kept, plural(corpusKept, "corpus file"))
+	}
+	if len(wrote) > 0 {
+		parts = append(parts, "wrote "+strings.Join(wrote, ", "))
+	}
+	if len(kept) > 0 {
+		parts = append(parts, "unchanged "+strings.Join(kept, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
-// Flush implements Handler: it writes the totals.
+// findingsOfTarget are t's findings (computed from its failures if the
+// summary has none).
+func findingsOfTarget(t *Target) []Finding {
+	if t.Findings != nil {
+		return t.Findings
+	}
+	return findingsOf(t.Failures)
+}
+
+// findingLine is the line of finding fd of target t: where, how it
+// ended, the target and its smallest input, how to reproduce it.
+func findingLine(t *Target, fd Finding) string {
+	where := fd.PanicAt
+	if where == "" {
+		where = t.Position
+	}
+	msg := firstLine(fd.Message)
+	if msg == "" {
+		msg = "(no message)"
+	}
+	if r := []rune(msg); len(r) > textMessage {
+		msg = string(r[:textMessage-1]) + "…"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s: %s: %s: %s; smallest input %s", where, t.Target, fd.Status, msg, shortInput(fd.Input))
+	if fd.Inputs > 1 {
+		fmt.Fprintf(&b, " (%s in all)", plural(fd.Inputs, "input"))
+	}
+	if test := reproducingTest(t, fd); test != "" {
+		fmt.Fprintf(&b, "; reproduce: DOWSE_REPRODUCE=1 go test -run '^%s$' %s", test, packageDir(t))
+	}
+	return b.String()
+}
+
+// reproducingTest is the generated test that reproduces finding fd.
+func reproducingTest(t *Target, fd Finding) string {
+	for _, f := range t.Failures {
+		if f.Test != "" && (f.Finding == fd.ID || f.Input == fd.Input) {
+			return f.Test
+		}
+	}
+	return ""
+}
+
+// packageDir is the directory of t's package for go test: ./dir from
+// its position when relative, its import path otherwise.
+func packageDir(t *Target) string {
+	file, _, _ := strings.Cut(t.Position, ":")
+	if file == "" || filepath.IsAbs(file) {
+		return t.Package
+	}
+	dir := path.Dir(filepath.ToSlash(file))
+	if dir == "." {
+		return "."
+	}
+	return "./" + dir
+}
+
+// packageTime writes a package's time: tenths of seconds under a
+// minute, as clock beyond.
+func packageTime(s float64) string {
+	if s < 59.95 {
+		return fmt.Sprintf("%.1fs", s)
+	}
+	return clock(s)
+}
+
+// Flush implements Handler: it writes the findings and the totals.
 func (h *TextHandler) Flush() error {
+	if len(h.pkg) > 0 {
+		if err := h.PackageDone(h.pkg[0].Package, 0); err != nil {
+			return err
+		}
+	}
 	if h.targets == 0 {
 		_, err := fmt.Fprintln(h.w, "no targets")
 		return err
 	}
-	s := fmt.Sprintf("%s: %d exhaustive, %s found", plural(h.targets, "target"), h.exhaustive, plural(h.bugs, "bug"))
+	var b strings.Builder
+	if len(h.findings) > 0 {
+		fmt.Fprintf(&b, "%s, by cause (where: target: ending: message; smallest input; how to reproduce):\n", plural(len(h.findings), "finding"))
+		for _, l := range h.findings {
+			b.WriteString(l + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "%s, %s: %d exhaustive, %s", plural(h.packages, "package"), plural(h.targets, "target"), h.exhaustive, plural(h.bugs, "finding"))
 	if h.bugs > 0 {
-		s += fmt.Sprintf(" (%s)", plural(h.inputs, "failing input"))
+		fmt.Fprintf(&b, " (%s)", plural(h.inputs, "failing input"))
 	}
 	if h.errors > 0 {
-		s += fmt.Sprintf(", %d not explored", h.errors)
+		fmt.Fprintf(&b, ", %d not explored", h.errors)
 	}
 	if h.skipped > 0 {
-		s += fmt.Sprintf(", %d skipped (each says why above)", h.skipped)
+		fmt.Fprintf(&b, ", %d skipped", h.skipped)
 	}
-	_, err := fmt.Fprintln(h.w, s)
+	b.WriteString("\n")
+	_, err := io.WriteString(h.w, b.String())
 	return err
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	if strings.HasSuffix(word, "ch") || strings.HasSuffix(word, "s") {
-		return fmt.Sprintf("%d %ses", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func indent(s, prefix string) string {
-	return strings.ReplaceAll(s, "\n", "\n"+prefix)
-}
-
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

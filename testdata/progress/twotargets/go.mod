@@ -1,0 +1,3 @@
+module example.com/twotargets
+
+go 1.22
