@@ -40,6 +40,7 @@ type genConfig struct {
 	dir              string
 	tags             string
 	json             bool
+	html             string // -html: write the HTML report to this file
 	verbose          bool
 	run              *regexp.Regexp
 	instrumentModule bool
@@ -82,6 +83,9 @@ func genMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		out = output.NewTextHandler(stdout, cfg.verbose)
 	}
+	if cfg.html != "" {
+		return genHTML(ctx, cfg, patterns, out, stderr)
+	}
 	return gen(ctx, cfg, patterns, out, stderr)
 }
 
@@ -97,6 +101,7 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.StringVar(&cfg.dir, "C", "", "run in `dir` (inside the module to explore)")
 	fs.StringVar(&cfg.tags, "tags", "", "comma-separated build tags")
 	fs.BoolVar(&cfg.json, "json", false, "write one JSON object per target to standard output")
+	fs.StringVar(&cfg.html, "html", "", "also write an HTML report (sources with branch coverage, rows, findings) to `file` (docs/report.md)")
 	fs.BoolVar(&cfg.verbose, "v", false, "report progress on standard error and list every failure and unsolved branch")
 	fs.IntVar(&cfg.explore.MaxRuns, "max-runs", 10000, "bound on the runs per target (0: none)")
 	fs.IntVar(&cfg.explore.MaxBranches, "max-branches", 10000, "bound on the branches recorded per run (0: none)")

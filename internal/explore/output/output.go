@@ -130,6 +130,12 @@ type Target struct {
 	// (docs/isolate.md); nil when nothing of it calls another package's
 	// code or the sandbox is off.
 	Isolation *Isolation `json:"isolation,omitempty"`
+
+	// What the HTML report draws (report.go, docs/report.md): every
+	// branch site of the target's binary with what became of its
+	// outcomes, and the rows.
+	Branches []BranchSite `json:"branches,omitempty"`
+	Rows     []Row        `json:"rows,omitempty"`
 }
 
 // Isolation is the isolation sandbox's report for the unit a target
@@ -488,6 +494,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		}
 	}
 	out.Coverage = Coverage{Sites: len(branch), Outcomes: 2 * len(branch), Covered: covered}
+	out.Branches, out.Rows = reportData(t, rep, opts)
 	if len(rep.Statuses) > 0 {
 		out.Statuses = map[string]int{}
 		for s, n := range rep.Statuses {
