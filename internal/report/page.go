@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,9 +68,28 @@ type site struct {
 	line, col   int
 	kind        string
 	state       [2]string   // [false, true]: OutcomeCovered, OutcomeInfeasible or OutcomeOpen
-	why         [2][]string // reasons for an outcome not covered, by target
+	why         [2][]reason // why an outcome was not covered, each reason once
 	reachedBy   [2]bool     // some target covered the other outcome
 	concretized []string    // concretizations recorded here
+}
+
+// reason is why an outcome was not covered, and the targets that say so.
+type reason struct {
+	text    string
+	targets []string
+}
+
+// addReason adds that target says text of outcome i of s.
+func (s *site) addReason(i int, text, target string) {
+	for k := range s.why[i] {
+		if r := &s.why[i][k]; r.text == text {
+			if !slices.Contains(r.targets, target) {
+				r.targets = append(r.targets, target)
+			}
+			return
+		}
+	}
+	s.why[i] = append(s.why[i], reason{text, []string{target}})
 }
 
 // posRE splits a position "file:line:col" (column optional) from what
@@ -225,10 +245,13 @@ func mergeSites(sites map[string]*site, t *output.Target) {
 		}
 	}
 	why := func(s *site, i int, text string) {
-		if s == nil {
-			return
+		if s != nil {
+			s.addReason(i, text, t.Target)
 		}
-		s.why[i] = append(s.why[i], text+" ("+t.Target+")")
+	}
+	longer := map[string]bool{}
+	for _, b := range t.BoundLimited {
+		longer[fmt.Sprintf("%s %v", b.Site, b.Taken)] = true
 	}
 	for s, st := range mine {
 		for i := range 2 {
@@ -237,8 +260,10 @@ func mergeSites(sites map[string]*site, t *output.Target) {
 				s.reachedBy[i] = true
 			}
 			switch {
+			case longer[fmt.Sprintf("%s:%d:%d %v", s.file, s.line, s.col, i == 1)]:
+				// Said below, with the lengths it needs.
 			case st[i] == output.OutcomeInfeasible && t.Exhaustive:
-				why(s, i, "unreachable: proven infeasible, and the search was exhaustive")
+				why(s, i, "unreachable within the bounds: proven infeasible, and the search was exhaustive")
 			case st[i] == output.OutcomeInfeasible:
 				why(s, i, "proven infeasible on the paths asked about")
 			case st[i] == output.OutcomeOpen && other && t.StopReason != "":

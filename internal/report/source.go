@@ -124,7 +124,11 @@ func siteNotes(s *site) []note {
 			if s.state[i] == output.OutcomeCovered {
 				continue
 			}
-			why := strings.Join(dedup(s.why[i]), "; ")
+			var whys []string
+			for _, r := range s.why[i] {
+				whys = append(whys, r.text+" ("+strings.Join(r.targets, ", ")+")")
+			}
+			why := strings.Join(whys, "; ")
 			if why == "" {
 				if s.reachedBy[i] {
 					why = "reached, not taken"
@@ -132,7 +136,7 @@ func siteNotes(s *site) []note {
 					why = "no run reached this branch"
 				}
 			}
-			out = append(out, note{Where: where, What: s.kind + " " + outcomeName(i), Why: why})
+			out = append(out, note{Where: where, What: kindName(s.kind) + " " + outcomeName(i), Why: why})
 		}
 	}
 	for _, c := range dedup(s.concretized) {
@@ -168,7 +172,7 @@ func markLine(l string, sites []*site) (template.HTML, string) {
 			b.WriteString(`<span class="cz" title="` + template.HTMLEscapeString(strings.Join(dedup(s.concretized), "\n")) + `">◆</span>`)
 			continue
 		}
-		b.WriteString(`<span class="mk" title="` + template.HTMLEscapeString(s.kind+" at "+strconv.Itoa(s.line)+":"+strconv.Itoa(s.col)) + `">`)
+		b.WriteString(`<span class="mk" title="` + template.HTMLEscapeString(kindName(s.kind)+" at "+strconv.Itoa(s.line)+":"+strconv.Itoa(s.col)) + `">`)
 		for _, i := range []int{1, 0} {
 			outcomes++
 			switch s.state[i] {
@@ -181,7 +185,7 @@ func markLine(l string, sites []*site) (template.HTML, string) {
 			if i == 0 {
 				letter = "F"
 			}
-			fmt.Fprintf(&b, `<span class="o %s" title="%s %s: %s">%s</span>`, s.state[i], template.HTMLEscapeString(s.kind), outcomeName(i), s.state[i], letter)
+			fmt.Fprintf(&b, `<span class="o %s" title="%s %s: %s">%s</span>`, s.state[i], template.HTMLEscapeString(kindName(s.kind)), outcomeName(i), s.state[i], letter)
 		}
 		b.WriteString(`</span>`)
 	}
@@ -199,4 +203,21 @@ func markLine(l string, sites []*site) (template.HTML, string) {
 		class = "none"
 	}
 	return template.HTML(b.String()), class
+}
+
+// kindNames name the kinds of branch sites (instrument's site kinds)
+// for people; implicit branches are the checks the language makes.
+var kindNames = map[string]string{
+	"cond": "condition", "case": "case", "typeswitch": "type switch case", "range": "range loop",
+	"rune": "rune decoding", "index": "index bounds check", "slice": "slice bounds check",
+	"div": "division by zero check", "shift": "shift count check", "make": "make length check",
+	"store": "store check", "recv": "receive", "copy": "copy length",
+}
+
+// kindName names a kind of branch site.
+func kindName(kind string) string {
+	if n, ok := kindNames[kind]; ok {
+		return n
+	}
+	return kind
 }
