@@ -249,9 +249,13 @@ func mergeSites(sites map[string]*site, t *output.Target) {
 			s.addReason(i, text, t.Target)
 		}
 	}
-	longer := map[string]bool{}
+	// Outcomes the summary gives a reason of their own for (below).
+	longer, unsolved := map[string]bool{}, map[string]bool{}
 	for _, b := range t.BoundLimited {
 		longer[fmt.Sprintf("%s %v", b.Site, b.Taken)] = true
+	}
+	for _, u := range t.Unsolved {
+		unsolved[fmt.Sprintf("%s %v", u.Site, u.Taken)] = true
 	}
 	for s, st := range mine {
 		for i := range 2 {
@@ -259,14 +263,15 @@ func mergeSites(sites map[string]*site, t *output.Target) {
 			if other {
 				s.reachedBy[i] = true
 			}
+			key := fmt.Sprintf("%s:%d:%d %v", s.file, s.line, s.col, i == 1)
 			switch {
-			case longer[fmt.Sprintf("%s:%d:%d %v", s.file, s.line, s.col, i == 1)]:
+			case longer[key]:
 				// Said below, with the lengths it needs.
 			case st[i] == output.OutcomeInfeasible && t.Exhaustive:
 				why(s, i, "unreachable within the bounds: proven infeasible, and the search was exhaustive")
 			case st[i] == output.OutcomeInfeasible:
 				why(s, i, "proven infeasible on the paths asked about")
-			case st[i] == output.OutcomeOpen && other && t.StopReason != "":
+			case st[i] == output.OutcomeOpen && other && t.StopReason != "" && !unsolved[key]:
 				why(s, i, "reached, not taken when the search stopped: "+t.StopReason)
 			}
 		}
