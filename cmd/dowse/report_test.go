@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"image"
+	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,6 +176,65 @@ func TestReportInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestReportOnStream runs the browser checks on the page dowse report
+// renders from any dowse gen -json stream: DOWSE_REPORT_STREAM=file, with
+// DOWSE_REPORT_DIR the directory dowse gen ran in. DOWSE_REPORT_PNG=file
+// saves a screenshot of 1600 pixels of the page, from DOWSE_REPORT_AT_Y
+// pixels down (default: the top).
+func TestReportOnStream(t *testing.T) {
+	name := os.Getenv("DOWSE_REPORT_STREAM")
+	if name == "" {
+		t.Skip("no stream: set DOWSE_REPORT_STREAM (and DOWSE_REPORT_DIR) to check the page of a run")
+	}
+	exe := browser(t)
+	stream, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "report.html")
+	var errb bytes.Buffer
+	if code := reportMain([]string{"-C", os.Getenv("DOWSE_REPORT_DIR"), "-o", file}, bytes.NewReader(stream), io.Discard, &errb); code != exitOK {
+		t.Fatalf("dowse report: exit code %d\n%s", code, errb.String())
+	}
+	targets := streamTargets(t, stream)
+	got, png := inBrowser(t, exe, "file://"+file, targets)
+	if want := countsOf(targets); got != want {
+		t.Errorf("the page shows %+v, the stream says %+v", got, want)
+	}
+	if p := os.Getenv("DOWSE_REPORT_PNG"); p != "" {
+		if err := os.WriteFile(p, cropPNG(t, png, os.Getenv("DOWSE_REPORT_AT_Y"), 1600), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// cropPNG cuts height pixels from the PNG b, from the offset top (pixels,
+// "" for 0).
+func cropPNG(t *testing.T, b []byte, top string, height int) []byte {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := 0
+	if top != "" {
+		if _, err := fmt.Sscan(top, &y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := img.Bounds()
+	r.Min.Y = min(r.Min.Y+y, r.Max.Y)
+	r.Max.Y = min(r.Min.Y+height, r.Max.Y)
+	sub := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}).SubImage(r)
+	var out bytes.Buffer
+	if err := png.Encode(&out, sub); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
 }
 
 // inBrowser loads url in headless Chromium (exe) and checks the page:
