@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	"os/exec"
@@ -152,7 +150,7 @@ func browser(t *testing.T) string {
 // TestReportInBrowser loads the page dowse gen -html writes into headless
 // Chromium: no console message or script error, the figures it shows are
 // those of the JSON stream, and every link within the page leads to an
-// element that shows. DOWSE_REPORT_PNG=file saves a screenshot.
+// element that shows. DOWSE_REPORT_PNG=file saves a screenshot of its top.
 func TestReportInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
@@ -164,7 +162,7 @@ func TestReportInBrowser(t *testing.T) {
 	if err := os.WriteFile(file, []byte(page), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	got, png := inBrowser(t, exe, "file://"+file, streamTargets(t, stream))
+	got, png := inBrowser(t, exe, "file://"+file, streamTargets(t, stream), "")
 	if got != want {
 		t.Errorf("the page shows %+v, the stream says %+v", got, want)
 	}
@@ -181,8 +179,8 @@ func TestReportInBrowser(t *testing.T) {
 // TestReportOnStream runs the browser checks on the page dowse report
 // renders from any dowse gen -json stream: DOWSE_REPORT_STREAM=file, with
 // DOWSE_REPORT_DIR the directory dowse gen ran in. DOWSE_REPORT_PNG=file
-// saves a screenshot of 1600 pixels of the page, from DOWSE_REPORT_AT_Y
-// pixels down (default: the top).
+// saves a screenshot of the page, DOWSE_REPORT_AT_Y pixels down (default:
+// the top).
 func TestReportOnStream(t *testing.T) {
 	name := os.Getenv("DOWSE_REPORT_STREAM")
 	if name == "" {
@@ -199,50 +197,24 @@ func TestReportOnStream(t *testing.T) {
 		t.Fatalf("dowse report: exit code %d\n%s", code, errb.String())
 	}
 	targets := streamTargets(t, stream)
-	got, png := inBrowser(t, exe, "file://"+file, targets)
+	got, png := inBrowser(t, exe, "file://"+file, targets, os.Getenv("DOWSE_REPORT_AT_Y"))
 	if want := countsOf(targets); got != want {
 		t.Errorf("the page shows %+v, the stream says %+v", got, want)
 	}
 	if p := os.Getenv("DOWSE_REPORT_PNG"); p != "" {
-		if err := os.WriteFile(p, cropPNG(t, png, os.Getenv("DOWSE_REPORT_AT_Y"), 1600), 0o666); err != nil {
+		if err := os.WriteFile(p, png, 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
-}
-
-// cropPNG cuts height pixels from the PNG b, from the offset top (pixels,
-// "" for 0).
-func cropPNG(t *testing.T, b []byte, top string, height int) []byte {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	y := 0
-	if top != "" {
-		if _, err := fmt.Sscan(top, &y); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := img.Bounds()
-	r.Min.Y = min(r.Min.Y+y, r.Max.Y)
-	r.Max.Y = min(r.Min.Y+height, r.Max.Y)
-	sub := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	}).SubImage(r)
-	var out bytes.Buffer
-	if err := png.Encode(&out, sub); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
 }
 
 // inBrowser loads url in headless Chromium (exe) and checks the page:
-// it returns the figures it shows and a screenshot.
-func inBrowser(t *testing.T, exe, url string, targets []*output.Target) (reportCounts, []byte) {
+// it returns the figures it shows and a screenshot of 1280×1600 pixels
+// of the page, at pixels from its top.
+func inBrowser(t *testing.T, exe, url string, targets []*output.Target, at string) (reportCounts, []byte) {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()))
+		chromedp.WindowSize(1280, 1600), chromedp.UserDataDir(t.TempDir()))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
@@ -269,7 +241,7 @@ func inBrowser(t *testing.T, exe, url string, targets []*output.Target) (reportC
 			mu.Unlock()
 		}
 	}()
-	tctx, tcancel := context.WithTimeout(ctx, time.Minute)
+	tctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer tcancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("loading the page: %v", err)
@@ -332,7 +304,15 @@ func inBrowser(t *testing.T, exe, url string, targets []*output.Target) (reportC
 	if !strings.Contains(hash, "-L") || !shown {
 		t.Errorf("after following a finding's link the location is %q, its line shown: %v", hash, shown)
 	}
-	png, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+	var y int
+	if at != "" {
+		if _, err := fmt.Sscan(at, &y); err != nil {
+			t.Fatalf("offset %q: %v", at, err)
+		}
+	}
+	var scrolled bool
+	eval(fmt.Sprintf("window.scrollTo(0, %d), true", y), &scrolled)
+	png, err := chromedp.Run(tctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}

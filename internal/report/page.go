@@ -43,6 +43,7 @@ type target struct {
 	ID        string
 	PosLink   string // anchor of its declaration, "" if its file is not shown
 	Verdict   string
+	Short     string // the verdict cut to fit its package's table
 	Findings  []finding
 	Apart     []finding
 	Uncovered []note // what its summary says of the outcomes it did not cover
@@ -328,6 +329,7 @@ func describe(tg *target, link func(string) string) {
 			tg.Verdict += "; not exhaustive: " + strings.Join(t.Incomplete, ", ")
 		}
 	}
+	tg.Short = shorten(tg.Verdict, maxShort)
 	for _, f := range t.Findings {
 		fd := finding{Finding: f, PanicLink: link(f.PanicAt), Repro: repro(t, f)}
 		if f.Apart == "" {
@@ -371,6 +373,22 @@ func describe(tg *target, link func(string) string) {
 	for _, d := range t.DivergenceSites {
 		add(note{Link: link(d), Where: d, What: "divergence", Why: "a run did not take the path its input was solved for"})
 	}
+}
+
+// maxShort is the length, in runes, of a verdict in a package's table.
+const maxShort = 90
+
+// shorten cuts s to its first line and at most n runes, with an ellipsis
+// if anything was cut.
+func shorten(s string, n int) string {
+	line, _, cut := strings.Cut(s, "\n")
+	if r := []rune(line); len(r) > n {
+		line, cut = string(r[:n-1]), true
+	}
+	if cut {
+		line = strings.TrimRight(line, " ") + "…"
+	}
+	return line
 }
 
 func idx(taken bool) int {
