@@ -63,12 +63,13 @@ type reportCounts struct {
 }
 
 // countsOf computes from the stream the figures the page must show:
-// branch outcomes are counted once per package and site, covered if any
-// target of the package took them.
+// branch outcomes are counted once per package and site (several sites
+// may share a position), covered if any target of the package took them.
 func countsOf(targets []*output.Target) reportCounts {
 	var c reportCounts
-	state := map[string]bool{} // package, position, outcome -> covered
+	state := map[string]bool{} // package, site, outcome -> covered
 	for _, t := range targets {
+		seen := map[string]int{}
 		c.Targets++
 		c.Rows += len(t.Rows)
 		for _, f := range t.Findings {
@@ -77,8 +78,10 @@ func countsOf(targets []*output.Target) reportCounts {
 			}
 		}
 		for _, b := range t.Branches {
+			site := fmt.Sprintf("%s %s %d", b.Pos, b.Kind, seen[b.Pos+" "+b.Kind])
+			seen[b.Pos+" "+b.Kind]++
 			for o, s := range map[string]string{"true": b.True, "false": b.False} {
-				k := t.Package + " " + b.Pos + " " + o
+				k := t.Package + " " + site + " " + o
 				state[k] = state[k] || s == output.OutcomeCovered
 			}
 		}

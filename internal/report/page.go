@@ -211,42 +211,54 @@ func fileByID(p *pkg, id string) *file {
 
 // mergeSites adds what target t says of its branch sites to sites.
 func mergeSites(sites map[string]*site, t *output.Target) {
-	get := func(pos string) *site {
+	// Sites are keyed by position, kind and occurrence: several sites may
+	// share a position (an index expression's bounds check and the
+	// condition it is part of).
+	get := func(pos, kind string, n int) *site {
 		file, line, col, _, ok := parsePos(pos)
 		if !ok {
 			return nil
 		}
-		key := fmt.Sprintf("%s:%d:%d", file, line, col)
+		key := fmt.Sprintf("%s:%d:%d|%s|%d", file, line, col, kind, n)
 		s := sites[key]
 		if s == nil {
-			s = &site{file: file, line: line, col: col, state: [2]string{output.OutcomeOpen, output.OutcomeOpen}}
+			s = &site{file: file, line: line, col: col, kind: kind, state: [2]string{output.OutcomeOpen, output.OutcomeOpen}}
 			sites[key] = s
 		}
 		return s
 	}
-	idx := func(taken bool) int {
-		if taken {
-			return 1
-		}
-		return 0
-	}
 	mine := map[*site][2]string{}
+	at := map[string][]*site{} // this target's branch sites by position
+	seen := map[string]int{}
 	for _, b := range t.Branches {
-		s := get(b.Pos)
+		n := seen[b.Pos+"|"+b.Kind]
+		seen[b.Pos+"|"+b.Kind]++
+		s := get(b.Pos, b.Kind, n)
 		if s == nil {
 			continue
 		}
-		s.kind = b.Kind
 		st := [2]string{b.False, b.True}
 		mine[s] = st
+		at[b.Pos] = append(at[b.Pos], s)
 		for i := range 2 {
 			if rank(st[i]) > rank(s.state[i]) {
 				s.state[i] = st[i]
 			}
 		}
 	}
-	why := func(s *site, i int, text string) {
-		if s != nil {
+	// The sites a position in the summary names: the branch sites there,
+	// or one that only carries notes.
+	sitesAt := func(pos string) []*site {
+		if ss := at[pos]; len(ss) > 0 {
+			return ss
+		}
+		if s := get(pos, "", 0); s != nil {
+			return []*site{s}
+		}
+		return nil
+	}
+	why := func(pos string, i int, text string) {
+		for _, s := range at[pos] {
 			s.addReason(i, text, t.Target)
 		}
 	}
@@ -269,35 +281,35 @@ func mergeSites(sites map[string]*site, t *output.Target) {
 			case longer[key]:
 				// Said below, with the lengths it needs.
 			case st[i] == output.OutcomeInfeasible && t.Exhaustive:
-				why(s, i, "unreachable within the bounds: proven infeasible, and the search was exhaustive")
+				s.addReason(i, "unreachable within the bounds: proven infeasible, and the search was exhaustive", t.Target)
 			case st[i] == output.OutcomeInfeasible:
-				why(s, i, "proven infeasible on the paths asked about")
+				s.addReason(i, "proven infeasible on the paths asked about", t.Target)
 			case st[i] == output.OutcomeOpen && other && t.StopReason != "" && !unsolved[key]:
-				why(s, i, "reached, not taken when the search stopped: "+t.StopReason)
+				s.addReason(i, "reached, not taken when the search stopped: "+t.StopReason, t.Target)
 			}
 		}
 	}
 	for _, b := range t.BoundLimited {
-		why(get(b.Site), idx(b.Taken), fmt.Sprintf("needs longer inputs: %s%s", strings.Join(b.Lengths, ", "), boundText(t)))
+		why(b.Site, idx(b.Taken), fmt.Sprintf("needs longer inputs: %s%s", strings.Join(b.Lengths, ", "), boundText(t)))
 	}
 	for _, u := range t.Unsolved {
-		why(get(u.Site), idx(u.Taken), "the solver gave up: "+u.Reason)
+		why(u.Site, idx(u.Taken), "the solver gave up: "+u.Reason)
+	}
+	note := func(pos, text string) {
+		// Once per position, on its first site.
+		if ss := sitesAt(pos); len(ss) > 0 {
+			ss[0].concretized = append(ss[0].concretized, text+" ("+t.Target+")")
+		}
 	}
 	for _, d := range t.DivergenceSites {
-		if s := get(d); s != nil {
-			s.concretized = append(s.concretized, "a run diverged here ("+t.Target+")")
-		}
+		note(d, "a run diverged here")
 	}
 	for _, c := range t.ConcretizedAt {
 		file, line, col, rest, ok := parsePos(c)
 		if !ok {
 			continue
 		}
-		s := get(fmt.Sprintf("%s:%d:%d", file, line, col))
-		if s == nil {
-			continue
-		}
-		s.concretized = append(s.concretized, "concretized: "+rest+" ("+t.Target+")")
+		note(fmt.Sprintf("%s:%d:%d", file, line, col), "concretized: "+rest)
 	}
 }
 
