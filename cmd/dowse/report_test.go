@@ -126,6 +126,32 @@ func TestReportFromStream(t *testing.T) {
 	}
 }
 
+// TestReportExitCodes checks dowse report's exit codes: a stream that is
+// not JSON is an error, arguments are usage errors, an empty stream is
+// an empty page.
+func TestReportExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		name, stdin string
+		args        []string
+		code        int
+		out         string
+	}{
+		{"empty", "", nil, exitOK, `<dd id="n-targets">0</dd>`},
+		{"not json", "{oops", nil, exitError, ""},
+		{"argument", "", []string{"./..."}, exitUsage, ""},
+		{"bad flag", "", []string{"-x"}, exitUsage, ""},
+		{"missing input", "", []string{"-i", filepath.Join(t.TempDir(), "none.json")}, exitError, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := reportMain(c.args, strings.NewReader(c.stdin), &out, &errb)
+			if code != c.code || !strings.Contains(out.String(), c.out) {
+				t.Errorf("exit code %d, want %d; output has %q: %v\nstderr: %s", code, c.code, c.out, strings.Contains(out.String(), c.out), errb.String())
+			}
+		})
+	}
+}
+
 // firstDiff shows where a and b first differ.
 func firstDiff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
@@ -212,12 +238,12 @@ func TestReportOnStream(t *testing.T) {
 }
 
 // inBrowser loads url in headless Chromium (exe) and checks the page:
-// it returns the figures it shows and a screenshot of 1280×1600 pixels
+// it returns the figures it shows and a screenshot of 1280×2300 pixels
 // of the page, at pixels from its top.
 func inBrowser(t *testing.T, exe, url string, targets []*output.Target, at string) (reportCounts, []byte) {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 1600), chromedp.UserDataDir(t.TempDir()))
+		chromedp.WindowSize(1280, 2300), chromedp.UserDataDir(t.TempDir()))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
