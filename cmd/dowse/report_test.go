@@ -111,6 +111,11 @@ func TestReportFromStream(t *testing.T) {
 		if len(tg.Rows) == 0 {
 			t.Errorf("%s: no rows in the stream", tg.Target)
 		}
+		for _, r := range tg.Rows {
+			if r.Go == "" {
+				t.Errorf("%s: row %d (%s) has no Go input", tg.Target, r.Run, r.Input)
+			}
+		}
 	}
 	var out, errb bytes.Buffer
 	if code := reportMain([]string{"-C", dir}, bytes.NewReader(stream), &out, &errb); code != exitOK {
@@ -119,7 +124,7 @@ func TestReportFromStream(t *testing.T) {
 	if out.String() != page {
 		t.Errorf("dowse report renders another page than dowse gen -html:\n%s", firstDiff(out.String(), page))
 	}
-	for _, want := range []string{"a bang after a B", "needs longer inputs: len(b)=21", "DOWSE_REPRODUCE=1 go test -run '^TestDowsePutKindFailures$' .", "unreachable within the bounds"} {
+	for _, want := range []string{"a bang after a B", `b: []byte{0x42, 0x00, 0x21}`, "a: 2, b: 0", "needs longer inputs: len(b)=21", "DOWSE_REPRODUCE=1 go test -run '^TestDowsePutKindFailures$' .", "unreachable within the bounds"} {
 		if !strings.Contains(html.UnescapeString(page), want) {
 			t.Errorf("the page does not say %q", want)
 		}

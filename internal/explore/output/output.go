@@ -325,6 +325,9 @@ type Options struct {
 	Mocks []string
 	// Isolation is the report of the target's unit (nil: none).
 	Isolation *Isolation
+	// RowInputs are the rows' inputs as the generated test writes them,
+	// aligned with the report's rows ("" where not known).
+	RowInputs []string
 	// KeptFailures, DroppedFailures and BehaviourChanged: as in Target.
 	KeptFailures, DroppedFailures []string
 	BehaviourChanged              []BehaviourChange

@@ -28,8 +28,11 @@ const (
 
 // Row is one row of a target: a run that took a distinct path.
 type Row struct {
-	Run    int    `json:"run"`
-	Input  string `json:"input"`
+	Run   int    `json:"run"`
+	Input string `json:"input"`
+	// Go is the input as the generated test writes it, parameter by
+	// parameter ("b: []byte(\"B\")"), when known.
+	Go     string `json:"go,omitempty"`
 	Status string `json:"status"` // pass, fail, panic, exit, timeout, skip
 	// Result is what the run ended with: the failure messages and the
 	// panic's position, or an automatic target's results.
@@ -65,8 +68,11 @@ func reportData(t *load.Target, rep *explore.Report, opts Options) ([]BranchSite
 		outLeaves, _ = t.Layout.OutputLayout().Leaves()
 	}
 	var rows []Row
-	for _, r := range rep.Rows {
+	for i, r := range rep.Rows {
 		row := Row{Run: r.Run, Input: explore.InputText(rep.Leaves, r.Inputs), Status: r.Status.String()}
+		if i < len(opts.RowInputs) {
+			row.Go = opts.RowInputs[i]
+		}
 		switch {
 		case len(r.Messages) > 0 || r.PanicAt != "":
 			row.Result = strings.Join(r.Messages, "\n")
