@@ -53,6 +53,7 @@ type target struct {
 // the command that reproduces it.
 type finding struct {
 	output.Finding
+	Go        string // the smallest input as the generated test writes it, if a row has it
 	PanicLink string
 	Repro     string
 }
@@ -68,6 +69,7 @@ type site struct {
 	file        string
 	line, col   int
 	kind        string
+	n           int         // occurrence among the sites of its kind at its position
 	state       [2]string   // [false, true]: OutcomeCovered, OutcomeInfeasible or OutcomeOpen
 	why         [2][]reason // why an outcome was not covered, each reason once
 	reachedBy   [2]bool     // some target covered the other outcome
@@ -222,7 +224,7 @@ func mergeSites(sites map[string]*site, t *output.Target) {
 		key := fmt.Sprintf("%s:%d:%d|%s|%d", file, line, col, kind, n)
 		s := sites[key]
 		if s == nil {
-			s = &site{file: file, line: line, col: col, kind: kind, state: [2]string{output.OutcomeOpen, output.OutcomeOpen}}
+			s = &site{file: file, line: line, col: col, kind: kind, n: n, state: [2]string{output.OutcomeOpen, output.OutcomeOpen}}
 			sites[key] = s
 		}
 		return s
@@ -342,8 +344,14 @@ func describe(tg *target, link func(string) string) {
 		}
 	}
 	tg.Short = shorten(tg.Verdict, maxShort)
+	goInput := map[string]string{}
+	for _, r := range t.Rows {
+		if r.Go != "" {
+			goInput[r.Input] = r.Go
+		}
+	}
 	for _, f := range t.Findings {
-		fd := finding{Finding: f, PanicLink: link(f.PanicAt), Repro: repro(t, f)}
+		fd := finding{Finding: f, Go: goInput[f.Input], PanicLink: link(f.PanicAt), Repro: repro(t, f)}
 		if f.Apart == "" {
 			tg.Findings = append(tg.Findings, fd)
 		} else {

@@ -51,7 +51,13 @@ func renderFile(id, name, dir string, sites map[string]*site) *file {
 		if a.line != b.line {
 			return a.line < b.line
 		}
-		return a.col < b.col
+		if a.col != b.col {
+			return a.col < b.col
+		}
+		if a.kind != b.kind {
+			return a.kind < b.kind
+		}
+		return a.n < b.n
 	})
 	byLine := map[int][]*site{}
 	for _, s := range mine {
