@@ -6,7 +6,6 @@
 //	dowse gen    [flags] [packages]   explore targets and write _test.go files
 //	dowse detect [flags] [packages]   report mock invocations in test code
 //	dowse survey [flags] [packages]   count the code patterns that need generated mock types
-//	dowse report [-o file] < stream   render the HTML report of a dowse gen -json stream
 //
 // Run "dowse <command> -h" for the flags of a command.
 package main
