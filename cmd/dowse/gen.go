@@ -40,6 +40,7 @@ type genConfig struct {
 	dir              string
 	tags             string
 	json             bool
+	html             string // -html: write the HTML report to this file
 	verbose          bool
 	progress         bool // report progress (-progress; progress.go)
 	run              *regexp.Regexp
@@ -80,6 +81,9 @@ func genMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		streamError(out, err)
 		return exitError
 	}
+	if cfg.html != "" {
+		return genHTML(ctx, cfg, patterns, out, stderr)
+	}
 	return gen(ctx, cfg, patterns, out, stderr)
 }
 
@@ -95,8 +99,9 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.StringVar(&cfg.dir, "C", "", "run in `dir` (inside the module to explore)")
 	fs.StringVar(&cfg.tags, "tags", "", "comma-separated build tags")
 	fs.BoolVar(&cfg.json, "json", false, "write one JSON object per target to standard output")
-	fs.BoolVar(&cfg.progress, "progress", true, "report progress: a status line on standard error (a line every few seconds off a terminal); with -json, progress events in the stream, only when this flag is given")
-	fs.BoolVar(&cfg.verbose, "v", false, "write every target's whole report (each failure, failures listed apart, unsolved branches) and log each step on standard error")
+	fs.StringVar(&cfg.html, "html", "", "also write an HTML report to `file` (dowse help output)")
+	fs.BoolVar(&cfg.progress, "progress", true, "report progress on standard error, or as -json events (dowse help output)")
+	fs.BoolVar(&cfg.verbose, "v", false, "write every target's whole report (dowse help output)")
 	fs.IntVar(&cfg.explore.MaxRuns, "max-runs", 10000, "bound on the runs per target (0: none)")
 	fs.IntVar(&cfg.explore.MaxBranches, "max-branches", 10000, "bound on the branches recorded per run (0: none)")
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")

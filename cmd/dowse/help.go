@@ -27,6 +27,7 @@ var helpTopics = []helpTopic{
 	{"targets", "what is explored and which rows are written: -run, -auto, -shard", helpTargets},
 	{"mocks", "interface inputs and generated mock types: -mocks, -mock-calls", helpMocks},
 	{"cache", "incremental runs: -cache and DOWSE_CACHE", helpCache},
+	{"output", "what dowse gen prints and writes: -v, -json, -progress, -html", helpOutput},
 	{"exit", "exit status and signals", helpExit},
 }
 
@@ -206,6 +207,31 @@ marked "(cached)" (JSON "cached": true).
 
 The cache lies in $DOWSE_CACHE, or in dowse under the user's cache
 directory; it is trimmed to 256 MiB, least recently used first.
+`
+
+const helpOutput = `
+What dowse gen prints and writes
+
+By default dowse gen prints one line per package (targets, exhaustive,
+findings, time) with what needs attention under it, then the findings
+grouped by cause, each with its smallest input and the command that
+reproduces it (docs/output.md).
+
+  -v             write every target's whole report instead: each failure,
+                 the failures listed apart, unsolved branches,
+                 concretizations; and log each step on standard error.
+  -json          write one JSON object per target to standard output,
+                 each on a line of its own; a run that cannot start ends
+                 the stream with {"error": "..."}.
+  -progress      report progress on standard error while dowse runs: a
+                 status line updated in place on a terminal, a plain line
+                 every few seconds otherwise (default true; -progress=false
+                 turns it off). With -json, progress events go into the
+                 stream ({"progress": {...}}) only when -progress is given.
+  -html file     also write an HTML report: per package the sources with
+                 each branch outcome covered or not and why, per target
+                 the rows and findings (docs/report.md). dowse report
+                 renders the same page from a -json stream.
 `
 
 const helpExit = `

@@ -50,6 +50,36 @@ func emitRows(rep *explore.Report, root string, own int) []emit.Row {
 	return rows
 }
 
+// rowInputs are the inputs of the rows of r's report as the generated
+// test writes them, "b: []byte(\"B\")", aligned with the report's rows
+// ("" where not known): emitRows made r.Rows of the report's rows in
+// order, leaving out those that made isolated calls.
+func rowInputs(r *Result) []string {
+	if r.Report == nil || len(r.Literals) == 0 {
+		return nil
+	}
+	out := make([]string, len(r.Report.Rows))
+	j := 0
+	for i, row := range r.Report.Rows {
+		if row.Isolated > 0 {
+			continue
+		}
+		if j < len(r.Literals) && r.Literals[j] != nil {
+			var parts []string
+			for k, lit := range r.Literals[j] {
+				name := fmt.Sprintf("p%d", k)
+				if k < len(r.Target.Params) && r.Target.Params[k].Name() != "" && r.Target.Params[k].Name() != "_" {
+					name = r.Target.Params[k].Name()
+				}
+				parts = append(parts, name+": "+lit)
+			}
+			out[i] = strings.Join(parts, ", ")
+		}
+		j++
+	}
+	return out
+}
+
 // slashRel returns the position p relative to dir, with forward slashes,
 // if it lies beneath dir.
 func slashRel(dir, p string) string {
@@ -491,6 +521,7 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 		if r := byResult[t]; r.Report != nil {
 			r.Rows = emitRows(r.Report, p.Module.Dir, own)
 			et.Rows = r.Rows
+			r.Literals = emit.Literals(variant.Types, &et)
 		}
 		f.Targets = append(f.Targets, et)
 	}

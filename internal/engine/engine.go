@@ -89,8 +89,11 @@ type Result struct {
 	Err error
 	// Rows are the rows written for it, Tests how many of them the file
 	// holds (rows emit could not write are left out).
-	Rows  []emit.Row
-	Tests int
+	Rows []emit.Row
+	// Literals are the inputs of Rows as the generated test writes them
+	// (emit.Literals), for the HTML report.
+	Literals [][]string
+	Tests    int
 	// Isolated counts the rows of Tests that are in the isolated file:
 	// they made isolated calls and replay sandbox values (dowse test).
 	Isolated int
@@ -498,6 +501,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}
+		opts.RowInputs = rowInputs(r)
 		sum := output.NewTarget(p.Path, r.Target, r.Report, opts)
 		switch {
 		case r.Err != nil && r.Target.Kind.Auto() && r.Target.Err != nil && r.Report == nil:

@@ -143,6 +143,10 @@ type Report struct {
 
 	// Covered lists the branch outcomes (site, taken) seen, sorted.
 	Covered []Branch
+	// Infeasible lists the branch outcomes no run took that the solver
+	// (or simplification) proved infeasible on some path that reached
+	// their branch, sorted: on that path, no input takes them.
+	Infeasible []Branch
 
 	StopReason string
 	// Incomplete lists every reason the exploration is not exhaustive, in
@@ -388,6 +392,9 @@ type explorer struct {
 	reached map[prefix]bool // prefixes reached by a run or tried as a query
 	covered map[Branch]bool
 	paths   map[prefix]bool
+	// infeasible holds the outcomes a query or simplification proved
+	// infeasible on some path.
+	infeasible map[Branch]bool
 	// rowCovered holds the branch outcomes of the runs that are rows;
 	// skipped holds paths that ended in t.Skip, which become rows only if
 	// they reach an outcome no other row reaches (see finish).
@@ -419,7 +426,7 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	e := &explorer{
 		cfg: cfg, target: target, ex: ex, solver: solver, start: time.Now(), sym: sym.NewContext(),
 		reached: map[prefix]bool{}, covered: map[Branch]bool{}, paths: map[prefix]bool{},
-		hit: map[string]bool{}, mut: newMutator(cfg.Seed),
+		infeasible: map[Branch]bool{}, hit: map[string]bool{}, mut: newMutator(cfg.Seed),
 		rep: &Report{Target: target.Name, Statuses: map[rt.Status]int{}},
 	}
 	defer func() {
@@ -1139,6 +1146,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 			}
 			switch ans.Verdict {
 			case Unsat:
+				e.infeasible[Branch{ev.Site, !ev.Taken}] = true
 				if len(e.boundChecks) < 4*maxBoundChecks && hasLengthBound(e.leaves) {
 					e.boundChecks = append(e.boundChecks, boundCandidate{site: ev.Site, taken: !ev.Taken, conds: q.Conds, seed: n.inputs})
 				}
@@ -1161,6 +1169,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 			}
 		} else if flipped.IsFalse() {
 			e.rep.Unsat++ // infeasible by simplification alone
+			e.infeasible[Branch{ev.Site, !ev.Taken}] = true
 		}
 		if t := e.cond(n, j, ev.Taken); !t.IsTrue() {
 			path = append(path, t)
@@ -1235,6 +1244,17 @@ func (e *explorer) ask(ctx context.Context, q *Query) (Answer, error) {
 	return ans, nil
 }
 
+// sortBranches sorts outcomes by site, false before true.
+func sortBranches(bs []Branch) {
+	sort.Slice(bs, func(i, j int) bool {
+		a, b := bs[i], bs[j]
+		if a.Site != b.Site {
+			return a.Site < b.Site
+		}
+		return !a.Taken && b.Taken
+	})
+}
+
 // finish fills in the verdict.
 func (e *explorer) finish() {
 	rep := e.rep
@@ -1281,13 +1301,13 @@ func (e *explorer) finish() {
 	for oc := range e.covered {
 		rep.Covered = append(rep.Covered, oc)
 	}
-	sort.Slice(rep.Covered, func(i, j int) bool {
-		a, b := rep.Covered[i], rep.Covered[j]
-		if a.Site != b.Site {
-			return a.Site < b.Site
+	sortBranches(rep.Covered)
+	for oc := range e.infeasible {
+		if !e.covered[oc] {
+			rep.Infeasible = append(rep.Infeasible, oc)
 		}
-		return !a.Taken && b.Taken
-	})
+	}
+	sortBranches(rep.Infeasible)
 	for _, r := range reasonOrder {
 		if e.hit[r] {
 			rep.Incomplete = append(rep.Incomplete, r)

@@ -130,6 +130,12 @@ type Target struct {
 	// (docs/isolate.md); nil when nothing of it calls another package's
 	// code or the sandbox is off.
 	Isolation *Isolation `json:"isolation,omitempty"`
+
+	// What the HTML report draws (report.go, docs/report.md): every
+	// branch site of the target's binary with what became of its
+	// outcomes, and the rows.
+	Branches []BranchSite `json:"branches,omitempty"`
+	Rows     []Row        `json:"rows,omitempty"`
 }
 
 // Isolation is the isolation sandbox's report for the unit a target
@@ -319,6 +325,9 @@ type Options struct {
 	Mocks []string
 	// Isolation is the report of the target's unit (nil: none).
 	Isolation *Isolation
+	// RowInputs are the rows' inputs as the generated test writes them,
+	// aligned with the report's rows ("" where not known).
+	RowInputs []string
 	// KeptFailures, DroppedFailures and BehaviourChanged: as in Target.
 	KeptFailures, DroppedFailures []string
 	BehaviourChanged              []BehaviourChange
@@ -475,6 +484,7 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		out.Unsolved = append(out.Unsolved, Unsolved{Site: site(u.Site), Taken: u.Taken, Reason: u.Why, PathCondition: u.PathCondition})
 	}
 	out.Coverage = CoverageOf(rep, opts.Sites)
+	out.Branches, out.Rows = reportData(t, rep, opts)
 	if len(rep.Statuses) > 0 {
 		out.Statuses = map[string]int{}
 		for s, n := range rep.Statuses {
