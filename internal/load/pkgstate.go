@@ -15,7 +15,9 @@ import (
 // package's source of randomness: the tests after it would otherwise run
 // with the reader a row gave it). Writes into what a variable points to
 // (a map's entries, a slice's elements) are not tracked: restoring the
-// variable does not undo them.
+// variable does not undo them. Nor are the writes of a function passed
+// to sync.Once's Do: the variables a lazy initialization sets stay set,
+// as the Once stays done (a variable of a sync type is never restored).
 func packageWrites(info *types.Info, pkg *types.Package, files []*ast.File) map[*types.Func][]*types.Var {
 	direct := map[*types.Func]map[*types.Var]bool{}
 	calls := map[*types.Func][]*types.Func{}
@@ -54,6 +56,12 @@ func packageWrites(info *types.Info, pkg *types.Package, files []*ast.File) map[
 						note(n.X) // its address may be written through
 					}
 				case *ast.CallExpr:
+					if onceDo(info, n) {
+						// Lazy initialization (once.Do(func() { re =
+						// regexp.MustCompile(...) })): the Once is not
+						// restored, so neither may what it set be.
+						return false
+					}
 					if callee := staticCallee(info, n); callee != nil && callee.Pkg() == pkg {
 						calls[fn] = append(calls[fn], callee)
 					}
@@ -113,4 +121,26 @@ func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
 		}
 	}
 	return nil
+}
+
+// onceDo reports whether call is a call of (*sync.Once).Do.
+func onceDo(info *types.Info, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Do" {
+		return false
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Name() == "Once"
 }

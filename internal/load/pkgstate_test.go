@@ -41,6 +41,16 @@ type T struct{ v int }
 func (t *T) Set() { t.v = 1; SetScale(t.v) }
 
 func Pure(x int) int { return x * scale }
+
+var (
+	pattern     *string
+	patternOnce sync.Once
+)
+
+func Pattern() string {
+	patternOnce.Do(func() { p := "a+"; pattern = &p })
+	return *pattern
+}
 `
 	pkg, info, f := checkSource(t, src)
 	writes := packageWrites(info, pkg, []*ast.File{f})
@@ -70,6 +80,7 @@ func Pure(x int) int { return x * scale }
 		{"Lock", nil},                  // variables holding locks are not copied
 		{"Set", []string{"scale"}},     // a method, through SetScale
 		{"Pure", nil},
+		{"Pattern", nil}, // set once by sync.Once: the Once is not restored
 	} {
 		if got := stateWritten(writes, fn(tt.name), nil); !slices.Equal(got, tt.want) {
 			t.Errorf("%s writes %v, want %v", tt.name, got, tt.want)
