@@ -50,9 +50,6 @@ type ifaceFacts struct {
 	pkg   *types.Package
 	mocks bool // generate mock types (-mocks)
 	calls int  // scripted calls per mock method (-mock-calls)
-	// reader is set while the plain reader shape of an io.Reader choice
-	// is made.
-	reader int
 	// plainError is set while the errors.New shape of an error choice is
 	// made.
 	plainError int
@@ -583,9 +580,11 @@ func isReflectType(t types.Type) bool {
 	return t != nil && (isNamed(t, "reflect", "Type") || isNamed(t, "reflect", "Value"))
 }
 
-// ifaceShape builds the shape of interface type t (not one with a shape
-// of its own: error, context.Context, io.Writer, io.Reader, any): a
-// choice among nil, the package's types implementing it and mock types.
+// ifaceShape builds the shape of interface type t: a choice among nil,
+// builtin (the shapes of dowse's own values of t, if it has any: a
+// buffer for an io.Writer, errors.New for an error), the package's types
+// implementing it, the types of other packages the code asserts such
+// values to, and mock types.
 func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ...int) int {
 	name := typeString(t, b.pkg)
 	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: name})

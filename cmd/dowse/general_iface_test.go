@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// general reads the module of testdata/general/<name>.
+func general(t *testing.T, name string) map[string]string {
+	t.Helper()
+	return readTree(t, filepath.Join("..", "..", "testdata", "general", name))
+}
+
+// ifaceSummary is what the tests of interface inputs read of a target's
+// JSON summary.
+type ifaceSummary struct {
+	Target   string            `json:"target"`
+	Failures []json.RawMessage `json:"failures"`
+	Coverage struct {
+		Outcomes, Covered int
+	} `json:"coverage"`
+}
+
+// ifaceSummaries maps the targets dowse gen -json printed to their
+// summaries.
+func ifaceSummaries(t *testing.T, out string) map[string]ifaceSummary {
+	t.Helper()
+	res := map[string]ifaceSummary{}
+	dec := json.NewDecoder(strings.NewReader(out))
+	for {
+		var s ifaceSummary
+		if err := dec.Decode(&s); err != nil {
+			return res
+		}
+		res[s.Target] = s
+	}
+}
+
+// An io.Writer parameter that the code asserts to io.StringWriter and to
+// an interface of its own is a choice of dynamic type like any other
+// interface: dowse's buffer, and mock types whose Write returns a solved
+// count and error. Only a mock that reports more bytes than it was given
+// reaches the slice expression behind n > len(body), which panics; every
+// branch outcome is covered, and the rows, written as Go literals,
+// compile and pass.
+func TestGeneralWriterChoice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "writer"), "-json", "-cache=false", "-max-time", "60s", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d (the panic found)\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	s, ok := ifaceSummaries(t, stdout)["Write"]
+	if !ok {
+		t.Fatalf("no summary of Write\n%s", stdout)
+	}
+	found := false
+	for _, f := range s.Failures {
+		found = found || strings.Contains(string(f), "slice bounds out of range") && strings.Contains(string(f), "dowseWriter")
+	}
+	if !found {
+		t.Errorf("no slice panic with a mock writer among the failures\n%s", stdout)
+	}
+	if s.Coverage.Outcomes == 0 || s.Coverage.Covered != s.Coverage.Outcomes {
+		t.Errorf("%d of %d branch outcomes covered, want all", s.Coverage.Covered, s.Coverage.Outcomes)
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "record_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lit := range []string{"new(bytes.Buffer)", "&dowseWriterStringWriter{", "&dowseWriterFlusher{"} {
+		if !strings.Contains(string(gen), lit) {
+			t.Errorf("the generated file has no row with %s\n%s", lit, gen)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
