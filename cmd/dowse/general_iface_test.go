@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -75,6 +76,40 @@ func TestGeneralWriterChoice(t *testing.T) {
 	for _, lit := range []string{"new(bytes.Buffer)", "&dowseWriterStringWriter{", "&dowseWriterFlusher{"} {
 		if !strings.Contains(string(gen), lit) {
 			t.Errorf("the generated file has no row with %s\n%s", lit, gen)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
+
+// An any parameter that the code switches on (error, fmt.Stringer, an
+// anonymous interface{ Len() int }) and then reflects over is a choice
+// that includes the package's own types: only Point, whose two exported
+// fields carry codec tags, reaches "two encoded fields"; its row is a Go
+// literal of the package's type, and the generated tests compile and
+// pass.
+func TestGeneralAnyPackageTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "anyreflect"), "-json", "-cache=false", "-max-time", "60s", "./...")
+	if code != exitOK {
+		t.Fatalf("exit code %d, want %d\n%s\n%s", code, exitOK, stdout, stderr)
+	}
+	if _, ok := ifaceSummaries(t, stdout)["Describe"]; !ok {
+		t.Fatalf("no summary of Describe\n%s", stdout)
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "describe_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`v: +Point\{X: -?\d+, Y: -?\d+.*want: +"two encoded fields"`),
+		regexp.MustCompile(`v: +&dowseStringer\{`),
+		regexp.MustCompile(`want: +"long"`),
+		regexp.MustCompile(`want: +"short"`),
+	} {
+		if !want.MatchString(string(gen)) {
+			t.Errorf("the generated file has no row matching %s\n%s", want, gen)
 		}
 	}
 	generatedTestsPass(t, dir)

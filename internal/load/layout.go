@@ -278,9 +278,10 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	case *types.TypeParam:
 		return 0, "type parameter", false
 	case *types.Interface:
-		if u.Empty() && b.ifaces != nil && b.ifaces.dispatches(t) {
-			// any that the package asserts to other types: a choice
-			// among the common types, the types asserted to and mocks.
+		if u.Empty() && b.ifaces != nil && (b.ifaces.dispatches(t) || b.ifaces.reflects()) {
+			// any that the package asserts to other types or reflects
+			// over: a choice among the common types, the package's
+			// types, the types asserted to and mocks.
 			return b.anyChoice(t, u), "", true
 		}
 		if u.Empty() {
