@@ -114,3 +114,55 @@ func TestGeneralAnyPackageTypes(t *testing.T) {
 	}
 	generatedTestsPass(t, dir)
 }
+
+// Values of the package's own types converted to an interface keep the
+// shadows of their fields: through a method called on the interface
+// (Tally: only a 3 by 4 Rect, or a 4 by 3 one, has an area of 12, behind
+// which a write to a nil map panics), through a comma-ok assertion and a
+// type switch back to the type (Width), and as an error carrying data
+// (Retry: a StatusError of code 503). Each target is explored
+// exhaustively, with no value lost at the conversions, and the rows
+// compile and pass.
+func TestGeneralBoxedKeepShadows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "boxed"), "-json", "-cache=false", "-max-time", "60s", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d (the panic found)\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, target := range []string{"Tally", "Width", "Retry"} {
+		if s, ok := got[target]; !ok || !s.Exhaustive {
+			t.Errorf("%s: not explored exhaustively\n%s", target, stdout)
+		}
+	}
+	found := false
+	for _, f := range got["Tally"].Failures {
+		found = found || strings.Contains(string(f), "assignment to entry in nil map")
+	}
+	if !found {
+		t.Errorf("Tally: the nil map write behind an area of 12 is not found\n%s", stdout)
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "geom_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := os.ReadFile(filepath.Join(dir, "status_dowse_auto_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]*regexp.Regexp{
+		"geom":   regexp.MustCompile(`want: +"landscape"(.|\n)*want: +"nine"|want: +"nine"(.|\n)*want: +"landscape"`),
+		"status": regexp.MustCompile(`code: +503, want: +true`),
+	} {
+		src := string(gen)
+		if file == "status" {
+			src = string(status)
+		}
+		if !want.MatchString(src) {
+			t.Errorf("the generated %s file has no rows matching %s\n%s", file, want, src)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
