@@ -88,3 +88,30 @@ func TestBoxSharedSmallValue(t *testing.T) {
 		t.Errorf("after a second box, BoxArg = %+v, want none", arg)
 	}
 }
+
+// A method promoted from an embedded field and called through an
+// interface holding the outer struct takes a receiver of another size
+// than the copy BoxArg announces: it gets none of the copy's cells.
+func TestBoxArgOtherSize(t *testing.T) {
+	begin(t)
+	v := &boxPair{A: 300, B: 2}
+	St(uintptr(unsafe.Pointer(&v.A)), mk(Node{Op: OpInput, K: KInt, Val: 0}), 300)
+	var a any = *v
+	Box(1, a, v, "boxed")
+	recv := new(boxOne)
+	Call(0, BoxArg(a))
+	if Enter(7, 1) {
+		InAgg(0, uintptr(unsafe.Pointer(recv)), unsafe.Sizeof(*recv))
+	}
+	if cellsIn(uintptr(unsafe.Pointer(recv)), unsafe.Sizeof(*recv)) {
+		t.Error("a receiver of another size took the boxed copy's cells")
+	}
+	same := new(boxPair)
+	Call(0, BoxArg(a))
+	if Enter(7, 1) {
+		InAgg(0, uintptr(unsafe.Pointer(same)), unsafe.Sizeof(*same))
+	}
+	if !cellsIn(uintptr(unsafe.Pointer(same)), unsafe.Sizeof(*same)) {
+		t.Error("a receiver of the boxed type did not take the copy's cells")
+	}
+}
