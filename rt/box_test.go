@@ -16,7 +16,8 @@ type boxPtr struct{ p *int }
 // the target of an assertion that holds.
 func TestBoxKeepsCells(t *testing.T) {
 	begin(t)
-	v := &boxPair{A: 300, B: 2} // cells need a stable address (rt.Escape)
+	v := &boxPair{A: 300, B: 2}
+	Escape(v) // cells need a stable address
 	sh := mk(Node{Op: OpInput, K: KInt, Val: 0})
 	St(uintptr(unsafe.Pointer(&v.A)), sh, 300)
 	var a any = *v
@@ -47,6 +48,7 @@ func TestBoxPointerShaped(t *testing.T) {
 	begin(t)
 	x := 1
 	v := &boxPtr{p: &x}
+	Escape(v)
 	St(uintptr(unsafe.Pointer(&v.p)), mk(Node{Op: OpInput, K: KInt, Val: 0}), 1)
 	var a any = *v
 	Box(1, a, v, "boxed")
@@ -64,6 +66,7 @@ func TestBoxPointerShaped(t *testing.T) {
 func TestBoxSharedSmallValue(t *testing.T) {
 	begin(t)
 	v := &boxOne{A: 7}
+	Escape(v)
 	sh := mk(Node{Op: OpInput, K: KInt, Val: 0})
 	St(uintptr(unsafe.Pointer(&v.A)), sh, 7)
 	var a any = *v
@@ -79,6 +82,7 @@ func TestBoxSharedSmallValue(t *testing.T) {
 		t.Fatalf("BoxArg = %+v, want the cell of A", arg)
 	}
 	w := &boxOne{A: 7} // no cells
+	Escape(w)
 	var b any = *w
 	Box(2, b, w, "boxed")
 	if len(cur.conc) != 1 {
@@ -99,6 +103,7 @@ func TestBoxArgOtherSize(t *testing.T) {
 	var a any = *v
 	Box(1, a, v, "boxed")
 	recv := new(boxOne)
+	Escape(recv)
 	Call(0, BoxArg(a))
 	if Enter(7, 1) {
 		InAgg(0, uintptr(unsafe.Pointer(recv)), unsafe.Sizeof(*recv))
@@ -107,6 +112,7 @@ func TestBoxArgOtherSize(t *testing.T) {
 		t.Error("a receiver of another size took the boxed copy's cells")
 	}
 	same := new(boxPair)
+	Escape(same)
 	Call(0, BoxArg(a))
 	if Enter(7, 1) {
 		InAgg(0, uintptr(unsafe.Pointer(same)), unsafe.Sizeof(*same))
