@@ -109,6 +109,12 @@ func InAgg(i int, dst, size uintptr) {
 	if !e.valid || i >= e.n || e.args[i].S != Agg || !on.Load() {
 		return
 	}
+	if e.args[i].N != 0 && e.args[i].N != size {
+		// A value of another size: the receiver of a method promoted
+		// from an embedded field, called through an interface holding
+		// the outer struct (BoxArg), whose cells are not the field's.
+		return
+	}
 	Copy(dst, uintptr(e.args[i].F), size)
 }
 

@@ -30,6 +30,10 @@ func dynType(l *Layout, funcs map[string]reflect.Value, o int) reflect.Type {
 		return errorType
 	case ShapeReader:
 		return readerType
+	case ShapeWriter:
+		return writerType
+	case ShapeContext:
+		return contextType
 	case ShapeTypeOf:
 		return rtypeType
 	case ShapeVar:

@@ -125,7 +125,13 @@ type run struct {
 	windows map[S]uint64
 	// builders are the shadows of the contents of the strings.Builders
 	// the run wrote symbolic values to (see builder.go).
-	builders    map[*strings.Builder]builderEntry
+	builders map[*strings.Builder]builderEntry
+	// boxes are the interface values whose copies were given cells
+	// (see Box), kept alive for the run.
+	boxes []any
+	// shared are the copies in the runtime's table of small values that
+	// a value was boxed to in the run (see Box).
+	shared      map[uintptr]bool
 	recoveredAt string
 	t           *testing.T // the run's subtest, stopped by the branch bound
 }
@@ -182,6 +188,13 @@ func resetRun(maxEvents int) {
 	clear(cur.depths)
 	clear(cur.windows)
 	clear(cur.builders)
+	clear(cur.boxes)
+	cur.boxes = cur.boxes[:0]
+	if cur.shared == nil {
+		cur.shared = make(map[uintptr]bool)
+	} else {
+		clear(cur.shared)
+	}
 	cur.goroutine = false
 	concurrent.Store(false)
 	cur.messages = cur.messages[:0]

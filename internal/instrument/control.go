@@ -355,10 +355,14 @@ func (f *fn) typeSwitchStmt(s *ast.TypeSwitchStmt, label *ast.Ident) []ast.Stmt 
 	init := f.initStmt(s.Init)
 	s.Init = nil
 	var pre []ast.Stmt
+	var bound *ast.Ident // x of switch x := v.(type)
+	var subject ast.Expr
 	switch a := s.Assign.(type) {
 	case *ast.AssignStmt:
 		ta := a.Rhs[0].(*ast.TypeAssertExpr)
 		ta.X = f.pure(ta.X, &pre, true)
+		bound, _ = a.Lhs[0].(*ast.Ident)
+		subject = ta.X
 	case *ast.ExprStmt:
 		ta := a.X.(*ast.TypeAssertExpr)
 		ta.X = f.pure(ta.X, &pre, true)
@@ -367,7 +371,15 @@ func (f *fn) typeSwitchStmt(s *ast.TypeSwitchStmt, label *ast.Ident) []ast.Stmt 
 		cc := c.(*ast.CaseClause)
 		site := f.fl.site(cc.Case, "typeswitch")
 		rec := &ast.ExprStmt{X: f.fl.rtCall("Clause", intLit(uint64(site)))}
-		cc.Body = append([]ast.Stmt{rec}, f.block(cc.Body)...)
+		head := []ast.Stmt{rec}
+		if x, ok := f.fl.info.Implicits[cc].(*types.Var); ok && bound != nil && bound.Name != "_" && f.addressable(subject) &&
+			classOf(x.Type()) == aggregate && hasCells(x.Type()) {
+			// case T: with a struct or array T, x gets the cells of the
+			// copy the interface holds (rt.Box).
+			v := ast.NewIdent(bound.Name)
+			head = append(head, f.fl.escape(v), &ast.ExprStmt{X: f.fl.rtCall("Unbox", &ast.UnaryExpr{Op: token.AND, X: v}, subject)})
+		}
+		cc.Body = append(head, f.block(cc.Body)...)
 	}
 	out := append(pre, labeled(label, s))
 	if len(init) > 0 {

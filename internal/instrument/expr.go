@@ -493,6 +493,10 @@ func (f *fn) announce(call *ast.CallExpr, pre *[]ast.Stmt) (uint32, bool) {
 		a := ast.Expr(f.fl.lit("Arg"))
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn != nil {
 			a = f.argOf(sel.X, f.typeOf(sel.X))
+		} else if ok && types.IsInterface(f.typeOf(sel.X)) && f.addressable(sel.X) {
+			// A method called through an interface: a value receiver
+			// takes the cells of the copy the interface holds (rt.Box).
+			a = f.fl.rtCall("BoxArg", sel.X)
 		}
 		args = append(args, a)
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 )
 
 // block rewrites a statement list.
@@ -460,6 +461,9 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 				sh = mapValue
 			}
 			post = append(post, f.setShadow(t, sh, nil)...)
+			if i == 0 {
+				post = append(post, f.unbox(t, s.Rhs[0])...)
+			}
 		}
 	default:
 		// A call whose result is boxed into an interface target is
@@ -475,7 +479,7 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 		} else {
 			for i, r := range s.Rhs {
 				s.Rhs[i] = f.pure(r, &pre, true)
-				if i < len(s.Lhs) {
+				if i < len(s.Lhs) && !f.keepsBoxed(s, i) {
 					// x = v, and var x I = v (a declaration comes here as
 					// a definition; for x := v the types are the same).
 					f.boxed(s.Rhs[i], f.typeOf(s.Lhs[i]), &pre)
@@ -514,12 +518,55 @@ func (f *fn) assign(s *ast.AssignStmt) []ast.Stmt {
 				}
 			}
 			post = append(post, f.setShadow(t, sh, agg)...)
+			if !single {
+				post = append(post, f.unbox(t, s.Rhs[i])...)
+				if f.keepsBoxed(s, i) {
+					post = append(post, f.box(s.Lhs[i], s.Rhs[i]))
+				}
+			}
 		}
 	}
 	post = append(post, f.resultsSetLate(s.Lhs)...)
 	out := append(pre, s)
 	out = append(out, post...)
 	return f.wrap(out, declares)
+}
+
+// keepsBoxed reports whether assignment s, of one value, converts an
+// addressable struct or array with cells to the interface of its target,
+// which can be read again after the assignment: the copy the interface
+// holds then gets the value's cells (box) instead of losing them.
+func (f *fn) keepsBoxed(s *ast.AssignStmt, i int) bool {
+	if len(s.Lhs) != 1 || i != 0 || !f.boxes(s.Lhs[0], s.Rhs[0]) {
+		return false
+	}
+	t := f.typeOf(s.Rhs[0])
+	if _, ok := types.Unalias(f.typeOf(s.Lhs[0])).(*types.TypeParam); ok || t == nil || classOf(t) != aggregate || !hasCells(t) {
+		return false
+	}
+	if id, ok := s.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+		return false
+	}
+	return f.addressable(s.Rhs[0]) && f.addressable(s.Lhs[0])
+}
+
+// box is rt.Box(site, l, &r, why): after l = r, the copy of r that the
+// interface l holds gets r's cells.
+func (f *fn) box(l, r ast.Expr) ast.Stmt {
+	site := f.fl.site(r.Pos(), "box")
+	return &ast.ExprStmt{X: f.fl.rtCall("Box", intLit(uint64(site)), l, &ast.UnaryExpr{Op: token.AND, X: r},
+		&ast.BasicLit{Kind: token.STRING, Value: strconv.Quote("converted to an interface")})}
+}
+
+// unbox is, after target t was assigned the type assertion r (x.(T),
+// with T a struct or array type with cells), rt.Unbox(&t, x): t gets the
+// cells of the copy x holds.
+func (f *fn) unbox(t lhsTarget, r ast.Expr) []ast.Stmt {
+	ta, ok := ast.Unparen(r).(*ast.TypeAssertExpr)
+	if !ok || ta.Type == nil || t.blank || t.cls != aggregate || !hasCells(f.typeOf(t.expr)) || !f.addressable(t.expr) || !f.addressable(ta.X) {
+		return nil
+	}
+	return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("Unbox", &ast.UnaryExpr{Op: token.AND, X: t.expr}, ta.X)}}
 }
 
 // boxes reports whether assigning r to l converts a value that is not an

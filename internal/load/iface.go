@@ -50,9 +50,6 @@ type ifaceFacts struct {
 	pkg   *types.Package
 	mocks bool // generate mock types (-mocks)
 	calls int  // scripted calls per mock method (-mock-calls)
-	// reader is set while the plain reader shape of an io.Reader choice
-	// is made.
-	reader int
 	// plainError is set while the errors.New shape of an error choice is
 	// made.
 	plainError int
@@ -583,9 +580,11 @@ func isReflectType(t types.Type) bool {
 	return t != nil && (isNamed(t, "reflect", "Type") || isNamed(t, "reflect", "Value"))
 }
 
-// ifaceShape builds the shape of interface type t (not one with a shape
-// of its own: error, context.Context, io.Writer, io.Reader, any): a
-// choice among nil, the package's types implementing it and mock types.
+// ifaceShape builds the shape of interface type t: a choice among nil,
+// builtin (the shapes of dowse's own values of t, if it has any: a
+// buffer for an io.Writer, errors.New for an error), the package's types
+// implementing it, the types of other packages the code asserts such
+// values to, and mock types.
 func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ...int) int {
 	name := typeString(t, b.pkg)
 	i := b.done(t, rt.Shape{Kind: rt.ShapeIface, Type: name})
@@ -801,6 +800,22 @@ func (b *layoutBuilder) anyChoice(t types.Type, it *types.Interface) int {
 	for _, bt := range []types.Type{types.Typ[types.Int], types.Typ[types.String], types.Typ[types.Bool]} {
 		offer(bt)
 	}
+	// The package's types: those that implement an interface the code
+	// asserts such values to (a String method for case fmt.Stringer),
+	// and, when the code reflects over types, every one of them (their
+	// kinds, fields and tags are what reflection reads); the value
+	// first, else the pointer.
+	asserted := b.ifaces.assertedFrom(t)
+	for _, tn := range b.ifaces.concrete {
+		for _, ct := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if b.ifaces.reflects() && ct == tn.Type() || slices.ContainsFunc(asserted, func(a types.Type) bool {
+				return types.Implements(ct, a.Underlying().(*types.Interface))
+			}) {
+				offer(ct)
+				break
+			}
+		}
+	}
 	for _, a := range b.ifaces.concreteAsserts {
 		if fromI, ok := a.from.Underlying().(*types.Interface); ok && types.Implements(t, fromI) {
 			offer(a.to)
@@ -916,6 +931,13 @@ func (f *ifaceFacts) mocksFor(t types.Type, it *types.Interface) []*mock.Type {
 		others = append(others, wrapper)
 	}
 	return f.methodSetMocks(t, others)
+}
+
+// reflects reports whether the reached code reflects over types: it
+// asks a reflect.Type or reflect.Value for its kind, its element, its
+// fields or its methods.
+func (f *ifaceFacts) reflects() bool {
+	return f.kinds || f.numField || f.values
 }
 
 // errorChoice reports whether error values are a choice of dynamic type

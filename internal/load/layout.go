@@ -165,23 +165,16 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		}
 		return b.done(t, rt.Shape{Kind: rt.ShapeError, Type: name}), "", true
 	case isNamed(t, "context", "Context"):
-		return b.done(t, rt.Shape{Kind: rt.ShapeContext, Type: name}), "", true
+		return b.ownShape(t, rt.Shape{Kind: rt.ShapeContext, Type: name}), "", true
 	case isNamed(t, "io", "Writer"):
-		return b.done(t, rt.Shape{Kind: rt.ShapeWriter, Type: name}), "", true
+		// A fresh bytes.Buffer, or one of the choices.
+		return b.ownShape(t, rt.Shape{Kind: rt.ShapeWriter, Type: name}), "", true
 	case isNamed(t, "reflect", "Type") && b.ifaces != nil:
 		return b.typeChoice(t), "", true
 	case isNamed(t, "io", "Reader"):
-		// A reader over solved bytes (length and bytes are leaves); if
-		// the package asserts readers to other interfaces, one of the
-		// dynamic types of a choice (docs/mocks.md).
-		if b.ifaces != nil && b.ifaces.dispatches(t) && b.ifaces.reader == 0 {
-			b.ifaces.reader++
-			defer func() { b.ifaces.reader-- }()
-			r, _, _ := b.shape(t) // the reader alone
-			b.index.Delete(t)
-			return b.ifaceShape(t, t.Underlying().(*types.Interface), r), "", true
-		}
-		return b.done(t, rt.Shape{Kind: rt.ShapeReader, Type: name}), "", true
+		// A reader over solved bytes (length and bytes are leaves), or
+		// one of the choices.
+		return b.ownShape(t, rt.Shape{Kind: rt.ShapeReader, Type: name}), "", true
 	}
 	part := func(elem types.Type) (int, string, bool) {
 		i, why, ok := b.shape(elem)
@@ -285,9 +278,10 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	case *types.TypeParam:
 		return 0, "type parameter", false
 	case *types.Interface:
-		if u.Empty() && b.ifaces != nil && b.ifaces.dispatches(t) {
-			// any that the package asserts to other types: a choice
-			// among the common types, the types asserted to and mocks.
+		if u.Empty() && b.ifaces != nil && (b.ifaces.dispatches(t) || b.ifaces.reflects()) {
+			// any that the package asserts to other types or reflects
+			// over: a choice among the common types, the package's
+			// types, the types asserted to and mocks.
 			return b.anyChoice(t, u), "", true
 		}
 		if u.Empty() {
@@ -307,6 +301,20 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		return 0, "interface types other than any, error, context.Context, io.Writer and io.Reader need generated mocks", false
 	}
 	return 0, "", false
+}
+
+// ownShape returns the shape of t, an interface that has a shape of its
+// own (s: dowse's context, writer or reader): s itself, or, when the
+// package asserts such values to other types (w.(io.StringWriter),
+// r.(io.WriterTo)), a choice whose first alternative is s and whose
+// others are those of any interface: the package's types, the asserted
+// types of other packages and mock types (docs/mocks.md).
+func (b *layoutBuilder) ownShape(t types.Type, s rt.Shape) int {
+	if b.ifaces == nil || !b.ifaces.dispatches(t) {
+		return b.done(t, s)
+	}
+	own := b.add(s)
+	return b.ifaceShape(t, t.Underlying().(*types.Interface), own)
 }
 
 // composite builds the shape s of t whose element type is elem.

@@ -1,0 +1,3 @@
+module example.com/describe
+
+go 1.26

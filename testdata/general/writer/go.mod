@@ -1,0 +1,3 @@
+module example.com/record
+
+go 1.26
