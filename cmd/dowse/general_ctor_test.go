@@ -2,16 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// general reads the module of testdata/general/<name>.
-func general(t *testing.T, name string) map[string]string {
-	t.Helper()
-	return readTree(t, filepath.Join("..", "..", "testdata", "general", name))
-}
 
 // A method of an unexported type that an exported constructor returns
 // (NewLexer(s) *lexer) is a target: its receiver is built by the
