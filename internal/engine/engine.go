@@ -61,6 +61,10 @@ type Config struct {
 	Workers    int           // worker processes per target
 	RunTimeout time.Duration // bound on one run; 0: none
 	Explore    explore.Config
+	// Budget bounds the whole run (budget.go): its targets share it, each
+	// within Explore.MaxTime; 0: none, each target runs to its own
+	// bounds.
+	Budget time.Duration
 	// Isolate is the isolation sandbox's policy (docs/isolate.md): by
 	// default the calls of code under test that may reach the
 	// environment are isolated.
@@ -115,6 +119,14 @@ type Result struct {
 	// cache, whose entry holds Summary, Files, Tests and FailureTest
 	// (Report and Rows are nil; the rows are those on disk).
 	Cached bool
+	// Resumed is, for a target an earlier run's budget cut short, where
+	// that run left it (from the cache): this run's search continued it.
+	Resumed *explore.Resume
+	// Share is the time the whole-run budget first gave the target, and
+	// Passes the searches it got (more than one when targets that ended
+	// early left time to explore it further); both 0 without a budget.
+	Share  time.Duration
+	Passes int
 }
 
 // Handler receives the result of every selected target, in the order of
@@ -168,6 +180,7 @@ type runner struct {
 	goCacheOnce  sync.Once
 	goCacheDir   string
 
+	sched   *scheduler      // the whole-run budget (nil: none)
 	keys    *keyer          // nil: no result cache
 	changed map[string]bool // files written by this run in the package being run
 	puts    int             // cache entries written
@@ -192,6 +205,7 @@ func (g *runner) warnf(format string, args ...any) {
 }
 
 func (g *runner) run(ctx context.Context, patterns []string) error {
+	start := time.Now()
 	g.cwd = g.cfg.Dir
 	if g.cwd == "" {
 		g.cwd, _ = os.Getwd()
@@ -269,6 +283,9 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	}
 	if g.cfg.Shard.Count > 1 {
 		pkgs = g.shardOf(pkgs)
+	}
+	if g.cfg.Budget > 0 {
+		g.sched = newScheduler(start, g.cfg.Budget, g.countTargets(pkgs))
 	}
 	for _, p := range pkgs {
 		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
@@ -372,11 +389,22 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			continue
 		}
 		if e := g.lookup(pkgKey, r); e != nil {
-			cached[r] = e
-			r.Cached = true
-			continue
+			if e.Resume != nil {
+				// Cut short by an earlier run's budget: explored again,
+				// from where it stopped.
+				if res, err := e.Resume.decode(); err == nil {
+					r.Resumed = res
+				}
+			} else {
+				cached[r] = e
+				r.Cached = true
+				continue
+			}
 		}
 		runnable = append(runnable, r.Target)
+	}
+	if g.sched != nil {
+		g.sched.skip(len(cached))
 	}
 
 	var bin *build.Binary
@@ -407,6 +435,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			g.warnf("warning: %s", bin.RunDirWarning)
 		}
 	}
+	var todo []*Result
 	for _, r := range results {
 		if r.Cached {
 			continue
@@ -417,7 +446,19 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			}
 			continue
 		}
-		r.Report, r.Err = g.explore(ctx, bin, r.Target)
+		todo = append(todo, r)
+	}
+	if g.sched != nil {
+		g.sched.skip(len(runnable) - len(todo))
+		g.exploreBudgeted(ctx, bin, todo)
+	} else {
+		for _, r := range todo {
+			if ctx.Err() != nil {
+				r.Err = context.Cause(ctx)
+				continue
+			}
+			r.Report, r.Err = g.explore(ctx, bin, r.Target, g.cfg.Explore, r.Resumed)
+		}
 	}
 
 	// A stopped run still writes what it found: the rows of the targets
@@ -475,6 +516,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			opts.BehaviourChanged = append(opts.BehaviourChanged, output.BehaviourChange{Case: c.Case, Old: c.Old, New: c.New})
 		}
 		opts.Isolation = g.isolationReport(p, r, buildTime)
+		opts.Share, opts.Passes = r.Share, r.Passes
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}
@@ -489,7 +531,12 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		default:
 			g.stats.Findings += findings(sum)
 			if postKey != nil && r.Report != nil && len(r.Report.Errors) == 0 {
-				g.store(postKey, r, &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest})
+				e := &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest}
+				if r.Report.StopReason == explore.ReasonBudget {
+					// The next run continues it instead of replaying it.
+					e.Resume = encodeResume(explore.ResumeFrom(r.Report))
+				}
+				g.store(postKey, r, e)
 			}
 		}
 		r.Summary = sum
@@ -545,8 +592,9 @@ func findings(sum *output.Target) int {
 	return n
 }
 
-// explore explores one target on workers of bin.
-func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target) (*explore.Report, error) {
+// explore explores one target on workers of bin with the bounds of cfg,
+// continuing the search resume (nil: from the start).
+func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target, cfg explore.Config, resume *explore.Resume) (*explore.Report, error) {
 	cmd, ok := bin.Worker(t)
 	if !ok {
 		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
@@ -566,7 +614,12 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 	}
 	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto(), Fuzz: t.Kind == load.KindFuzz}
 	target.Labels = sandboxLabels(t.Sandbox)
-	if t.Kind == load.KindFuzz && explore.Hybrid(g.cfg.Explore.MaxTime, g.cfg.FuzzShare) {
+	if resume != nil {
+		target = resume.Target(target)
+		// The bound it had raised to, if it had.
+		raise.From = max(raise.From, min(resume.MaxLen, raise.Cap))
+	}
+	if t.Kind == load.KindFuzz && explore.Hybrid(cfg.MaxTime, g.cfg.FuzzShare) {
 		if len(t.Sandbox) > 0 {
 			// Go's fuzzer would run the target's isolated calls for real.
 			g.logf("%s: no go test -fuzz phase: the target reaches isolated calls", t.Name)
@@ -581,9 +634,30 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target)
 			}
 		}
 	}
-	solver, closeSolver := newSolver(g.cfg.Explore.SolverTimeout)
+	solver, closeSolver := newSolver(cfg.SolverTimeout)
 	defer closeSolver()
-	return explore.ExploreRaising(ctx, g.cfg.Explore, target, raise, solver)
+	rep, err := explore.ExploreRaising(ctx, cfg, target, raise, solver)
+	if err != nil || resume == nil {
+		return rep, err
+	}
+	if rep.MaxLen > g.cfg.MaxLen {
+		rep.RaisedFrom = g.cfg.MaxLen
+	}
+	resume.Into(rep)
+	return rep, nil
+}
+
+// countTargets counts the selected targets of pkgs that may be explored.
+func (g *runner) countTargets(pkgs []*load.Package) int {
+	n := 0
+	for _, p := range pkgs {
+		for _, t := range p.Targets {
+			if t.Err == nil && (g.cfg.Run == nil || g.cfg.Run.MatchString(t.Name)) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // stoppedVerifyTimeout bounds the confirmation of the rows written by a
