@@ -581,15 +581,40 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		e.checkBounds(ctx)
 	}
 	e.finish()
-	if err := e.recheck(ctx); err != nil {
+	// Running failures alone and rows again takes worker processes of
+	// their own: a search stopped by its time bound gets finishGrace
+	// more for it, what is not done by then stays unconfirmed.
+	after, cancel := e.afterBound(ctx)
+	defer cancel()
+	if err := e.recheck(after); err != nil {
 		return nil, err
 	}
 	if e.target.Regression {
-		if err := e.confirm(ctx); err != nil {
+		if err := e.confirm(after); err != nil {
 			return nil, err
 		}
 	}
 	return e.rep, nil
+}
+
+// finishGrace bounds, beyond the time bound, what a search does once it
+// has stopped: running its failures alone (recheck) and its rows again
+// (confirm). A failure not run alone by then counts as a failure; a row
+// not run again has its results left unasserted.
+const finishGrace = 3 * time.Second
+
+// afterBound is ctx with the deadline of what a search does once it has
+// stopped: finishGrace after the time bound, or after now if the bound
+// is past.
+func (e *explorer) afterBound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.cfg.MaxTime <= 0 {
+		return ctx, func() {}
+	}
+	end := e.start.Add(e.cfg.MaxTime)
+	if now := time.Now(); now.After(end) {
+		end = now
+	}
+	return context.WithDeadline(ctx, end.Add(finishGrace))
 }
 
 // recheck runs the input of each failure (but time-outs, whose runs take

@@ -71,22 +71,25 @@ func EarlierRun(rep *Report) *Resume {
 
 // Limits of what a Resume keeps.
 const (
-	maxKnown        = 1 << 16 // paths
-	maxResumeInputs = 1024    // inputs
+	maxKnown   = 1 << 16 // paths
+	maxPoolRun = 256     // inputs of the mutation pool, which a resumed search runs first
 )
 
 // resumeInputs are the inputs a search continuing rep's starts from:
 // those a search with a raised bound would (nextInputs: its rows,
-// failures and the solutions that need longer inputs), then those of its
-// mutation pool, which found the rest of what it found.
+// failures and the solutions that need longer inputs), then the first
+// maxPoolRun of its mutation pool, which found the rest of what it
+// found. They all run before anything else, whatever the time bound.
 func resumeInputs(rep *Report) [][]rt.Value {
 	inputs := nextInputs(rep)
+	added := 0
 	for _, in := range rep.Pool {
-		if len(inputs) >= maxResumeInputs {
+		if added >= maxPoolRun {
 			break
 		}
 		if !slices.ContainsFunc(inputs, func(o []rt.Value) bool { return slices.Equal(o, in) }) {
 			inputs = append(inputs, in)
+			added++
 		}
 	}
 	return inputs
