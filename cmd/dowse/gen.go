@@ -35,6 +35,11 @@ const (
 	// exitTerminated (signals.go).
 )
 
+// defaultBudget is -budget's default: the time a person waits for a
+// run of an ordinary package (docs/architecture.md, "The whole-run
+// budget").
+const defaultBudget = 5 * time.Minute
+
 // genConfig is what the flags of dowse gen say.
 type genConfig struct {
 	dir              string
@@ -59,6 +64,7 @@ type genConfig struct {
 	maxMemory        int64 // bytes of heap per worker process; 0: no bound
 	workers          int
 	runTimeout       time.Duration
+	budget           time.Duration // -budget: the whole run's; 0: none
 	explore          explore.Config
 	isolate          isolate.Config // -isolate, -real
 }
@@ -102,7 +108,8 @@ func parseGenFlags(args []string, stderr io.Writer) (cfg genConfig, patterns []s
 	fs.StringVar(&cfg.html, "html", "", "also write an HTML report to `file` (dowse help output)")
 	fs.BoolVar(&cfg.progress, "progress", true, "report progress on standard error, or as -json events (dowse help output)")
 	fs.BoolVar(&cfg.verbose, "v", false, "write every target's whole report (dowse help output)")
-	fs.IntVar(&cfg.explore.MaxRuns, "max-runs", 10000, "bound on the runs per target (0: none)")
+	fs.DurationVar(&cfg.budget, "budget", defaultBudget, "time budget of the whole run, shared by its targets (dowse help bounds)")
+	fs.IntVar(&cfg.explore.MaxRuns, "max-runs", 0, "bound on the runs per target (0: none)")
 	fs.IntVar(&cfg.explore.MaxBranches, "max-branches", 10000, "bound on the branches recorded per run (0: none)")
 	fs.DurationVar(&cfg.explore.MaxTime, "max-time", time.Minute, "bound on the exploration time per target (0: none)")
 	fs.DurationVar(&cfg.explore.SolverTimeout, "solver-timeout", 5*time.Second, "bound on the time of one solver query")
@@ -185,6 +192,9 @@ flags:`)
 		cfg.run = re
 	}
 	cfg.explore.NoMutation = !*mutate
+	// Under a budget, a target that stops finding new behaviour leaves
+	// its time to the others.
+	cfg.explore.Plateau = cfg.budget > 0
 	cfg.explore.Strategy = explore.Strategy(*search)
 	if !knownStrategy(cfg.explore.Strategy) {
 		return usage("-search: unknown strategy %q (want generational, dfs, bfs or random)", *search)
@@ -195,7 +205,7 @@ flags:`)
 	case cfg.workers < 1:
 		return usage("-workers must be at least 1")
 	case cfg.explore.MaxRuns < 0, cfg.explore.MaxBranches < 0, cfg.explore.MaxTime < 0,
-		cfg.explore.SolverTimeout < 0, cfg.runTimeout < 0:
+		cfg.explore.SolverTimeout < 0, cfg.runTimeout < 0, cfg.budget < 0:
 		return usage("bounds must not be negative")
 	case cfg.maxMemory < 0:
 		return usage("-max-memory %d: want a number of bytes, or 0 for no bound", cfg.maxMemory)
@@ -237,6 +247,7 @@ func (cfg genConfig) engineConfig(stderr io.Writer) engine.Config {
 		MaxMemory:        cfg.maxMemory,
 		Workers:          cfg.workers,
 		RunTimeout:       cfg.runTimeout,
+		Budget:           cfg.budget,
 		Explore:          cfg.explore,
 		Isolate:          cfg.isolate,
 		Stderr:           stderr,

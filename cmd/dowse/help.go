@@ -21,7 +21,7 @@ type helpTopic struct {
 
 // helpTopics are the topics, in the order "dowse help" lists them.
 var helpTopics = []helpTopic{
-	{"bounds", "how -max-time, -max-runs, -max-len and the other bounds interact", helpBounds},
+	{"bounds", "how -budget, -max-time, -max-len and the other bounds interact", helpBounds},
 	{"fuzz", "the fuzzer and the mutation phase: -fuzz-share, -mutate, -corpus", helpFuzz},
 	{"isolation", "which calls run for real: -isolate, -real, -unit, -instrument", helpIsolation},
 	{"targets", "what is explored and which rows are written: -run, -auto, -shard", helpTargets},
@@ -82,9 +82,20 @@ Bounds of dowse gen
 
 Every exploration is bounded; a verdict says which bound it holds for.
 
-  -max-time d      time per target (default 1m; 0: none). A fuzz target
-                   shares it with the fuzzer (see "dowse help fuzz").
-  -max-runs n      runs per target (default 10000; 0: none).
+  -budget d        time of the whole run (default 5m; 0: none), loading and
+                   building included, shared by its targets: each package
+                   gets a part by its number of targets, each target an
+                   equal part of what its package has left (at least 1s, at
+                   most -max-time). A target that goes 1000 runs without a
+                   new branch outcome or path ends early (stop reason
+                   plateau) and leaves its time to the others; one still
+                   finding when its part runs out stops with reason budget,
+                   is explored again from where it stopped while the package
+                   has time left, and is resumed by the next run (the cache).
+  -max-time d      time per target (default 1m; 0: none), an upper bound on
+                   its part of -budget. A fuzz target shares it with the
+                   fuzzer (see "dowse help fuzz").
+  -max-runs n      runs per target (default 0: none), a hard stop.
   -max-branches n  branches recorded per run (default 10000; 0: none). A run
                    that reaches it is stopped like t.FailNow and counted as
                    bounded, not as a failure.

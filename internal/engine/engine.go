@@ -61,6 +61,10 @@ type Config struct {
 	Workers    int           // worker processes per target
 	RunTimeout time.Duration // bound on one run; 0: none
 	Explore    explore.Config
+	// Budget bounds the whole run (budget.go): its targets share it, each
+	// within Explore.MaxTime; 0: none, each target runs to its own
+	// bounds.
+	Budget time.Duration
 	// Isolate is the isolation sandbox's policy (docs/isolate.md): by
 	// default the calls of code under test that may reach the
 	// environment are isolated.
@@ -118,6 +122,14 @@ type Result struct {
 	// cache, whose entry holds Summary, Files, Tests and FailureTest
 	// (Report and Rows are nil; the rows are those on disk).
 	Cached bool
+	// Resumed is, for a target an earlier run's budget cut short, where
+	// that run left it (from the cache): this run's search continued it.
+	Resumed *explore.Resume
+	// Share is the time the whole-run budget first gave the target, and
+	// Passes the searches it got (more than one when targets that ended
+	// early left time to explore it further); both 0 without a budget.
+	Share  time.Duration
+	Passes int
 }
 
 // Handler receives the result of every selected target, in the order of
@@ -171,6 +183,7 @@ type runner struct {
 	goCacheOnce  sync.Once
 	goCacheDir   string
 
+	sched   *scheduler      // the whole-run budget (nil: none)
 	keys    *keyer          // nil: no result cache
 	changed map[string]bool // files written by this run in the package being run
 	puts    int             // cache entries written
@@ -196,6 +209,7 @@ func (g *runner) warnf(format string, args ...any) {
 }
 
 func (g *runner) run(ctx context.Context, patterns []string) error {
+	start := time.Now()
 	g.cwd = g.cfg.Dir
 	if g.cwd == "" {
 		g.cwd, _ = os.Getwd()
@@ -275,6 +289,9 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 	}
 	if g.cfg.Shard.Count > 1 {
 		pkgs = g.shardOf(pkgs)
+	}
+	if g.cfg.Budget > 0 {
+		g.sched = newScheduler(start, g.cfg.Budget, g.countTargets(pkgs))
 	}
 	for _, p := range pkgs {
 		for _, t := range p.Targets {
@@ -386,13 +403,24 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			continue
 		}
 		if e := g.lookup(pkgKey, r); e != nil {
-			cached[r] = e
-			r.Cached = true
-			continue
+			if e.Resume != nil {
+				// Cut short by an earlier run's budget: explored again,
+				// from where it stopped.
+				if res, err := e.Resume.decode(); err == nil {
+					r.Resumed = res
+				}
+			} else {
+				cached[r] = e
+				r.Cached = true
+				continue
+			}
 		}
 		runnable = append(runnable, r.Target)
 	}
 	g.skipped(len(cached))
+	if g.sched != nil {
+		g.sched.skip(len(cached))
+	}
 
 	var bin *build.Binary
 	var buildTime time.Duration
@@ -423,6 +451,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			g.warnf("warning: %s", bin.RunDirWarning)
 		}
 	}
+	var todo []*Result
 	for _, r := range results {
 		if r.Cached {
 			continue
@@ -434,8 +463,20 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			g.skipped(1)
 			continue
 		}
-		r.Report, r.Err = g.explore(ctx, bin, r.Target, g.exploring(p, r.Target, bin), branchSet(bin.Sites))
-		g.explored(r, bin)
+		todo = append(todo, r)
+	}
+	if g.sched != nil {
+		g.sched.skip(len(runnable) - len(todo))
+		g.exploreBudgeted(ctx, p, bin, todo)
+	} else {
+		for _, r := range todo {
+			if ctx.Err() != nil {
+				r.Err = context.Cause(ctx)
+				continue
+			}
+			r.Report, r.Err = g.explore(ctx, bin, r.Target, g.cfg.Explore, r.Resumed, g.exploring(p, r.Target, bin), branchSet(bin.Sites))
+			g.explored(r, bin, false)
+		}
 	}
 	g.step(output.PhaseWrite, p.Path, "")
 
@@ -498,6 +539,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			opts.BehaviourChanged = append(opts.BehaviourChanged, output.BehaviourChange{Case: c.Case, Old: c.Old, New: c.New})
 		}
 		opts.Isolation = g.isolationReport(p, r, buildTime)
+		opts.Share, opts.Passes = r.Share, r.Passes
 		if bin != nil {
 			opts.Sites = bin.Sites
 		}
@@ -513,7 +555,12 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		default:
 			g.stats.Findings += findings(sum)
 			if postKey != nil && r.Report != nil && len(r.Report.Errors) == 0 {
-				g.store(postKey, r, &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest})
+				e := &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest}
+				if r.Report.StopReason == explore.ReasonBudget {
+					// The next run continues it instead of replaying it.
+					e.Resume = encodeResume(explore.ResumeFrom(r.Report))
+				}
+				g.store(postKey, r, e)
 			}
 		}
 		r.Summary = sum
@@ -569,9 +616,10 @@ func findings(sum *output.Target) int {
 	return n
 }
 
-// explore explores one target on workers of bin, handing its live
+// explore explores one target on workers of bin with the bounds of cfg,
+// continuing the search resume (nil: from the start), handing its live
 // counts, of the outcomes of the sites counted, to progress.
-func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target, progress func(explore.Counts), counted func(uint32) bool) (*explore.Report, error) {
+func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target, cfg explore.Config, resume *explore.Resume, progress func(explore.Counts), counted func(uint32) bool) (*explore.Report, error) {
 	cmd, ok := bin.Worker(t)
 	if !ok {
 		return nil, fmt.Errorf("%s: the worker binary does not serve it", t.Name)
@@ -591,7 +639,12 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target,
 	}
 	target := explore.Target{Name: t.Name, Seeds: seeds, Regression: t.Kind.Auto(), Fuzz: t.Kind == load.KindFuzz}
 	target.Labels = sandboxLabels(t.Sandbox)
-	if t.Kind == load.KindFuzz && explore.Hybrid(g.cfg.Explore.MaxTime, g.cfg.FuzzShare) {
+	if resume != nil {
+		target = resume.Target(target)
+		// The bound it had raised to, if it had.
+		raise.From = max(raise.From, min(resume.MaxLen, raise.Cap))
+	}
+	if t.Kind == load.KindFuzz && explore.Hybrid(cfg.MaxTime, g.cfg.FuzzShare) {
 		if len(t.Sandbox) > 0 {
 			// Go's fuzzer would run the target's isolated calls for real.
 			g.logf("%s: no go test -fuzz phase: the target reaches isolated calls", t.Name)
@@ -606,11 +659,31 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target,
 			}
 		}
 	}
-	solver, closeSolver := newSolver(g.cfg.Explore.SolverTimeout)
+	solver, closeSolver := newSolver(cfg.SolverTimeout)
 	defer closeSolver()
-	ecfg := g.cfg.Explore
-	ecfg.Progress, ecfg.Counted = progress, counted
-	return explore.ExploreRaising(ctx, ecfg, target, raise, solver)
+	cfg.Progress, cfg.Counted = progress, counted
+	rep, err := explore.ExploreRaising(ctx, cfg, target, raise, solver)
+	if err != nil || resume == nil {
+		return rep, err
+	}
+	if rep.MaxLen > g.cfg.MaxLen {
+		rep.RaisedFrom = g.cfg.MaxLen
+	}
+	resume.Into(rep)
+	return rep, nil
+}
+
+// countTargets counts the selected targets of pkgs that may be explored.
+func (g *runner) countTargets(pkgs []*load.Package) int {
+	n := 0
+	for _, p := range pkgs {
+		for _, t := range p.Targets {
+			if t.Err == nil && (g.cfg.Run == nil || g.cfg.Run.MatchString(t.Name)) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // stoppedVerifyTimeout bounds the confirmation of the rows written by a

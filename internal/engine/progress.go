@@ -88,10 +88,13 @@ func (g *runner) exploring(p *load.Package, t *load.Target, bin *build.Binary) f
 }
 
 // explored ends the exploration of a target: r holds its report (nil if
-// it was not explored), bin the binary it ran in.
-func (g *runner) explored(r *Result, bin *build.Binary) {
+// it was not explored), bin the binary it ran in; again says it was a
+// later pass of the budget's over a target already counted done.
+func (g *runner) explored(r *Result, bin *build.Binary, again bool) {
 	t := &g.track
-	t.done++
+	if !again {
+		t.done++
+	}
 	if !t.current.IsZero() {
 		t.explored++
 		t.exploreTime += time.Since(t.current)

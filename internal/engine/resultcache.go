@@ -2,10 +2,14 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 
+	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/explore/output"
 	"github.com/dowse-go/dowse/internal/load"
+	"github.com/dowse-go/dowse/rt"
 )
 
 // entry is what the result cache keeps of a target: what its summary
@@ -15,6 +19,70 @@ type entry struct {
 	Files       []string       // absolute
 	Tests       int
 	FailureTest string
+	// Resume is set for a target the budget cut short: the next run
+	// explores it again from there instead of replaying Summary.
+	Resume *storedResume `json:",omitempty"`
+}
+
+// storedResume is an explore.Resume as the cache keeps it: strings as
+// bytes, which JSON keeps as they are (a string that is not UTF-8 would
+// not survive as a JSON string).
+type storedResume struct {
+	Leaves      []rt.Leaf
+	Inputs      [][]storedValue
+	MaxLen      int
+	Runs, Paths int
+	Covered     []explore.Branch
+	Known       []byte // explore.PathKey values, 16 bytes each
+	Searches    int
+}
+
+type storedValue struct {
+	B uint64 `json:",omitempty"`
+	S []byte `json:",omitempty"`
+}
+
+func encodeResume(r *explore.Resume) *storedResume {
+	s := &storedResume{Leaves: r.Leaves, MaxLen: r.MaxLen, Runs: r.Runs, Paths: r.Paths, Covered: r.Covered, Searches: r.Searches}
+	s.Known = make([]byte, 0, 16*len(r.Known))
+	for _, k := range r.Known {
+		s.Known = binary.LittleEndian.AppendUint64(s.Known, k[0])
+		s.Known = binary.LittleEndian.AppendUint64(s.Known, k[1])
+	}
+	for _, in := range r.Inputs {
+		vs := make([]storedValue, len(in))
+		for i, v := range in {
+			vs[i] = storedValue{B: v.Bits}
+			if v.Str != "" {
+				vs[i].S = []byte(v.Str)
+			}
+		}
+		s.Inputs = append(s.Inputs, vs)
+	}
+	return s
+}
+
+// decode is the explore.Resume s keeps; an entry whose inputs do not
+// fit its leaves is an error.
+func (s *storedResume) decode() (*explore.Resume, error) {
+	r := &explore.Resume{Leaves: s.Leaves, MaxLen: s.MaxLen, Runs: s.Runs, Paths: s.Paths, Covered: s.Covered, Searches: s.Searches, Stored: true}
+	if len(s.Known)%16 != 0 {
+		return nil, fmt.Errorf("stored paths of %d bytes", len(s.Known))
+	}
+	for b := s.Known; len(b) > 0; b = b[16:] {
+		r.Known = append(r.Known, explore.PathKey{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])})
+	}
+	for _, vs := range s.Inputs {
+		if len(vs) != len(s.Leaves) {
+			return nil, fmt.Errorf("a stored input has %d values for %d leaves", len(vs), len(s.Leaves))
+		}
+		in := make([]rt.Value, len(vs))
+		for i, v := range vs {
+			in[i] = rt.Value{Bits: v.B, Str: string(v.S)}
+		}
+		r.Inputs = append(r.Inputs, in)
+	}
+	return r, nil
 }
 
 // pkgKey hashes what p's targets depend on, with p's files as they are
@@ -54,7 +122,7 @@ func (g *runner) lookup(pkgKey []byte, r *Result) *entry {
 func (g *runner) store(pkgKey []byte, r *Result, e *entry) {
 	s := *e.Summary
 	s.Cached, s.Unchanged = false, nil
-	e = &entry{Summary: &s, Files: e.Files, Tests: e.Tests, FailureTest: e.FailureTest}
+	e = &entry{Summary: &s, Files: e.Files, Tests: e.Tests, FailureTest: e.FailureTest, Resume: e.Resume}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -58,6 +58,15 @@ type Config struct {
 	// (the branch sites of the binary, as the summary's coverage does);
 	// nil: every site but rt.InputSite.
 	Counted func(site uint32) bool `json:"-"`
+	// Budgeted says that MaxTime is the target's share of a whole-run
+	// budget, shorter than its own bound: a search it stops halts with
+	// ReasonBudget instead of ReasonMaxTime.
+	Budgeted bool
+	// Plateau ends the search once it stops finding anything (stop
+	// reason ReasonPlateau, see plateaued): under a whole-run budget, a
+	// target that no longer finds new behaviour gives its time to those
+	// that still do.
+	Plateau bool
 }
 
 // Target is what Explore explores.
@@ -90,6 +99,13 @@ type Target struct {
 	// From are the leaves Inputs are for, if not the executor's: they are
 	// translated leaf by path (see translate).
 	From []rt.Leaf
+	// Known are the paths the searches this one continues took (a
+	// Resume's): taken again, they are not counted as paths found.
+	// EarlierRuns counts their runs: they were still finding new
+	// behaviour when they stopped, so a plateau (Config.Plateau) needs
+	// as many runs again without it.
+	Known       []PathKey
+	EarlierRuns int
 	// Fuzzed are inputs Go's fuzzer found (ExploreRaising's hybrid
 	// phase), as Seeds; they run after Inputs, and the paths they take
 	// first are counted in Report.FuzzedPaths.
@@ -97,10 +113,16 @@ type Target struct {
 }
 
 // Reasons why an exploration is not exhaustive, in the order reports list
-// them. The first four are also stop reasons.
+// them. The first six are also stop reasons.
 const (
-	ReasonMaxRuns       = "max-runs"
-	ReasonMaxTime       = "max-time"
+	ReasonMaxRuns = "max-runs"
+	ReasonMaxTime = "max-time"
+	// ReasonBudget: the target's share of the whole-run budget ran out
+	// while it was still finding new behaviour (Config.Budgeted).
+	ReasonBudget = "budget"
+	// ReasonPlateau: the search stopped finding new branch outcomes and
+	// paths (Config.Plateau).
+	ReasonPlateau       = "plateau"
 	ReasonCanceled      = "canceled"
 	ReasonMaxBranches   = "max-branches"
 	ReasonSolverTimeout = "solver-timeout"
@@ -122,7 +144,7 @@ const (
 const StopExhausted = "all paths explored"
 
 var reasonOrder = []string{
-	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
+	ReasonMaxRuns, ReasonMaxTime, ReasonBudget, ReasonPlateau, ReasonCanceled, ReasonMaxBranches,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
 	ReasonMaxMemory, ReasonWorkerKilled, ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
 }
@@ -223,6 +245,16 @@ type Report struct {
 	// RerunPaths counts the paths that inputs of an earlier search
 	// (Target.Inputs) took.
 	RerunPaths int
+	// PathKeys identify the paths counted in Paths, in the order found
+	// (Resume.Known).
+	PathKeys []PathKey
+	// Pool are inputs that covered a new branch outcome or took a new
+	// path (the mutation pool, at most maxPool).
+	Pool [][]rt.Value
+	// Resumed, if not nil, is the earlier search this one continued
+	// (Resume.Into): its runs, paths and branch outcomes are counted
+	// here.
+	Resumed *Resume
 	// MaxLen is the length bound the verdict holds for, and RaisedFrom
 	// the bound the search started from if ExploreRaising raised it (0
 	// otherwise). Explore itself leaves both 0.
@@ -350,6 +382,10 @@ const maxRetries = 4
 // prefix is a hash of a sequence of branch outcomes.
 type prefix [2]uint64
 
+// PathKey identifies a path (pathKey): the hash of its explicit branch
+// outcomes and its ending.
+type PathKey = prefix
+
 func (h prefix) add(site uint32, taken bool) prefix {
 	x := uint64(site)<<1 | 1
 	if taken {
@@ -395,6 +431,7 @@ type explorer struct {
 	// infeasible holds the outcomes a query or simplification proved
 	// infeasible on some path.
 	infeasible map[Branch]bool
+	known      map[prefix]bool // paths of the searches this one continues (Target.Known)
 	// rowCovered holds the branch outcomes of the runs that are rows;
 	// skipped holds paths that ended in t.Skip, which become rows only if
 	// they reach an outcome no other row reaches (see finish).
@@ -413,6 +450,7 @@ type explorer struct {
 	runs          int
 	coveredCode   int // outcomes in covered but those of rt.InputSite
 	died          int // runs that ended their worker
+	lastFound     int // the last run that covered a new branch outcome or took a new path
 
 	deadline context.Context // ctx with the time bound, once made
 	cancel   context.CancelFunc
@@ -445,6 +483,12 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	}
 	e.leaves = leaves
 	e.rep.Leaves = e.leaves
+	if len(target.Known) > 0 {
+		e.known = make(map[prefix]bool, len(target.Known))
+		for _, k := range target.Known {
+			e.known[k] = true
+		}
+	}
 
 	seeds := target.Seeds
 	if sd, ok := ex.(Seeder); ok {
@@ -510,6 +554,10 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		if e.stop != "" || !e.checkTime(ctx) {
 			break
 		}
+		if e.plateaued() {
+			e.halt(ReasonPlateau)
+			break
+		}
 		turn, mutants = time.Now(), false
 		if e.front.len() == 0 || e.interleave() {
 			// While the concolic search has work left, mutants take at
@@ -548,15 +596,40 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		e.checkBounds(ctx)
 	}
 	e.finish()
-	if err := e.recheck(ctx); err != nil {
+	// Running failures alone and rows again takes worker processes of
+	// their own: a search stopped by its time bound gets finishGrace
+	// more for it, what is not done by then stays unconfirmed.
+	after, cancel := e.afterBound(ctx)
+	defer cancel()
+	if err := e.recheck(after); err != nil {
 		return nil, err
 	}
 	if e.target.Regression {
-		if err := e.confirm(ctx); err != nil {
+		if err := e.confirm(after); err != nil {
 			return nil, err
 		}
 	}
 	return e.rep, nil
+}
+
+// finishGrace bounds, beyond the time bound, what a search does once it
+// has stopped: running its failures alone (recheck) and its rows again
+// (confirm). A failure not run alone by then counts as a failure; a row
+// not run again has its results left unasserted.
+const finishGrace = 3 * time.Second
+
+// afterBound is ctx with the deadline of what a search does once it has
+// stopped: finishGrace after the time bound, or after now if the bound
+// is past.
+func (e *explorer) afterBound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.cfg.MaxTime <= 0 {
+		return ctx, func() {}
+	}
+	end := e.start.Add(e.cfg.MaxTime)
+	if now := time.Now(); now.After(end) {
+		end = now
+	}
+	return context.WithDeadline(ctx, end.Add(finishGrace))
 }
 
 // recheck runs the input of each failure (but time-outs, whose runs take
@@ -638,6 +711,21 @@ func (e *explorer) confirm(ctx context.Context) error {
 	return nil
 }
 
+// plateauRuns is the least number of runs without a new branch outcome
+// or path that make a plateau (Config.Plateau).
+const plateauRuns = 1000
+
+// plateaued reports whether a search under Config.Plateau has stopped
+// finding anything: the runs since the last one that covered a new
+// branch outcome or took a new path are at least plateauRuns and at
+// least as many as all runs before it, those of the searches it
+// continues included, so that a search that took long to find something
+// is given as long again.
+func (e *explorer) plateaued() bool {
+	since := e.runs - e.lastFound
+	return e.cfg.Plateau && since >= plateauRuns && since >= e.target.EarlierRuns+e.lastFound
+}
+
 // halt stops exploration for reason (the first reason wins).
 func (e *explorer) halt(reason string) {
 	e.hit[reason] = true
@@ -653,10 +741,19 @@ func (e *explorer) checkTime(ctx context.Context) bool {
 		return false
 	}
 	if e.cfg.MaxTime > 0 && time.Since(e.start) >= e.cfg.MaxTime {
-		e.halt(ReasonMaxTime)
+		e.halt(e.timeReason())
 		return false
 	}
 	return true
+}
+
+// timeReason is the reason a search the time bound stops halts with:
+// the whole-run budget's when the bound is the target's share of it.
+func (e *explorer) timeReason() string {
+	if e.cfg.Budgeted {
+		return ReasonBudget
+	}
+	return ReasonMaxTime
 }
 
 func (e *explorer) runBatch(ctx context.Context, batch []child) error {
@@ -712,7 +809,7 @@ func (e *explorer) interrupted(ctx context.Context) {
 	if ctx.Err() != nil {
 		e.halt(ReasonCanceled)
 	} else {
-		e.halt(ReasonMaxTime)
+		e.halt(e.timeReason())
 	}
 }
 
@@ -822,33 +919,38 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 
 	complete := res.Status != rt.StatusBound && !res.Truncated
-	newPath := false
+	// newPath: a path this search had not taken (it gets a row);
+	// found: one no search it continues took either (it is counted).
+	newPath, found := false, false
 	if complete {
 		key := pathKey(res)
 		if !e.paths[key] {
 			e.paths[key] = true
-			e.rep.Paths++
 			e.newPath(n, key)
 			newPath = true
+			if found = !e.known[key]; found {
+				e.rep.Paths++
+				e.rep.PathKeys = append(e.rep.PathKeys, key)
+			}
 		}
 	}
 	if c.mutant {
 		e.mut.runs++
 		e.rep.MutantRuns++
-		if newPath {
+		if found {
 			e.rep.MutantPaths++
 		}
 	}
-	if c.fuzzed && newPath {
+	if c.fuzzed && found {
 		e.rep.FuzzedPaths++
 	}
 	if c.lengthFree {
 		e.rep.LengthFreeRuns++
-		if newPath {
+		if found {
 			e.rep.LengthFreePaths++
 		}
 	}
-	if c.rerun && newPath {
+	if c.rerun && found {
 		e.rep.RerunPaths++
 	}
 	if decoded && len(e.mut.ints)+len(e.mut.strs) < 2*maxDict {
@@ -856,6 +958,9 @@ func (e *explorer) record(c child, o RunOutcome) {
 	}
 	if n.score > 0 {
 		e.mut.lastCover = e.runs
+	}
+	if n.score > 0 || found {
+		e.lastFound = e.runs
 	}
 	if n.score > 0 || newPath {
 		e.mut.keep(n.inputs)
@@ -1298,6 +1403,7 @@ func (e *explorer) finish() {
 		}
 	}
 	rep.Elapsed = time.Since(e.start)
+	rep.Pool = e.mut.pool
 	for oc := range e.covered {
 		rep.Covered = append(rep.Covered, oc)
 	}

@@ -131,7 +131,7 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		// inputs are reason enough while most of the time is left.
 		plenty := c.MaxTime <= 0 || rep.Elapsed < c.MaxTime/4
 		next := raisedBound(rep, maxLen, r.Cap, plenty)
-		if fuzz == nil && hybrid && next == 0 && !rep.Exhaustive && rep.StopReason != ReasonMaxRuns && rep.StopReason != ReasonCanceled && ctx.Err() == nil {
+		if fuzz == nil && hybrid && next == 0 && !rep.Exhaustive && rep.StopReason != ReasonMaxRuns && rep.StopReason != ReasonCanceled && rep.StopReason != ReasonPlateau && ctx.Err() == nil {
 			// The hybrid phase: Go's fuzzer gets most of the time left.
 			// The last search, which first runs the rows found so far
 			// again, gets a fifth of it, or twice what those runs took
@@ -237,7 +237,7 @@ func raisedBound(rep *Report, maxLen, limit int, plenty bool) int {
 		return 0
 	}
 	switch rep.StopReason {
-	case ReasonMaxTime, ReasonCanceled, ReasonMaxRuns:
+	case ReasonMaxTime, ReasonBudget, ReasonCanceled, ReasonMaxRuns:
 		return 0
 	}
 	// The bound check found those solutions among lengths up to

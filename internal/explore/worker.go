@@ -271,6 +271,8 @@ func (p *Pool) RunAlone(ctx context.Context, reqs []rt.Request) ([]RunOutcome, e
 			}
 			w, _, err := startProc(ctx, p.cmd, p.tmp, &rt.Setup{Layouts: map[string]rt.Layout{p.target: *p.layout}})
 			if err != nil {
+				// Not run: what it would do alone is not known.
+				outs[i].Skipped = true
 				errs[i] = fmt.Errorf("starting a fresh worker: %w", err)
 				return
 			}

@@ -81,6 +81,10 @@ func (c *Context) binary(op rt.Op, k, k2 rt.Kind, a, b *Expr) *Expr {
 		if b.op == rt.OpConst && a.op == rt.OpAdd && a.args[1].op == rt.OpConst {
 			return c.binary(rt.OpAdd, k, 0, a.args[0], c.konst(k, a.args[1].bits+b.bits))
 		}
+		if b.op == rt.OpConst && a.op == rt.OpSub && a.args[1].op == rt.OpConst {
+			// (x - c1) + c2 is x - (c1 - c2).
+			return c.binary(rt.OpSub, k, 0, a.args[0], c.konst(k, a.args[1].bits-b.bits))
+		}
 	case rt.OpSub:
 		switch {
 		case bZero:
@@ -92,6 +96,11 @@ func (c *Context) binary(op rt.Op, k, k2 rt.Kind, a, b *Expr) *Expr {
 		case b.op == rt.OpConst && a.op == rt.OpAdd && a.args[1].op == rt.OpConst:
 			// (x + c1) - c2 is x + (c1 - c2), wrapping as both do.
 			return c.binary(rt.OpAdd, k, 0, a.args[0], c.konst(k, a.args[1].bits-b.bits))
+		case b.op == rt.OpConst && a.op == rt.OpSub && a.args[1].op == rt.OpConst:
+			// (x - c1) - c2 is x - (c1 + c2): the argument of a
+			// recursive call f(n-1) is n-k at depth k, not k nested
+			// subtractions, whose decoding and solving grow with k.
+			return c.binary(rt.OpSub, k, 0, a.args[0], c.konst(k, a.args[1].bits+b.bits))
 		}
 	case rt.OpMul:
 		switch {

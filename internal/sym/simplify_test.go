@@ -6,6 +6,15 @@ import (
 	"github.com/dowse-go/dowse/rt"
 )
 
+// subChain is x - d - d - ... (n times), as the argument of a recursive
+// call f(n-1) at depth n.
+func subChain(c *Context, x, d *Expr, n int) *Expr {
+	for range n {
+		x = c.Binary(rt.OpSub, x, d)
+	}
+	return x
+}
+
 func TestSimplifications(t *testing.T) {
 	c := NewContext()
 	x, y := c.Input(0, rt.KInt32), c.Input(1, rt.KInt32)
@@ -27,6 +36,10 @@ func TestSimplifications(t *testing.T) {
 		{"x-x", c.Binary(rt.OpSub, x, x), "0"},
 		{"(x+13)-13", c.Binary(rt.OpSub, c.Binary(rt.OpAdd, x, i32(13)), i32(13)), "in[0]"},
 		{"(x+13)-3", c.Binary(rt.OpSub, c.Binary(rt.OpAdd, x, i32(13)), i32(3)), "in[0] + 10"},
+		{"(x-1)-1", c.Binary(rt.OpSub, c.Binary(rt.OpSub, x, i32(1)), i32(1)), "in[0] - 2"},
+		{"(x-2)+2", c.Binary(rt.OpAdd, c.Binary(rt.OpSub, x, i32(2)), i32(2)), "in[0]"},
+		{"(x-5)+2", c.Binary(rt.OpAdd, c.Binary(rt.OpSub, x, i32(5)), i32(2)), "in[0] - 3"},
+		{"x-1 a thousand times", subChain(c, x, i32(1), 1000), "in[0] - 1000"},
 		{"0-x", c.Binary(rt.OpSub, i32(0), x), "-in[0]"},
 		{"x*1", c.Binary(rt.OpMul, x, i32(1)), "in[0]"},
 		{"x*0", c.Binary(rt.OpMul, x, i32(0)), "0"},

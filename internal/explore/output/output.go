@@ -114,6 +114,13 @@ type Target struct {
 	BehaviourChanged []BehaviourChange `json:"behaviour_changed,omitempty"`
 	DroppedFailures  []string          `json:"dropped_failures,omitempty"`
 	FailureTest      string            `json:"failure_test,omitempty"`
+	// Budget says how the whole-run budget (-budget) treated the
+	// target (nil: no budget).
+	Budget *Budget `json:"budget,omitempty"`
+	// Resumed says that the search continued where an earlier run's
+	// budget stopped it (explore.Resume); Runs and Paths count that
+	// run's work too.
+	Resumed *Resumed `json:"resumed,omitempty"`
 	// Cached says that the target was not explored again: nothing it
 	// depends on changed since the run whose summary this is, and its
 	// generated files were kept as they are.
@@ -331,6 +338,25 @@ type Options struct {
 	// KeptFailures, DroppedFailures and BehaviourChanged: as in Target.
 	KeptFailures, DroppedFailures []string
 	BehaviourChanged              []BehaviourChange
+	// Share and Passes: the whole-run budget's first share of the
+	// target's time and the searches it got (0: no budget).
+	Share  time.Duration
+	Passes int
+}
+
+// Budget is what the whole-run budget gave a target.
+type Budget struct {
+	ShareSeconds float64 `json:"share_seconds"` // its first share of the time
+	// Passes counts its searches: more than one when targets that ended
+	// early left time to explore it further, from where it stopped.
+	Passes int `json:"passes"`
+}
+
+// Resumed is the earlier work a search continued.
+type Resumed struct {
+	Runs   int `json:"runs"`   // runs of the earlier searches
+	Paths  int `json:"paths"`  // paths they found
+	Inputs int `json:"inputs"` // inputs they left to start from (rows, failures)
 }
 
 // BehaviourChange is a row whose expectations changed: old → new.
@@ -493,6 +519,12 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 	}
 	out.StopReason = rep.StopReason
 	out.Exhaustive = rep.Exhaustive
+	if opts.Passes > 0 {
+		out.Budget = &Budget{ShareSeconds: seconds(opts.Share), Passes: opts.Passes}
+	}
+	if r := explore.EarlierRun(rep); r != nil {
+		out.Resumed = &Resumed{Runs: r.Runs, Paths: r.Paths, Inputs: len(r.Inputs)}
+	}
 	out.Incomplete = rep.Incomplete
 	for _, l := range rep.Leaves {
 		if l.IsLen || l.K == rt.KString {

@@ -1,0 +1,3 @@
+module example.com/sched
+
+go 1.26
