@@ -474,6 +474,9 @@ func (f *fn) untrackedKey(pos token.Pos, u *types.Map, key ast.Expr, pre *[]ast.
 	if c := classOf(u.Key()); c == scalar || c == str {
 		return
 	}
+	if compositeKey(u.Key()) && f.sameKeyType(u, key) && f.keyTracked(key, u.Key()) {
+		return
+	}
 	kt := f.typeOf(key) // an interface key boxes the key's own type
 	*pre = append(*pre, f.lostValue(key, kt, func() uint32 { return f.fl.site(pos, "map") }, "map key of an untracked kind")...)
 }
@@ -493,12 +496,17 @@ func (f *fn) sameKeyType(u *types.Map, key ast.Expr) bool {
 // mapKeyCall is rt.MapKeyI for key of type kt in map m.
 func (f *fn) mapKeyCall(pos token.Pos, m, key ast.Expr, kt types.Type, store bool) ast.Expr {
 	var ks ast.Expr
+	fn := "MapKeyI"
 	switch classOf(kt) {
 	case scalar, str:
 		ks = f.sh(key)
+	default:
+		if compositeKey(kt) {
+			fn, ks = "MapKeyT", f.keyShadow(key, kt)
+		}
 	}
 	site := f.fl.site(pos, "mapkey")
-	call := f.fl.rtCall("MapKeyI", intLit(uint64(site)), m, key, orZero(ks), ast.NewIdent(strconv.FormatBool(store)))
+	call := f.fl.rtCall(fn, intLit(uint64(site)), m, key, orZero(ks), ast.NewIdent(strconv.FormatBool(store)))
 	f.types[call] = kt
 	return call
 }

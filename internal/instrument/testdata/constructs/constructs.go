@@ -349,3 +349,43 @@ outer:
 	}
 	return out
 }
+
+type cell struct {
+	row, col int
+	_        int
+	tag      string
+}
+
+type cellNames map[cell]string
+
+func mkCell(r int) cell { return cell{row: r, col: r + 1} }
+
+// StructKeys exercises maps with keys of struct, array, pointer and
+// interface types: literals with elided keys built of variables (of a map
+// type written out and of a named one), stores, op-assignment, comma-ok
+// reads and deletes through keys that are literals, variables, call
+// results and fields, and ranges over such maps.
+func StructKeys(a, b int, s string) string {
+	m := map[cell]int{{a, b, 0, s}: 1, {row: b, col: a}: 2}
+	named := cellNames{{a, b, 0, s}: "x"}
+	m[cell{row: a}] += 3
+	m[mkCell(a)]++
+	k := cell{row: b, col: a, tag: s}
+	m[k] = len(s)
+	v, ok := m[cell{a, b, 7, s}]
+	delete(m, cell{row: b, col: a})
+	grid := map[[2]int]bool{{a, b}: true}
+	grid[[2]int{b, a}] = a > b
+	var p, q = new(int), new(int)
+	ptrs := map[*int]int{p: a}
+	ptrs[q] += b
+	ifs := map[any]int{s: a}
+	ifs[a] = b
+	holder := struct{ key cell }{key: k}
+	_, held := m[holder.key]
+	sum := 0
+	for c, n := range m {
+		sum += c.row + n
+	}
+	return fmt.Sprintf("%v %v %v %v %v %v %v %v %v %v", v, ok, len(m), named[cell{a, b, 0, s}], grid[[2]int{a, b}], len(grid), ptrs[p]+ptrs[q], ifs[s]+ifs[a], held, sum)
+}

@@ -180,3 +180,15 @@ func TestChannels(t *testing.T) {
 		}
 	}
 }
+
+func TestStructKeys(t *testing.T) {
+	for _, in := range []struct {
+		a, b int
+		s    string
+	}{{1, 2, "x"}, {2, 1, ""}, {3, 3, "yz"}} {
+		t.Log(StructKeys(in.a, in.b, in.s))
+	}
+	if got, want := StructKeys(1, 2, "x"), "1 true 4 x true 2 3 3 true 11"; got != want {
+		t.Errorf("StructKeys(1, 2, x) = %q, want %q", got, want)
+	}
+}

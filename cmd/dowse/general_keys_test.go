@@ -1,0 +1,48 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// general reads the fixture module testdata/general/name.
+func general(t *testing.T, name string) map[string]string {
+	t.Helper()
+	return readTree(t, filepath.Join("..", "..", "testdata", "general", name))
+}
+
+// TestGeneralStructKeys explores a board keyed by struct coordinates and a
+// count of digrams keyed by arrays: lookups, stores, op-assignments,
+// deletes and the length of maps whose keys are built of the inputs. The
+// tables compare such keys leaf by leaf, so the coordinates that reach the
+// planted failures are solved for, and the targets that are not bounded
+// by a loop are explored exhaustively. Before, every such access was a
+// concretization: no failure found, none exhaustive.
+func TestGeneralStructKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, _ := runGenIn(t, general(t, "structkeys"), "-json", "-max-time", "10s", ".")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, tt := range []struct {
+		target, input string
+		exhaustive    bool
+	}{
+		{"PutLandmark", `x=-2, y=7`, true},
+		{"PutBoard", `c=35`, true},
+		{"PutClear", `x1=2, y1=3, x2=2, y2=3`, true},
+		{"PutDigrams", `s=\"okok\"`, false},
+	} {
+		s := got[tt.target]
+		if len(s.Failures) == 0 || !strings.Contains(string(s.Failures[0]), tt.input) {
+			t.Errorf("%s: failures %s, want one with input %s", tt.target, s.Failures, tt.input)
+		}
+		if tt.exhaustive && !s.Exhaustive {
+			t.Errorf("%s: not exhaustive", tt.target)
+		}
+	}
+}
