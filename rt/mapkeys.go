@@ -53,8 +53,10 @@ const maxKeyLeaves = 32
 var keyTypes sync.Map
 
 // keyOf is the keyType of K.
-func keyOf[K comparable]() *keyType {
-	rt := reflect.TypeFor[K]()
+func keyOf[K comparable]() *keyType { return keyTypeOf(reflect.TypeFor[K]()) }
+
+// keyTypeOf is the keyType of key type rt.
+func keyTypeOf(rt reflect.Type) *keyType {
 	if t, ok := keyTypes.Load(rt); ok {
 		return t.(*keyType)
 	}
@@ -271,4 +273,48 @@ func compareLeaf(a, b unsafe.Pointer, k Kind, rt reflect.Type) int {
 		return cmp.Compare(int64(x), int64(y))
 	}
 	return cmp.Compare(x, y)
+}
+
+// MapKeyKS is the shadow of composite key k of m: the one its table entry
+// holds (a range loop's key).
+func MapKeyKS[M ~map[K]V, K comparable, V any](m M, k K) KS {
+	if !on.Load() || keyOf[K]().leaves == nil {
+		return nil
+	}
+	st := state(m, false)
+	if st == nil {
+		return nil
+	}
+	for _, e := range st.entries {
+		if e.key.(K) == k {
+			return e.kp
+		}
+	}
+	return nil
+}
+
+// KeySt gives the leaves of the composite key at p the shadows ks (nil:
+// none), replacing what their cells held.
+func KeySt[K comparable](p *K, ks KS) {
+	if !on.Load() || p == nil {
+		return
+	}
+	t := keyOf[K]()
+	for i, l := range t.leaves {
+		if l.k == KInvalid {
+			continue
+		}
+		a := unsafe.Add(unsafe.Pointer(p), l.off)
+		var s S
+		if ks != nil {
+			s = ks[i]
+		}
+		fp := uint64(0)
+		if l.k == KString {
+			fp = FS(*(*string)(a))
+		} else {
+			fp = fingerprintBits(l.k, readBits(a, l.k))
+		}
+		St(uintptr(a), s, fp)
+	}
 }

@@ -46,3 +46,27 @@ func TestGeneralStructKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralStructKeyInputs explores functions that take maps keyed by a
+// struct and by an array: such maps are inputs (their keys' leaves solved
+// for, compared with each other as the worker stores them), rows write
+// them as literals, and a range over them visits the keys with their
+// shadows. Before, both targets were skipped ("map keys of integer, bool
+// and string types only").
+func TestGeneralStructKeyInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "structkeyinputs"), "-json", "-max-len", "2", "-max-time", "10s", ".")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	got := summaries(t, stdout)
+	for _, target := range []string{"PutPeak", "PutCovered"} {
+		s := got[target]
+		if len(s.Failures) == 0 || !s.Exhaustive {
+			t.Errorf("%s: %d failures, exhaustive %v; want its planted failure found, exhaustively", target, len(s.Failures), s.Exhaustive)
+		}
+	}
+	failuresReproduce(t, dir, "TestDowsePutPeakFailures", "TestDowsePutCoveredFailures")
+}
