@@ -222,6 +222,40 @@ func (f *fn) shCall(x *ast.CallExpr, t types.Type) ast.Expr {
 		if _, ok := f.typeOf(x.Args[0]).Underlying().(*types.Chan); ok {
 			return f.fl.rtCall("ChanCap", x.Args[0])
 		}
+	case "min", "max":
+		return f.shMinMax(x, t)
+	}
+	return nil
+}
+
+// shMinMax is the shadow of min or max of integers or strings (rt.MinMax,
+// rt.MinMaxStr): before, the result had none, and a branch on it no
+// condition.
+func (f *fn) shMinMax(x *ast.CallExpr, t types.Type) ast.Expr {
+	isMax := ast.NewIdent(strconv.FormatBool(f.builtin(x.Fun) == "max"))
+	var shs []ast.Expr
+	sym := false
+	for _, a := range x.Args {
+		s := f.sh(a)
+		sym = sym || s != nil
+		shs = append(shs, orZero(s))
+	}
+	if !sym {
+		return nil
+	}
+	switch classOf(t) {
+	case scalar:
+		args := []ast.Expr{isMax, f.rtK(t)}
+		for i, a := range x.Args {
+			args = append(args, f.fl.lit("Arg", shs[i], f.fl.val(a, t)))
+		}
+		return f.fl.rtCall("MinMax", args...)
+	case str:
+		args := []ast.Expr{isMax, &ast.CompositeLit{Type: &ast.ArrayType{Elt: f.fl.rtSel("S")}, Elts: shs}}
+		for _, a := range x.Args {
+			args = append(args, f.fl.strVal(a))
+		}
+		return f.fl.rtCall("MinMaxStr", args...)
 	}
 	return nil
 }

@@ -389,3 +389,15 @@ func StructKeys(a, b int, s string) string {
 	}
 	return fmt.Sprintf("%v %v %v %v %v %v %v %v %v %v", v, ok, len(m), named[cell{a, b, 0, s}], grid[[2]int{a, b}], len(grid), ptrs[p]+ptrs[q], ifs[s]+ifs[a], held, sum)
 }
+
+// MinMax uses the builtins min and max on integers of several kinds,
+// constants and strings.
+func MinMax(a, b int, c int8, u uint16, s, t string) string {
+	lo, hi := min(a, b), max(a, b, 7)
+	cc := max(c, -3)
+	uu := min(u, 40000, u+1)
+	first := min(s, t, "m")
+	last := max(s, t)
+	var f float64 = min(1.5, float64(a))
+	return fmt.Sprintf("%v %v %v %v %q %q %v", lo, hi, cc, uu, first, last, f)
+}

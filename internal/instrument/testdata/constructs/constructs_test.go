@@ -192,3 +192,12 @@ func TestStructKeys(t *testing.T) {
 		t.Errorf("StructKeys(1, 2, x) = %q, want %q", got, want)
 	}
 }
+
+func TestMinMax(t *testing.T) {
+	if got, want := MinMax(3, -4, -8, 65535, "x", "go"), `-4 7 -3 0 "go" "x" 1.5`; got != want {
+		t.Errorf("MinMax = %q, want %q", got, want)
+	}
+	if got, want := MinMax(9, 8, 5, 2, "", "z"), `8 9 5 2 "" "z" 1.5`; got != want {
+		t.Errorf("MinMax = %q, want %q", got, want)
+	}
+}
