@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,4 +93,30 @@ func TestGeneralMinMax(t *testing.T) {
 		}
 	}
 	failuresReproduce(t, dir, "TestDowsePutOverlapFailures", "TestDowsePutClampFailures", "TestDowsePutFirstFailures")
+}
+
+// TestGeneralClear explores a ring buffer that clear resets: the cleared
+// samples keep no shadows, so the one path is explored exhaustively.
+// Before, a sample that was 0 kept the shadow of the input it once held:
+// the branch on the sum had the inputs' condition, and the run that
+// negated it took the same branch (a divergence, never exhaustive).
+func TestGeneralClear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, _ := runGenIn(t, general(t, "clear"), "-json", "-max-time", "10s", ".")
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	var s struct {
+		Target      string `json:"target"`
+		Exhaustive  bool   `json:"exhaustive"`
+		Divergences int    `json:"divergences"`
+	}
+	if err := json.NewDecoder(strings.NewReader(stdout)).Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Target != "PutReset" || !s.Exhaustive || s.Divergences != 0 {
+		t.Errorf("%s: exhaustive %v, %d divergences; want exhaustive, none\n%s", s.Target, s.Exhaustive, s.Divergences, stdout)
+	}
 }

@@ -182,6 +182,9 @@ func (f *fn) topExpr(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		if b == "copy" && hoist {
 			f.copyShadows(call, pre)
 		}
+		if b == "clear" && hoist {
+			f.clearCells(call, pre)
+		}
 		if b == "delete" {
 			f.deleteKey(call, hoisting(pre, hoist))
 		}

@@ -401,3 +401,17 @@ func MinMax(a, b int, c int8, u uint16, s, t string) string {
 	var f float64 = min(1.5, float64(a))
 	return fmt.Sprintf("%v %v %v %v %q %q %v", lo, hi, cc, uu, first, last, f)
 }
+
+// Clear clears slices of integers, strings and structs, and a map.
+func Clear(a int, s string) string {
+	ns := []int{a, 0, a + 1}
+	ss := []string{s, ""}
+	ps := []point{{X: a}, {Y: a}}
+	m := map[int]int{a: 1, a + 1: 2}
+	clear(ns)
+	clear(ss[:1])
+	clear(ps)
+	clear(m)
+	m[a] = 3
+	return fmt.Sprint(ns, len(ss[0]), ps, len(m), m[a])
+}

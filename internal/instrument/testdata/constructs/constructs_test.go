@@ -201,3 +201,9 @@ func TestMinMax(t *testing.T) {
 		t.Errorf("MinMax = %q, want %q", got, want)
 	}
 }
+
+func TestClear(t *testing.T) {
+	if got, want := Clear(4, "x"), "[0 0 0] 0 [{0 0} {0 0}] 1 3"; got != want {
+		t.Errorf("Clear = %q, want %q", got, want)
+	}
+}
