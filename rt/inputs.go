@@ -976,6 +976,7 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 	n := b.pick(b.l.MaxLen)
 	kt, vt := v.Type().Key(), v.Type().Elem()
 	kk := b.l.Shapes[sh.Key].K
+	ktype := keyTypeOf(kt)
 	var st *mapState
 	if n > 0 {
 		v.Set(reflect.MakeMapWithSize(v.Type(), n))
@@ -1017,20 +1018,34 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 		}
 		v.SetMapIndex(key, val)
 		k := key.Interface()
+		var kp KS
+		if ktype.leaves != nil {
+			// A struct or array key: its leaves' cells (fillAt).
+			kp = leafShadows(ktype, key.Addr().UnsafePointer())
+		}
 		kc := ks
-		if kc == 0 {
+		if kc == 0 && kk != KInvalid {
 			kc = keyConst(key, kk)
 		}
 		stored := false
 		for j := range st.entries {
 			e := &st.entries[j]
-			es := e.ks
-			if es == 0 {
-				es = keyConst(reflect.ValueOf(e.key), kk)
-			}
 			equal := e.key == k
-			if ks != 0 || e.ks != 0 {
-				b.rec(Event{Site: InputSite, Taken: equal, Cond: mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es}), Implicit: b.quiet > 0})
+			var cond S
+			switch {
+			case ktype.leaves != nil:
+				ek := reflect.New(kt)
+				ek.Elem().Set(reflect.ValueOf(e.key))
+				cond, _, _ = ktype.eq(key.Addr().UnsafePointer(), ek.UnsafePointer(), keySh{p: kp}, e.sh())
+			case ks != 0 || e.ks != 0:
+				es := e.ks
+				if es == 0 {
+					es = keyConst(reflect.ValueOf(e.key), kk)
+				}
+				cond = mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es})
+			}
+			if cond != 0 {
+				b.rec(Event{Site: InputSite, Taken: equal, Cond: cond, Implicit: b.quiet > 0})
 			}
 			if equal {
 				e.vs, e.vfp = vs, vfp
@@ -1039,7 +1054,7 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 			}
 		}
 		if !stored {
-			st.entries = append(st.entries, mapEntry{key: k, ks: ks, vs: vs, vfp: vfp})
+			st.entries = append(st.entries, mapEntry{key: k, ks: ks, kp: kp, vs: vs, vfp: vfp})
 		}
 		st.version++
 	}
@@ -1078,17 +1093,27 @@ func (ub *unbuilder) mapValue(v reflect.Value, sh *Shape) {
 	if n > 0 {
 		keys = v.MapKeys()
 	}
-	slices.SortFunc(keys, func(a, b reflect.Value) int {
-		switch {
-		case kk == KString:
-			return strings.Compare(a.String(), b.String())
-		case kk == KBool:
-			return cmp.Compare(B(a.Bool()), B(b.Bool()))
-		case kk.Signed():
-			return cmp.Compare(a.Int(), b.Int())
-		}
-		return cmp.Compare(a.Uint(), b.Uint())
-	})
+	if kt := keyTypeOf(v.Type().Key()); kt.leaves != nil {
+		// Struct and array keys, by their leaves' values.
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			pa, pb := reflect.New(a.Type()), reflect.New(b.Type())
+			pa.Elem().Set(a)
+			pb.Elem().Set(b)
+			return kt.compare(pa.UnsafePointer(), pb.UnsafePointer())
+		})
+	} else {
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			switch {
+			case kk == KString:
+				return strings.Compare(a.String(), b.String())
+			case kk == KBool:
+				return cmp.Compare(B(a.Bool()), B(b.Bool()))
+			case kk.Signed():
+				return cmp.Compare(a.Int(), b.Int())
+			}
+			return cmp.Compare(a.Uint(), b.Uint())
+		})
+	}
 	for i := 0; i < ub.l.MaxLen; i++ {
 		if i < n {
 			ub.value(keys[i], sh.Key)

@@ -369,7 +369,7 @@ func (l *Layout) Check() error {
 				return fmt.Errorf("layout: shape %d (%s) has a bad element", i, s.Type)
 			}
 		case ShapeMap:
-			if !valid(s.Elem) || !valid(s.Key) || l.Shapes[s.Key].Kind != ShapeScalar {
+			if !valid(s.Elem) || !valid(s.Key) || !l.keyShape(s.Key, 0) {
 				return fmt.Errorf("layout: shape %d (%s) has a bad key or value", i, s.Type)
 			}
 		case ShapeStruct:
@@ -779,4 +779,28 @@ func pathString(root string, steps []Step) string {
 	}
 	flush(false)
 	return x
+}
+
+// keyShape reports whether shape i can be a map key's: a scalar other than
+// a float, or a struct or array of such (the tables compare them leaf by
+// leaf, rt/mapkeys.go).
+func (l *Layout) keyShape(i, depth int) bool {
+	if i < 0 || i >= len(l.Shapes) || depth > 8 {
+		return false
+	}
+	s := &l.Shapes[i]
+	switch s.Kind {
+	case ShapeScalar:
+		return !s.Float
+	case ShapeArray:
+		return l.keyShape(s.Elem, depth+1)
+	case ShapeStruct:
+		for _, f := range s.Fields {
+			if !l.keyShape(f.Shape, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -1,10 +1,8 @@
 package rt
 
 import (
-	"cmp"
 	"reflect"
 	"slices"
-	"strings"
 	"unsafe"
 )
 
@@ -32,10 +30,14 @@ import (
 // mapEntry is one entry of a map's shadow table.
 type mapEntry struct {
 	key any    // the concrete key
-	ks  S      // the key's shadow (0: concrete)
+	ks  S      // the key's shadow (0: concrete), integer, bool and string keys
+	kp  KS     // the key's shadow (nil: concrete), composite keys
 	vs  S      // the value's shadow (0: concrete)
 	vfp uint64 // the fingerprint of the value vs describes
 }
+
+// sh is the shadow of e's key.
+func (e *mapEntry) sh() keySh { return keySh{s: e.ks, p: e.kp} }
 
 // mapState is the shadow table of one map.
 type mapState struct {
@@ -43,7 +45,7 @@ type mapState struct {
 	version uint64 // changes with every store, to skip repeated choices
 	// lastKey and lastVersion are the key shadow most recently resolved
 	// against this table, and the table's version then.
-	lastKey     S
+	lastKey     keySh
 	lastVersion uint64
 }
 
@@ -101,22 +103,31 @@ func keyKind[K comparable]() Kind {
 // later keys are compared with it even where the store's value cannot be
 // followed.
 func MapKeyI[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks S, store bool) K {
+	return mapKeyI(site, m, k, keySh{s: ks}, store)
+}
+
+// MapKeyT is MapKeyI for a composite key k with shadow ks (KeyOf).
+func MapKeyT[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks KS, store bool) K {
+	return mapKeyI(site, m, k, keySh{p: ks}, store)
+}
+
+func mapKeyI[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks keySh, store bool) K {
 	if !on.Load() {
 		return k
 	}
-	kk := keyKind[K]()
-	if kk == KInvalid {
-		if ks != 0 {
+	kt := keyOf[K]()
+	if !kt.tracked() {
+		if ks.sym() {
 			Conc(site, "map key of an untracked kind")
 		}
 		return k
 	}
-	st := state(m, ks != 0)
+	st := state(m, ks.sym())
 	if st == nil {
 		return k
 	}
-	if ks == 0 || st.lastKey != ks || st.lastVersion != st.version {
-		resolve(site, st, m, k, ks, kk)
+	if !ks.sym() || !st.lastKey.same(ks) || st.lastVersion != st.version {
+		resolve(site, st, m, k, ks, kt)
 		st.lastKey, st.lastVersion = ks, st.version
 	}
 	if store {
@@ -125,8 +136,8 @@ func MapKeyI[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks S, store
 				return k
 			}
 		}
-		if ks != 0 {
-			st.entries = append(st.entries, mapEntry{key: k, ks: ks})
+		if ks.sym() {
+			st.entries = append(st.entries, mapEntry{key: k, ks: ks.s, kp: ks.p})
 			st.version++
 			st.lastKey, st.lastVersion = ks, st.version
 		}
@@ -136,24 +147,24 @@ func MapKeyI[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks S, store
 
 // resolve records the implicit branches "k == key" for m's entries in
 // table order, up to the one k equals.
-func resolve[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, k K, ks S, kk Kind) {
-	symbolic := ks != 0
-	for _, e := range st.entries {
-		symbolic = symbolic || e.ks != 0
+func resolve[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, k K, ks keySh, kt *keyType) {
+	symbolic := ks.sym()
+	for i := range st.entries {
+		symbolic = symbolic || st.entries[i].sh().sym()
 	}
 	if !symbolic {
 		return
 	}
 	if len(st.entries) > maxMapEntries {
-		pinKey(site, k, ks, kk)
+		pinKey(site, k, ks, kt)
 		return
 	}
-	resolveIn(site, st, m, k, ks, kk, ks != 0)
+	resolveIn(site, st, m, k, ks, kt, ks.sym())
 }
 
 // resolveIn is resolve; others says whether the keys of m that the table
 // does not hold are compared too.
-func resolveIn[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, k K, ks S, kk Kind, others bool) {
+func resolveIn[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, k K, ks keySh, kt *keyType, others bool) {
 	entries := st.entries
 	if others {
 		// The map's other keys (stored by code dowse does not follow, or
@@ -165,75 +176,53 @@ func resolveIn[M ~map[K]V, K comparable, V any](site uint32, st *mapState, m M, 
 			}
 		}
 		if len(entries)+len(others) > maxMapEntries {
-			pinKey(site, k, ks, kk)
+			pinKey(site, k, ks, kt)
 			return
 		}
-		slices.SortFunc(others, func(a, b K) int { return compareKeys(a, b, kk) })
+		slices.SortFunc(others, func(a, b K) int { return kt.compare(unsafe.Pointer(&a), unsafe.Pointer(&b)) })
 		entries = slices.Clone(entries)
 		for _, key := range others {
 			entries = append(entries, mapEntry{key: key})
 		}
 	}
-	kc := ks
-	if kc == 0 {
-		_, c := valueOf(k, kk)
-		kc = c()
-	}
-	for _, e := range entries {
-		equal := e.key.(K) == k
-		if ks == 0 && e.ks == 0 {
+	for i := range entries {
+		e := &entries[i]
+		ek := e.key.(K)
+		s, decided, equal := kt.eq(unsafe.Pointer(&k), unsafe.Pointer(&ek), ks, e.sh())
+		if decided {
 			if equal {
-				return // both concrete
+				return // equal on every input of the path
 			}
 			continue
 		}
-		es := e.ks
-		if es == 0 {
-			_, c := valueOf(e.key.(K), kk)
-			es = c()
-		}
-		if es == kc {
-			return // the same expression: equal on every input
-		}
-		Imp(site, equal, mk(Node{Op: OpEq, K: KBool, K2: kk, A: kc, B: es}))
+		equal = ek == k
+		Imp(site, equal, s)
 		if equal {
 			return
 		}
 	}
 }
 
-// pinKey pins symbolic key k (shadow ks, kind kk) to its value, with a
+// pinKey pins symbolic key k (shadow ks, type kt) to its value, with a
 // concretization at site: the implicit branch k == value, the value a
-// constant of k's own kind. A string key's fingerprint is no value a
-// constant can hold, so Pin, which takes the value's bits, is no use for
-// keys of every kind.
-func pinKey[K comparable](site uint32, k K, ks S, kk Kind) {
-	if ks == 0 || !on.Load() {
+// constant of k's own kind (of each leaf's kind for a composite key). A
+// string key's fingerprint is no value a constant can hold, so Pin, which
+// takes the value's bits, is no use for keys of every kind.
+func pinKey[K comparable](site uint32, k K, ks keySh, kt *keyType) {
+	if !ks.sym() || !on.Load() {
 		return
 	}
-	_, c := valueOf(k, kk)
-	Imp(site, true, mk(Node{Op: OpEq, K: KBool, K2: kk, A: ks, B: c()}))
+	if s := kt.pin(unsafe.Pointer(&k), ks); s != 0 {
+		Imp(site, true, s)
+	}
 	Conc(site, "map key compared with too many keys")
-}
-
-// compareKeys orders keys of kind kk by value.
-func compareKeys[K comparable](a, b K, kk Kind) int {
-	pa, pb := unsafe.Pointer(&a), unsafe.Pointer(&b)
-	if kk == KString {
-		return strings.Compare(*(*string)(pa), *(*string)(pb))
-	}
-	x, y := fingerprintBits(kk, readBits(pa, kk)), fingerprintBits(kk, readBits(pb, kk))
-	if kk.Signed() {
-		return cmp.Compare(int64(x), int64(y))
-	}
-	return cmp.Compare(x, y)
 }
 
 // MapLdSh is the shadow of the value m[k] with the fingerprint of the
 // value it describes (the companion form, checked where it is used): the
 // one stored with k's entry.
 func MapLdSh[M ~map[K]V, K comparable, V any](m M, k K) Sh {
-	if !on.Load() || keyKind[K]() == KInvalid {
+	if !on.Load() || !keyOf[K]().tracked() {
 		return Sh{}
 	}
 	st := state(m, false)
@@ -251,16 +240,25 @@ func MapLdSh[M ~map[K]V, K comparable, V any](m M, k K) Sh {
 // MapSt records, after the store m[k] = v, the shadows of the key (ks)
 // and of the value (vs, with the value's fingerprint fp).
 func MapSt[M ~map[K]V, K comparable, V any](m M, k K, ks S, vs S, fp uint64) {
+	mapSt(m, k, keySh{s: ks}, vs, fp)
+}
+
+// MapStT is MapSt for a composite key k with shadow ks (KeyOf).
+func MapStT[M ~map[K]V, K comparable, V any](m M, k K, ks KS, vs S, fp uint64) {
+	mapSt(m, k, keySh{p: ks}, vs, fp)
+}
+
+func mapSt[M ~map[K]V, K comparable, V any](m M, k K, ks keySh, vs S, fp uint64) {
 	if !on.Load() {
 		return
 	}
-	if keyKind[K]() == KInvalid {
+	if !keyOf[K]().tracked() {
 		if vs != 0 {
 			Conc(0, "stored in a map with keys of an untracked kind")
 		}
 		return
 	}
-	st := state(m, ks != 0 || vs != 0)
+	st := state(m, ks.sym() || vs != 0)
 	if st == nil {
 		return
 	}
@@ -269,16 +267,16 @@ func MapSt[M ~map[K]V, K comparable, V any](m M, k K, ks S, vs S, fp uint64) {
 	}
 	for i := range st.entries {
 		if e := &st.entries[i]; e.key.(K) == k {
-			if e.ks == 0 {
-				e.ks = ks
+			if !e.sh().sym() {
+				e.ks, e.kp = ks.s, ks.p
 			}
 			e.vs, e.vfp = vs, fp
 			st.version++
 			return
 		}
 	}
-	if ks != 0 || vs != 0 {
-		st.entries = append(st.entries, mapEntry{key: k, ks: ks, vs: vs, vfp: fp})
+	if ks.sym() || vs != 0 {
+		st.entries = append(st.entries, mapEntry{key: k, ks: ks.s, kp: ks.p, vs: vs, vfp: fp})
 		st.version++
 	}
 }
@@ -287,15 +285,15 @@ func MapSt[M ~map[K]V, K comparable, V any](m M, k K, ks S, vs S, fp uint64) {
 // values: it is handed to code that does not follow them (or ranged over,
 // whose order of iteration dowse does not model).
 func MapLost[M ~map[K]V, K comparable, V any](site uint32, m M, why string) {
-	if !on.Load() || keyKind[K]() == KInvalid {
+	if !on.Load() || !keyOf[K]().tracked() {
 		return
 	}
 	st := state(m, false)
 	if st == nil {
 		return
 	}
-	for _, e := range st.entries {
-		if e.ks != 0 || e.vs != 0 {
+	for i := range st.entries {
+		if e := &st.entries[i]; e.sh().sym() || e.vs != 0 {
 			Conc(site, why)
 			return
 		}
@@ -306,12 +304,21 @@ func MapLost[M ~map[K]V, K comparable, V any](site uint32, m M, why string) {
 // literal's order (after the literal is built, so m already holds every
 // key of it): k is compared with the elements entered before it only.
 func MapLit[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks S, vs S, fp uint64) {
+	mapLit(site, m, k, keySh{s: ks}, vs, fp)
+}
+
+// MapLitT is MapLit for a composite key k with shadow ks (KeyOf).
+func MapLitT[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks KS, vs S, fp uint64) {
+	mapLit(site, m, k, keySh{p: ks}, vs, fp)
+}
+
+func mapLit[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks keySh, vs S, fp uint64) {
 	if !on.Load() {
 		return
 	}
-	kk := keyKind[K]()
-	if kk == KInvalid {
-		if ks != 0 {
+	kt := keyOf[K]()
+	if !kt.tracked() {
+		if ks.sym() {
 			Conc(site, "map key of an untracked kind")
 		}
 		return
@@ -320,7 +327,7 @@ func MapLit[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks S, vs S, 
 	if st == nil {
 		return
 	}
-	resolveIn(site, st, m, k, ks, kk, false)
+	resolveIn(site, st, m, k, ks, kt, false)
 	for i := range st.entries {
 		if e := &st.entries[i]; e.key.(K) == k {
 			e.vs, e.vfp = vs, fp
@@ -328,7 +335,7 @@ func MapLit[M ~map[K]V, K comparable, V any](site uint32, m M, k K, ks S, vs S, 
 			return
 		}
 	}
-	st.entries = append(st.entries, mapEntry{key: k, ks: ks, vs: vs, vfp: fp})
+	st.entries = append(st.entries, mapEntry{key: k, ks: ks.s, kp: ks.p, vs: vs, vfp: fp})
 	st.version++
 }
 
@@ -341,7 +348,7 @@ func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
 	if len(m) == 0 {
 		return nil
 	}
-	kk := keyKind[K]()
+	kt := keyOf[K]()
 	keys := make([]K, 0, len(m))
 	var st *mapState
 	if on.Load() {
@@ -358,8 +365,8 @@ func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
 			keys = append(keys, k)
 		}
 	}
-	if kk != KInvalid {
-		slices.SortFunc(keys[tracked:], func(a, b K) int { return compareKeys(a, b, kk) })
+	if kt.tracked() {
+		slices.SortFunc(keys[tracked:], func(a, b K) int { return kt.compare(unsafe.Pointer(&a), unsafe.Pointer(&b)) })
 	}
 	return keys
 }

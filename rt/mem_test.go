@@ -176,3 +176,20 @@ func TestStringCellIsNoSliceLength(t *testing.T) {
 		t.Fatalf("the string's shadow = %d, want %d", got, s)
 	}
 }
+
+// ClearCells drops the cells of the bytes it is given and no others.
+func TestClearCells(t *testing.T) {
+	begin(t)
+	s := make([]int, 3)
+	Escape(&s)
+	for i := range s {
+		St(uintptr(unsafe.Pointer(&s[i])), mk(Node{Op: OpInput, K: KInt, Val: uint64(i)}), 0)
+	}
+	ClearCells(unsafe.Pointer(&s[0]), 2*unsafe.Sizeof(s[0]))
+	if Ld(uintptr(unsafe.Pointer(&s[0])), 0) != 0 || Ld(uintptr(unsafe.Pointer(&s[1])), 0) != 0 {
+		t.Fatal("a cleared element kept its cell")
+	}
+	if Ld(uintptr(unsafe.Pointer(&s[2])), 0) == 0 {
+		t.Fatal("the element after the cleared ones lost its cell")
+	}
+}

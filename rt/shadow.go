@@ -96,3 +96,28 @@ func MinInt(a, b int) int { return min(a, b) }
 
 // Clause records that the clause at site of a type switch was chosen.
 func Clause(site uint32) { Br(site, true, 0) }
+
+// ClearCells drops the cells of the size bytes at p: the builtin clear
+// zeroes a slice's elements, whose shadows no longer describe them (a cell
+// whose value was already zero would still match its fingerprint).
+func ClearCells(p unsafe.Pointer, size uintptr) {
+	if !on.Load() || size == 0 || !lock() {
+		return
+	}
+	defer unlock()
+	base := uintptr(p)
+	if len(cur.mem) == 0 {
+		return
+	}
+	if size > 4096 && uintptr(len(cur.mem)) < size {
+		for a := range cur.mem {
+			if a >= base && a < base+size {
+				delete(cur.mem, a)
+			}
+		}
+		return
+	}
+	for a := base; a < base+size; a++ {
+		delete(cur.mem, a)
+	}
+}

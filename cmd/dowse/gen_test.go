@@ -93,7 +93,7 @@ func PutStr(t *testing.T, s string, bs []byte) {
 
 import "testing"
 
-func PutMap(t *testing.T, m map[[2]int]int) {}
+func PutMap(t *testing.T, m map[[2]float64]int) {}
 `,
 	"calc/fuzz_test.go": `package calc
 

@@ -250,7 +250,7 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			}
 			replaced := false
 			for j := range v.entries {
-				if ek := v.entries[j].key; ek.bits == k.bits && ek.str == k.str {
+				if sameKey(v.entries[j].key, k) {
 					v.entries[j].val, replaced = e, true
 				}
 			}
@@ -852,4 +852,23 @@ func mocksOf(v *value, used map[string]*mock.Type) {
 		mocksOf(e.key, used)
 		mocksOf(e.val, used)
 	}
+}
+
+// sameKey reports whether map keys a and b are equal: integers, bools and
+// strings, or structs and arrays of them, compared leaf by leaf.
+func sameKey(a, b *value) bool {
+	if a.bits != b.bits || a.str != b.str || len(a.fields) != len(b.fields) || len(a.elems) != len(b.elems) {
+		return false
+	}
+	for i := range a.fields {
+		if !sameKey(a.fields[i].val, b.fields[i].val) {
+			return false
+		}
+	}
+	for i := range a.elems {
+		if !sameKey(a.elems[i], b.elems[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -288,6 +288,12 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		f.pureArgs(x, pre, hoist)
 		f.deleteKey(x, hoisting(pre, hoist))
 		return x
+	case "clear":
+		f.pureArgs(x, pre, hoist)
+		if hoist {
+			f.clearCells(x, pre)
+		}
+		return x
 	case "copy":
 		// n := copy(dst, src): the cells move as for a copy statement.
 		f.pureArgs(x, pre, hoist)
@@ -887,4 +893,29 @@ func (f *fn) deleteKey(call *ast.CallExpr, pre *[]ast.Stmt) {
 	if ok && f.sameKeyType(mt, call.Args[1]) {
 		call.Args[1] = f.mapKeyCall(call.Lparen, call.Args[0], call.Args[1], mt.Key(), false)
 	}
+}
+
+// clearCells makes clear(s) drop the cells of s's elements, which it
+// zeroes: they go first, as nothing runs in between. Before, a cell whose
+// value was already zero still matched its fingerprint after the clear,
+// and a branch on the element had the old value's condition (a
+// divergence: another input took the same branch). A map's table drops
+// the entries whose keys are gone when it is next used.
+func (f *fn) clearCells(call *ast.CallExpr, pre *[]ast.Stmt) {
+	if len(call.Args) != 1 {
+		return
+	}
+	st, ok := f.typeOf(call.Args[0]).Underlying().(*types.Slice)
+	if !ok {
+		return
+	}
+	if c := classOf(st.Elem()); c == untracked || c == aggregate && !hasCells(st.Elem()) {
+		return
+	}
+	s := call.Args[0]
+	f.fl.needU = true
+	data := f.fl.unsafePointer(&ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(f.fl.uns), Sel: ast.NewIdent("SliceData")}, Args: []ast.Expr{s}})
+	size := &ast.BinaryExpr{X: &ast.CallExpr{Fun: f.fl.pre("uintptr"), Args: []ast.Expr{f.lenOf(s)}}, Op: token.MUL,
+		Y: f.fl.sizeof(&ast.IndexExpr{X: s, Index: intLit(0)})}
+	*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("ClearCells", data, size)})
 }

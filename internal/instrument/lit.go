@@ -106,7 +106,14 @@ func (f *fn) hoistLit(e ast.Expr, lit *ast.CompositeLit, ptr bool, pre *[]ast.St
 			vs = &ast.SelectorExpr{X: st.vs, Sel: ast.NewIdent("S")}
 			fp = &ast.SelectorExpr{X: st.vs, Sel: ast.NewIdent("F")}
 		}
-		*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall("MapLit", intLit(uint64(st.site)), id, st.key, orZero(st.ks), vs, fp)})
+		fn, ks := "MapLit", orZero(st.ks)
+		if st.composite {
+			fn = "MapLitT"
+			if st.ks == nil {
+				ks = ast.NewIdent("nil")
+			}
+		}
+		*pre = append(*pre, &ast.ExprStmt{X: f.fl.rtCall(fn, intLit(uint64(st.site)), id, st.key, ks, vs, fp)})
 	}
 	for _, s := range stores {
 		if s.agg != nil {
@@ -324,10 +331,11 @@ func isNamed(t types.Type, pkg, name string) bool {
 // shadow: the key expression (pure), its shadow, and an rt.Sh temporary of
 // the value's shadow.
 type mapLitEntry struct {
-	site uint32
-	key  ast.Expr
-	ks   ast.Expr
-	vs   ast.Expr
+	site      uint32
+	key       ast.Expr
+	ks        ast.Expr
+	vs        ast.Expr
+	composite bool // ks is the rt.KS of a composite key (rt.MapLitT)
 }
 
 // mapLit prepares the entries of map literal lit (of map type u, built
@@ -344,6 +352,28 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 	var elems []element
 	symbolic := false
 	trackedKey := classOf(u.Key()) == scalar || classOf(u.Key()) == str
+	composite := !trackedKey && compositeKey(u.Key())
+	// An elided key ({1, 2}) is written again with the key type of the
+	// literal's own map type; a literal of a named map type has none to
+	// take, and its keys stay untracked.
+	var keyType ast.Expr
+	if mt, ok := lit.Type.(*ast.MapType); ok {
+		keyType = mt.Key
+	}
+	if composite {
+		trackedKey = true
+		for _, el := range lit.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				elided := false
+				if cl, ok := kv.Key.(*ast.CompositeLit); ok && cl.Type == nil {
+					elided = true
+				}
+				if elided && keyType == nil || !elided && !f.sameKeyType(u, kv.Key) || !f.keyTracked(kv.Key, u.Key()) {
+					trackedKey = false
+				}
+			}
+		}
+	}
 	if c := classOf(u.Elem()); c != scalar && c != str {
 		// The table keeps the shadows of integer, bool and string values
 		// only: the shadows and cells of other values are lost.
@@ -368,7 +398,12 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 		}
 		var e element
 		e.kv = kv
-		if trackedKey {
+		switch {
+		case composite && trackedKey:
+			if ks := f.keyShadow(kv.Key, u.Key()); !isNil(ks) {
+				e.ks = ks
+			}
+		case trackedKey:
 			e.ks = f.sh(kv.Key)
 		}
 		switch classOf(u.Elem()) {
@@ -396,7 +431,7 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 	}
 	var entries []mapLitEntry
 	for _, e := range elems {
-		en := mapLitEntry{site: f.fl.site(e.kv.Colon, "mapkey"), key: e.kv.Key}
+		en := mapLitEntry{site: f.fl.site(e.kv.Colon, "mapkey"), key: e.kv.Key, composite: composite}
 		if e.ks != nil {
 			tmp := f.newTemp()
 			*pre = append(*pre, define(tmp, e.ks), use(tmp))
@@ -408,8 +443,12 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 			en.vs = tmp
 		}
 		if f.fl.constOf(e.kv.Key) == nil {
+			key := e.kv.Key
+			if cl, ok := key.(*ast.CompositeLit); ok && cl.Type == nil {
+				key = &ast.CompositeLit{Type: keyType, Lbrace: cl.Lbrace, Elts: cl.Elts, Rbrace: cl.Rbrace}
+			}
 			tmp := f.newTemp()
-			*pre = append(*pre, define(tmp, e.kv.Key), use(tmp))
+			*pre = append(*pre, define(tmp, key), use(tmp))
 			en.key = tmp
 		}
 		entries = append(entries, en)
@@ -478,4 +517,10 @@ func valueOf(el ast.Expr) ast.Expr {
 		return kv.Value
 	}
 	return el
+}
+
+// isNil reports whether e is the identifier nil.
+func isNil(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "nil"
 }

@@ -46,7 +46,7 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 			return keep()
 		}
 	case *types.Map:
-		if c := classOf(u.Key()); c != scalar && c != str {
+		if c := classOf(u.Key()); c != scalar && c != str && !compositeKey(u.Key()) {
 			return keep()
 		}
 		if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) {
@@ -324,7 +324,17 @@ func (f *fn) rangeMap(s *ast.RangeStmt, mt *types.Map, label *ast.Ident) []ast.S
 			Body: blockOf([]ast.Stmt{&ast.BranchStmt{Tok: token.CONTINUE}}),
 		},
 	}
-	f.temps[k] = temp{t: mt.Key(), sh: f.fl.rtCall("MapKeySh", r, k)}
+	if compositeKey(mt.Key()) {
+		// A struct or array key: its leaves' cells get the table's
+		// shadows (none: cleared, the temporary may be reused).
+		f.temps[k] = temp{t: mt.Key()}
+		if hasCells(mt.Key()) {
+			head = append(head, f.fl.escape(k),
+				&ast.ExprStmt{X: f.fl.rtCall("KeySt", &ast.UnaryExpr{Op: token.AND, X: k}, f.fl.rtCall("MapKeyKS", r, k))})
+		}
+	} else {
+		f.temps[k] = temp{t: mt.Key(), sh: f.fl.rtCall("MapKeySh", r, k)}
+	}
 	var valExpr ast.Expr
 	if s.Value != nil {
 		v := &ast.IndexExpr{X: r, Index: k}

@@ -222,6 +222,40 @@ func (f *fn) shCall(x *ast.CallExpr, t types.Type) ast.Expr {
 		if _, ok := f.typeOf(x.Args[0]).Underlying().(*types.Chan); ok {
 			return f.fl.rtCall("ChanCap", x.Args[0])
 		}
+	case "min", "max":
+		return f.shMinMax(x, t)
+	}
+	return nil
+}
+
+// shMinMax is the shadow of min or max of integers or strings (rt.MinMax,
+// rt.MinMaxStr): before, the result had none, and a branch on it no
+// condition.
+func (f *fn) shMinMax(x *ast.CallExpr, t types.Type) ast.Expr {
+	isMax := ast.NewIdent(strconv.FormatBool(f.builtin(x.Fun) == "max"))
+	var shs []ast.Expr
+	sym := false
+	for _, a := range x.Args {
+		s := f.sh(a)
+		sym = sym || s != nil
+		shs = append(shs, orZero(s))
+	}
+	if !sym {
+		return nil
+	}
+	switch classOf(t) {
+	case scalar:
+		args := []ast.Expr{isMax, f.rtK(t)}
+		for i, a := range x.Args {
+			args = append(args, f.fl.lit("Arg", shs[i], f.fl.val(a, t)))
+		}
+		return f.fl.rtCall("MinMax", args...)
+	case str:
+		args := []ast.Expr{isMax, &ast.CompositeLit{Type: &ast.ArrayType{Elt: f.fl.rtSel("S")}, Elts: shs}}
+		for _, a := range x.Args {
+			args = append(args, f.fl.strVal(a))
+		}
+		return f.fl.rtCall("MinMaxStr", args...)
 	}
 	return nil
 }
@@ -474,6 +508,9 @@ func (f *fn) untrackedKey(pos token.Pos, u *types.Map, key ast.Expr, pre *[]ast.
 	if c := classOf(u.Key()); c == scalar || c == str {
 		return
 	}
+	if compositeKey(u.Key()) && f.sameKeyType(u, key) && f.keyTracked(key, u.Key()) {
+		return
+	}
 	kt := f.typeOf(key) // an interface key boxes the key's own type
 	*pre = append(*pre, f.lostValue(key, kt, func() uint32 { return f.fl.site(pos, "map") }, "map key of an untracked kind")...)
 }
@@ -493,12 +530,17 @@ func (f *fn) sameKeyType(u *types.Map, key ast.Expr) bool {
 // mapKeyCall is rt.MapKeyI for key of type kt in map m.
 func (f *fn) mapKeyCall(pos token.Pos, m, key ast.Expr, kt types.Type, store bool) ast.Expr {
 	var ks ast.Expr
+	fn := "MapKeyI"
 	switch classOf(kt) {
 	case scalar, str:
 		ks = f.sh(key)
+	default:
+		if compositeKey(kt) {
+			fn, ks = "MapKeyT", f.keyShadow(key, kt)
+		}
 	}
 	site := f.fl.site(pos, "mapkey")
-	call := f.fl.rtCall("MapKeyI", intLit(uint64(site)), m, key, orZero(ks), ast.NewIdent(strconv.FormatBool(store)))
+	call := f.fl.rtCall(fn, intLit(uint64(site)), m, key, orZero(ks), ast.NewIdent(strconv.FormatBool(store)))
 	f.types[call] = kt
 	return call
 }

@@ -183,6 +183,9 @@ func (f *fn) topExpr(e ast.Expr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		if b == "copy" && hoist {
 			f.copyShadows(call, pre)
 		}
+		if b == "clear" && hoist {
+			f.clearCells(call, pre)
+		}
 		if b == "delete" {
 			f.deleteKey(call, hoisting(pre, hoist))
 		}
@@ -236,6 +239,7 @@ type lhsTarget struct {
 	// For a map element: temporaries holding the map, the key and the
 	// key's shadow, evaluated before the assignment (rt.MapSt after it).
 	mapX, mapK, mapKS ast.Expr
+	mapKT             bool // mapKS is the rt.KS of a composite key
 }
 
 func (f *fn) target(e ast.Expr, isDefine bool, pre *[]ast.Stmt, hoist bool) lhsTarget {
@@ -273,11 +277,19 @@ func (f *fn) target(e ast.Expr, isDefine bool, pre *[]ast.Stmt, hoist bool) lhsT
 					var ks ast.Expr
 					switch classOf(mt.Key()) {
 					case scalar, str:
-						ks = f.sh(key)
+						ks = &ast.CallExpr{Fun: f.fl.rtSel("S"), Args: []ast.Expr{orZero(f.sh(key))}}
+					default:
+						if compositeKey(mt.Key()) {
+							ks = &ast.CallExpr{Fun: f.fl.rtSel("KS"), Args: []ast.Expr{f.keyShadow(key, mt.Key())}}
+							t.mapKT = true
+						}
+					}
+					if ks == nil {
+						ks = &ast.CallExpr{Fun: f.fl.rtSel("S"), Args: []ast.Expr{zeroS()}}
 					}
 					t.mapX, t.mapK, t.mapKS = f.newTemp(), key, f.newTemp()
 					*pre = append(*pre, define(t.mapX, ix.X),
-						define(t.mapKS, &ast.CallExpr{Fun: f.fl.rtSel("S"), Args: []ast.Expr{orZero(ks)}}),
+						define(t.mapKS, ks),
 						use(t.mapX, t.mapKS))
 					if f.fl.constOf(key) == nil {
 						// A constant keeps its key type where it is used.
@@ -812,5 +824,9 @@ func (f *fn) mapStore(t lhsTarget, sh ast.Expr) []ast.Stmt {
 		vs = &ast.SelectorExpr{X: sh, Sel: ast.NewIdent("S")}
 		fp = &ast.SelectorExpr{X: sh, Sel: ast.NewIdent("F")}
 	}
-	return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall("MapSt", t.mapX, t.mapK, t.mapKS, vs, fp)}}
+	fn := "MapSt"
+	if t.mapKT {
+		fn = "MapStT"
+	}
+	return []ast.Stmt{&ast.ExprStmt{X: f.fl.rtCall(fn, t.mapX, t.mapK, t.mapKS, vs, fp)}}
 }

@@ -201,14 +201,15 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	case *types.Slice:
 		return b.composite(t, rt.Shape{Kind: rt.ShapeSlice, Type: name}, u.Elem(), part)
 	case *types.Map:
-		// Keys of integer, bool and string types: the map model compares
-		// them (rt.MapKeyI). Values of any shape: scalars keep their
-		// shadows in the map's table, pointees and slice elements in
-		// memory; the fields of a struct value held by the map do not,
-		// which the worker records as a concretization (rt/inputs.go).
-		kb, okK := u.Key().Underlying().(*types.Basic)
-		if !okK || basicKind(kb) == rt.KInvalid {
-			return 0, "map keys of integer, bool and string types only", false
+		// Keys of integer, bool and string types, and structs and arrays
+		// of them: the map model compares them (rt.MapKeyI, leaf by leaf
+		// for structs and arrays, rt/mapkeys.go). Values of any shape:
+		// scalars keep their shadows in the map's table, pointees and
+		// slice elements in memory; the fields of a struct value held by
+		// the map do not, which the worker records as a concretization
+		// (rt/inputs.go).
+		if n, ok := inputKey(u.Key(), 0); !ok || n > maxKeyLeaves {
+			return 0, "map keys of integer, bool and string types, and structs and arrays of them, only", false
 		}
 		i := b.begin(t, rt.Shape{Kind: rt.ShapeMap, Type: name})
 		k, why, ok := part(u.Key())
@@ -389,4 +390,41 @@ func basicKind(b *types.Basic) rt.Kind {
 		return rt.KString
 	}
 	return rt.KInvalid
+}
+
+// maxKeyLeaves is the runtime's bound on the leaves of a struct or array
+// map key (rt/mapkeys.go).
+const maxKeyLeaves = 32
+
+// inputKey reports whether a map input can have keys of type t: an
+// integer, bool or string type, or a struct or array of such (blank
+// fields aside), with n leaves so far; it returns the count of leaves.
+func inputKey(t types.Type, n int) (int, bool) {
+	if n > maxKeyLeaves {
+		return n, false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return n + 1, basicKind(u) != rt.KInvalid
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if u.Field(i).Name() == "_" {
+				continue
+			}
+			var ok bool
+			if n, ok = inputKey(u.Field(i).Type(), n); !ok {
+				return n, false
+			}
+		}
+		return n, true
+	case *types.Array:
+		for i := int64(0); i < u.Len(); i++ {
+			var ok bool
+			if n, ok = inputKey(u.Elem(), n); !ok {
+				return n, false
+			}
+		}
+		return n, true
+	}
+	return n, false
 }

@@ -349,3 +349,69 @@ outer:
 	}
 	return out
 }
+
+type cell struct {
+	row, col int
+	_        int
+	tag      string
+}
+
+type cellNames map[cell]string
+
+func mkCell(r int) cell { return cell{row: r, col: r + 1} }
+
+// StructKeys exercises maps with keys of struct, array, pointer and
+// interface types: literals with elided keys built of variables (of a map
+// type written out and of a named one), stores, op-assignment, comma-ok
+// reads and deletes through keys that are literals, variables, call
+// results and fields, and ranges over such maps.
+func StructKeys(a, b int, s string) string {
+	m := map[cell]int{{a, b, 0, s}: 1, {row: b, col: a}: 2}
+	named := cellNames{{a, b, 0, s}: "x"}
+	m[cell{row: a}] += 3
+	m[mkCell(a)]++
+	k := cell{row: b, col: a, tag: s}
+	m[k] = len(s)
+	v, ok := m[cell{a, b, 7, s}]
+	delete(m, cell{row: b, col: a})
+	grid := map[[2]int]bool{{a, b}: true}
+	grid[[2]int{b, a}] = a > b
+	var p, q = new(int), new(int)
+	ptrs := map[*int]int{p: a}
+	ptrs[q] += b
+	ifs := map[any]int{s: a}
+	ifs[a] = b
+	holder := struct{ key cell }{key: k}
+	_, held := m[holder.key]
+	sum := 0
+	for c, n := range m {
+		sum += c.row + n
+	}
+	return fmt.Sprintf("%v %v %v %v %v %v %v %v %v %v", v, ok, len(m), named[cell{a, b, 0, s}], grid[[2]int{a, b}], len(grid), ptrs[p]+ptrs[q], ifs[s]+ifs[a], held, sum)
+}
+
+// MinMax uses the builtins min and max on integers of several kinds,
+// constants and strings.
+func MinMax(a, b int, c int8, u uint16, s, t string) string {
+	lo, hi := min(a, b), max(a, b, 7)
+	cc := max(c, -3)
+	uu := min(u, 40000, u+1)
+	first := min(s, t, "m")
+	last := max(s, t)
+	var f float64 = min(1.5, float64(a))
+	return fmt.Sprintf("%v %v %v %v %q %q %v", lo, hi, cc, uu, first, last, f)
+}
+
+// Clear clears slices of integers, strings and structs, and a map.
+func Clear(a int, s string) string {
+	ns := []int{a, 0, a + 1}
+	ss := []string{s, ""}
+	ps := []point{{X: a}, {Y: a}}
+	m := map[int]int{a: 1, a + 1: 2}
+	clear(ns)
+	clear(ss[:1])
+	clear(ps)
+	clear(m)
+	m[a] = 3
+	return fmt.Sprint(ns, len(ss[0]), ps, len(m), m[a])
+}

@@ -180,3 +180,30 @@ func TestChannels(t *testing.T) {
 		}
 	}
 }
+
+func TestStructKeys(t *testing.T) {
+	for _, in := range []struct {
+		a, b int
+		s    string
+	}{{1, 2, "x"}, {2, 1, ""}, {3, 3, "yz"}} {
+		t.Log(StructKeys(in.a, in.b, in.s))
+	}
+	if got, want := StructKeys(1, 2, "x"), "1 true 4 x true 2 3 3 true 11"; got != want {
+		t.Errorf("StructKeys(1, 2, x) = %q, want %q", got, want)
+	}
+}
+
+func TestMinMax(t *testing.T) {
+	if got, want := MinMax(3, -4, -8, 65535, "x", "go"), `-4 7 -3 0 "go" "x" 1.5`; got != want {
+		t.Errorf("MinMax = %q, want %q", got, want)
+	}
+	if got, want := MinMax(9, 8, 5, 2, "", "z"), `8 9 5 2 "" "z" 1.5`; got != want {
+		t.Errorf("MinMax = %q, want %q", got, want)
+	}
+}
+
+func TestClear(t *testing.T) {
+	if got, want := Clear(4, "x"), "[0 0 0] 0 [{0 0} {0 0}] 1 3"; got != want {
+		t.Errorf("Clear = %q, want %q", got, want)
+	}
+}

@@ -20,7 +20,7 @@ func PutList(t *testing.T, l *List, err error, ctx context.Context, w io.Writer)
 
 func PutBinary(t *testing.T, n *Node) {}
 
-func PutMap(t *testing.T, m map[[2]int]int) {}
+func PutMap(t *testing.T, m map[[2]float64]int) {}
 
 func PutFloat(t *testing.T, f float64) {}
 

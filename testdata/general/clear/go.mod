@@ -1,0 +1,3 @@
+module example.com/ring
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/terrain
+
+go 1.22

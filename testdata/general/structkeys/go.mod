@@ -1,0 +1,3 @@
+module example.com/grid
+
+go 1.22
