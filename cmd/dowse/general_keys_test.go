@@ -2,16 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// general reads the fixture module testdata/general/name.
-func general(t *testing.T, name string) map[string]string {
-	t.Helper()
-	return readTree(t, filepath.Join("..", "..", "testdata", "general", name))
-}
 
 // TestGeneralStructKeys explores a board keyed by struct coordinates and a
 // count of digrams keyed by arrays: lookups, stores, op-assignments,
