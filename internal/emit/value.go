@@ -601,7 +601,7 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 			view, vars = &alone, vars[:len(t.Results)]
 		}
 	}
-	outs, err := decodeValues(vars, view, t.Funcs, outputs, true)
+	outs, err := decodeValues(vars, view, t.Funcs, outputs, true, dynTypes{t.Dyn, t.Mocks, t.Vars})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// general reads the fixture module testdata/general/name.
+func general(t *testing.T, name string) map[string]string {
+	t.Helper()
+	return readTree(t, filepath.Join("..", "..", "testdata", "general", name))
+}
+
+// partsRE matches the literals of a []interface{} field named parts.
+var partsRE = regexp.MustCompile(`parts: +\[\]interface\{\}\{.*`)
+
+// inputSummary is the part of a JSON summary these tests read.
+type inputSummary struct {
+	Target   string `json:"target"`
+	Error    string `json:"error"`
+	Paths    int    `json:"paths"`
+	Tests    int    `json:"tests"`
+	Failures []struct {
+		Input string `json:"input"`
+	} `json:"failures"`
+	Incomplete []string `json:"incomplete"`
+	Exhaustive bool     `json:"exhaustive"`
+}
+
+// inputSummaries decodes the JSON summaries dowse gen printed, by target.
+func inputSummaries(t *testing.T, out string) map[string]inputSummary {
+	t.Helper()
+	res := map[string]inputSummary{}
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var s inputSummary
+		if err := dec.Decode(&s); err != nil {
+			t.Fatalf("decoding the JSON summaries: %v\n%s", err, out)
+		}
+		res[s.Target] = s
+	}
+	return res
+}
+
+// Variadic functions are explored: the variadic parameter is a slice
+// input, and the rows call the function with it spread.
+func TestGeneralVariadic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "variadic"), "-json", "-max-time", "20s", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d (the planted failure)\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
+	}
+	got := inputSummaries(t, stdout)
+	for _, target := range []string{"Sum", "Mean"} {
+		s, ok := got[target]
+		if !ok || s.Error != "" || s.Paths == 0 {
+			t.Fatalf("%s: not explored (%+v)\n%s", target, s, stderr)
+		}
+		// The planted failure: three readings, the first two making 100
+		// and the last 7.
+		if len(s.Failures) != 1 || !strings.Contains(s.Failures[0].Input, "len(xs)=3") || !strings.Contains(s.Failures[0].Input, "xs[2]=7") {
+			t.Errorf("%s: failures %+v, want the one at three readings ending in 7", target, s.Failures)
+		}
+	}
+	gen := readTree(t, dir)["stats_dowse_auto_test.go"]
+	for _, want := range []string{"Sum(tt.xs...)", "Mean(tt.scale, tt.xs...)", "xs: []int{"} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("generated tests lack %q:\n%s", want, gen)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
+
+// Elements of interface type (a variadic ...interface{}, a
+// map[string]any) get a dynamic type each, chosen like a branch: the
+// rows hold integers, strings, booleans and nil, written as Go literals.
+func TestGeneralInterfaceElements(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "join"), "-json", "-max-len", "4", "-max-time", "20s", "./...")
+	// The nil part's panic is deliberate (its message says so): listed,
+	// not a finding.
+	if code != exitOK {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitOK, stdout, stderr)
+	}
+	got := inputSummaries(t, stdout)
+	for _, target := range []string{"Join", "Fields"} {
+		if s, ok := got[target]; !ok || s.Error != "" || s.Paths == 0 {
+			t.Fatalf("%s: not explored (%+v)\n%s", target, s, stderr)
+		}
+	}
+	// A nil element reaches the panic.
+	if f := got["Join"].Failures; len(f) != 1 || !strings.Contains(f[0].Input, "parts[0].(type)=0") {
+		t.Errorf("Join: failures %+v, want the nil part", f)
+	}
+	gen := readTree(t, dir)["join_dowse_auto_test.go"]
+	for _, want := range []string{"Join(tt.sep, tt.parts...)", "record: map[string]any{"} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("generated tests lack %s:\n%s", want, gen)
+		}
+	}
+	// Every case of the type switch has its element in some row.
+	all := strings.Join(partsRE.FindAllString(gen, -1), "\n")
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`\btrue\b`),
+		regexp.MustCompile(`\bfalse\b`),
+		regexp.MustCompile(`[{ ]""[,}]`),
+		regexp.MustCompile(`[{ ]-[0-9]`),
+		regexp.MustCompile(`\{nil\}`),
+	} {
+		if !want.MatchString(all) {
+			t.Errorf("no row's parts match %s:\n%s", want, all)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
