@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,15 +20,18 @@ var partsRE = regexp.MustCompile(`parts: +\[\]interface\{\}\{.*`)
 
 // inputSummary is the part of a JSON summary these tests read.
 type inputSummary struct {
-	Target   string `json:"target"`
-	Error    string `json:"error"`
-	Paths    int    `json:"paths"`
-	Tests    int    `json:"tests"`
-	Failures []struct {
-		Input string `json:"input"`
-	} `json:"failures"`
-	Incomplete []string `json:"incomplete"`
-	Exhaustive bool     `json:"exhaustive"`
+	Target     string         `json:"target"`
+	Error      string         `json:"error"`
+	Paths      int            `json:"paths"`
+	Tests      int            `json:"tests"`
+	Failures   []failureInput `json:"failures"`
+	Incomplete []string       `json:"incomplete"`
+	Exhaustive bool           `json:"exhaustive"`
+}
+
+// failureInput is a failure's input, as the JSON summary writes it.
+type failureInput struct {
+	Input string `json:"input"`
 }
 
 // inputSummaries decodes the JSON summaries dowse gen printed, by target.
@@ -116,6 +120,44 @@ func TestGeneralInterfaceElements(t *testing.T) {
 	} {
 		if !want.MatchString(all) {
 			t.Errorf("no row's parts match %s:\n%s", want, all)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
+
+// A decoder's entry point, whose destination (an any the code asserts
+// to *Config) nests slices of structs of slices and maps, is explored at
+// the default -max-len although its full layout exceeds rt.MaxLeaves:
+// collections inside others get fewer slots, and the verdict says so.
+func TestGeneralDecoderEntry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "decode"), "-json", "-max-time", "20s", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d (the port limit)\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
+	}
+	got := inputSummaries(t, stdout)
+	for _, target := range []string{"Decode", "Ports"} {
+		s, ok := got[target]
+		if !ok || s.Error != "" || s.Paths == 0 {
+			t.Fatalf("%s: not explored (%+v)\n%s", target, s, stderr)
+		}
+		if s.Exhaustive || !slices.Contains(s.Incomplete, "cut-inputs") {
+			t.Errorf("%s: exhaustive %v, incomplete %v: want cut-inputs among the reasons", target, s.Exhaustive, s.Incomplete)
+		}
+	}
+	// The planted failure needs a server's limits, three collections
+	// deep: a "ports" limit above its number of ports.
+	if f := got["Ports"].Failures; !slices.ContainsFunc(f, func(f failureInput) bool {
+		return strings.Contains(f.Input, `Servers[0].Limits[0].Key="ports"`)
+	}) {
+		t.Errorf("Ports: failures %+v, want one over a server's port limit", f)
+	}
+	gen := readTree(t, dir)["config_dowse_auto_test.go"]
+	for _, want := range []string{"Decode(tt.data, tt.v)", "v: &Config{", "Servers: []Server{", `"config: destination must be a non-nil *Config"`} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("generated tests lack %s:\n%s", want, gen)
 		}
 	}
 	generatedTestsPass(t, dir)

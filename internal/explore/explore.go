@@ -115,6 +115,10 @@ const (
 	ReasonGoroutines    = "goroutines"
 	ReasonDivergence    = "divergence"
 	ReasonInternal      = "internal-error" // a run's expressions could not be decoded
+	// ReasonCutInputs: collections inside others had fewer element
+	// slots than the length bound, to keep the input vector within
+	// rt.MaxLeaves (rt.Leaf.Cut).
+	ReasonCutInputs = "cut-inputs"
 )
 
 // StopExhausted is the stop reason when every branch of every explored
@@ -124,7 +128,7 @@ const StopExhausted = "all paths explored"
 var reasonOrder = []string{
 	ReasonMaxRuns, ReasonMaxTime, ReasonCanceled, ReasonMaxBranches,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
-	ReasonMaxMemory, ReasonWorkerKilled, ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
+	ReasonMaxMemory, ReasonWorkerKilled, ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal, ReasonCutInputs,
 }
 
 // Report is the result of exploring one target.
@@ -445,6 +449,9 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	}
 	e.leaves = leaves
 	e.rep.Leaves = e.leaves
+	if slices.ContainsFunc(leaves, func(l rt.Leaf) bool { return l.Cut }) {
+		e.hit[ReasonCutInputs] = true // longer nested values are not explored
+	}
 
 	seeds := target.Seeds
 	if sd, ok := ex.(Seeder); ok {
