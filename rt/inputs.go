@@ -219,7 +219,7 @@ func (c *checker) fitsBuild(bd *Build, t reflect.Type) error {
 // fitsParams checks fn's parameter shapes against ft's parameters from
 // index first on, and its error result.
 func (c *checker) fitsParams(fn Func, ft reflect.Type, first int) error {
-	if ft.IsVariadic() || ft.NumIn()-first != len(fn.Params) {
+	if ft.IsVariadic() != fn.Variadic || ft.NumIn()-first != len(fn.Params) {
 		return fmt.Errorf("%s does not take %d parameters", fn.Expr, len(fn.Params))
 	}
 	for k, p := range fn.Params {
@@ -743,7 +743,11 @@ func (b *builder) call(fn Func, recv *reflect.Value) (out []reflect.Value, ok bo
 		}
 	}()
 	Call(0, shadows...)
-	out = fv.Call(args)
+	if fn.Variadic {
+		out = fv.CallSlice(args)
+	} else {
+		out = fv.Call(args)
+	}
 	if fn.Err {
 		if err := out[len(out)-1]; !err.IsNil() {
 			b.rejected = fmt.Sprintf("%s returned an error: %v", fn.Expr, err.Interface())

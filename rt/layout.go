@@ -314,6 +314,9 @@ type Func struct {
 	ParamNames []string // for paths and messages
 	Params     []int    // the shapes of its parameters (a method's: after the receiver)
 	Err        bool     // its last result is an error
+	// Variadic says its last parameter is variadic (...T): its shape is
+	// a []T's, and the worker passes the slice spread (CallSlice).
+	Variadic bool
 }
 
 // A Field is a struct field that gets a value.

@@ -162,3 +162,31 @@ func TestGeneralDecoderEntry(t *testing.T) {
 	}
 	generatedTestsPass(t, dir)
 }
+
+// Variadic constructors and methods build values too: a *Bag is made by
+// New(words...) and Add(words...) calls, written with the words spread.
+func TestGeneralVariadicBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, general(t, "bag"), "-json", "-max-len", "3", "-max-time", "20s", "./...")
+	if code != exitOK {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitOK, stdout, stderr)
+	}
+	got := inputSummaries(t, stdout)
+	for _, target := range []string{"New", "Bag.Add", "Bag.Count", "Bag.Top"} {
+		if s, ok := got[target]; !ok || s.Error != "" || s.Paths == 0 {
+			t.Fatalf("%s: not explored (%+v)\n%s", target, s, stderr)
+		}
+	}
+	gen := readTree(t, dir)["bag_dowse_auto_test.go"]
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`built := New\("[a-z]*"`),
+		regexp.MustCompile(`built\.Add\("[a-z]*"`),
+	} {
+		if !want.MatchString(gen) {
+			t.Errorf("generated tests lack %s:\n%s", want, gen)
+		}
+	}
+	generatedTestsPass(t, dir)
+}
