@@ -494,10 +494,10 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			b.fillAt(fv, f.Shape)
 		}
 	case ShapePointer:
-		if !b.u.Enter(sh.Elem, b.l.Depth) {
+		if !b.u.Enter(b.l, sh.Elem) {
 			return 0, 0 // nil
 		}
-		defer b.u.Leave(sh.Elem)
+		defer b.u.Leave(b.l, sh.Elem)
 		if !b.choose() {
 			b.skip(sh.Elem)
 			return 0, 0
@@ -886,13 +886,13 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 			ub.value(v.Field(f.Index), f.Shape)
 		}
 	case ShapePointer:
-		if !ub.u.Enter(sh.Elem, ub.l.Depth) {
+		if !ub.u.Enter(ub.l, sh.Elem) {
 			if !v.IsNil() {
 				ub.ok = false
 			}
 			return
 		}
-		defer ub.u.Leave(sh.Elem)
+		defer ub.u.Leave(ub.l, sh.Elem)
 		ub.vals = append(ub.vals, Value{Bits: B(!v.IsNil())})
 		if v.IsNil() {
 			ub.zeros(sh.Elem)

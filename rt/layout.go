@@ -492,17 +492,29 @@ func (l *Layout) Choices() []bool {
 // pointers have leaves.
 type Unfolding map[int]int
 
-// enter reports whether a pointer to shape elem may be non-nil here, and
-// if so counts it until leave.
-func (u Unfolding) Enter(elem, depth int) bool {
-	if u[elem] >= depth {
+// Enter reports whether shape i of l (a pointer's pointee, an
+// interface) may occur once more here, at most l.Depth times on the way
+// from a parameter, and if so counts it until Leave. A copy of a shape
+// (Shape.Of) counts as the shape: cutting must not deepen the unfolding.
+func (u Unfolding) Enter(l *Layout, i int) bool {
+	i = l.own(i)
+	if u[i] >= l.Depth {
 		return false
 	}
-	u[elem]++
+	u[i]++
 	return true
 }
 
-func (u Unfolding) Leave(elem int) { u[elem]-- }
+// Leave ends the occurrence of shape i that Enter counted.
+func (u Unfolding) Leave(l *Layout, i int) { u[l.own(i)]-- }
+
+// own is the shape that shape i copies (Shape.Of), or i.
+func (l *Layout) own(i int) int {
+	if of := l.Shapes[i].Of; of > 0 {
+		return of - 1
+	}
+	return i
+}
 
 // flattener walks a layout and collects its leaves.
 type flattener struct {
@@ -670,14 +682,14 @@ func (f *flattener) shape(i int) {
 			f.pop()
 		}
 	case ShapePointer:
-		if !f.u.Enter(s.Elem, f.l.Depth) {
+		if !f.u.Enter(f.l, s.Elem) {
 			return
 		}
 		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
 		f.push(Step{Kind: StepDeref})
 		f.shape(s.Elem)
 		f.pop()
-		f.u.Leave(s.Elem)
+		f.u.Leave(f.l, s.Elem)
 	case ShapeError:
 		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
 		f.leaf(Leaf{K: KString, Max: f.l.MaxLen}, Step{Kind: StepMessage})
@@ -706,7 +718,7 @@ func (f *flattener) shape(i int) {
 			f.pop()
 		}
 	case ShapeIface:
-		if !f.u.Enter(i, f.l.Depth) {
+		if !f.u.Enter(f.l, i) {
 			return
 		}
 		f.leaf(Leaf{K: KInt, IsLen: true, Max: len(s.Outs)}, Step{Kind: StepType})
@@ -715,7 +727,7 @@ func (f *flattener) shape(i int) {
 			f.shape(o)
 			f.pop()
 		}
-		f.u.Leave(i)
+		f.u.Leave(f.l, i)
 	case ShapeMock:
 		m := s.Mock
 		if !m.Scripts {

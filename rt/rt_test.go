@@ -376,3 +376,30 @@ func TestCutCollectionSlots(t *testing.T) {
 		t.Fatalf("built %+v, want [{[5]} {nil}] (a length beyond the slots is nil)", got)
 	}
 }
+
+// A copy of a shape (Shape.Of) counts as the shape in the unfolding of
+// recursive types: the nodes held by a cut collection of a node do not
+// unfold deeper than the node itself.
+func TestCopiesCountAsTheirShape(t *testing.T) {
+	l := &Layout{
+		Params: []Param{{Name: "n", Shape: 0}},
+		Shapes: []Shape{
+			{Kind: ShapePointer, Type: "*Node", Elem: 1},
+			{Kind: ShapeStruct, Type: "Node", Fields: []Field{{Name: "Next", Index: 0, Shape: 0}, {Name: "Kids", Index: 1, Shape: 2}}},
+			{Kind: ShapeSlice, Type: "[]*Node", Elem: 3},
+			{Kind: ShapePointer, Type: "*Node", Elem: 4, Of: 1},
+			{Kind: ShapeStruct, Type: "Node", Fields: []Field{{Name: "Next", Index: 0, Shape: 3}, {Name: "Kids", Index: 1, Shape: 5}}, Of: 2},
+			{Kind: ShapeSlice, Type: "[]*Node", Elem: 3, Max: 1, Of: 3},
+		},
+		MaxLen: 2,
+		Depth:  1,
+	}
+	_, paths := leafPaths(t, l)
+	want := []string{"n != nil", "len(n.Kids)"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Fatalf("leaves = %q, want %q (a kid is a Node one level down: nil at depth 1)", paths, want)
+	}
+	if n := l.CountLeaves(100); n != len(want) {
+		t.Fatalf("CountLeaves = %d, want %d", n, len(want))
+	}
+}

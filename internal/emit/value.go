@@ -280,10 +280,10 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, mismatch()
 		}
 		v.isNil = true
-		if !d.u.Enter(sh.Elem, d.l.Depth) {
+		if !d.u.Enter(d.l, sh.Elem) {
 			break
 		}
-		defer d.u.Leave(sh.Elem)
+		defer d.u.Leave(d.l, sh.Elem)
 		in, err := d.next(path + " != nil")
 		if err != nil {
 			return nil, err
@@ -356,10 +356,10 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, mismatch()
 		}
 		v.isNil = true
-		if !d.u.Enter(shape, d.l.Depth) {
+		if !d.u.Enter(d.l, shape) {
 			break
 		}
-		defer d.u.Leave(shape)
+		defer d.u.Leave(d.l, shape)
 		in, err := d.next(path + ".(type)")
 		if err != nil {
 			return nil, err
