@@ -2,18 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 )
-
-// general reads the fixture module testdata/general/name.
-func general(t *testing.T, name string) map[string]string {
-	t.Helper()
-	return readTree(t, filepath.Join("..", "..", "testdata", "general", name))
-}
 
 // partsRE matches the literals of a []interface{} field named parts.
 var partsRE = regexp.MustCompile(`parts: +\[\]interface\{\}\{.*`)
