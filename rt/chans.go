@@ -61,13 +61,13 @@ func (b *builder) fillChan(v reflect.Value, sh *Shape) {
 	}
 	x, s := b.take()
 	n := int(x.Bits)
-	if n < 0 || n > b.l.MaxLen {
+	if n < 0 || n > b.l.Slots(sh) {
 		n = 0
 	}
 	ch := reflect.MakeChan(both, n)
 	st := &chanState{ch: ch, n: n, lenS: s}
 	lost := false
-	for i := 0; i < b.l.MaxLen; i++ {
+	for i := 0; i < b.l.Slots(sh); i++ {
 		if b.choices[sh.Elem] && i <= n {
 			record(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n))})
 		}

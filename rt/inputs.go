@@ -219,7 +219,7 @@ func (c *checker) fitsBuild(bd *Build, t reflect.Type) error {
 // fitsParams checks fn's parameter shapes against ft's parameters from
 // index first on, and its error result.
 func (c *checker) fitsParams(fn Func, ft reflect.Type, first int) error {
-	if ft.IsVariadic() || ft.NumIn()-first != len(fn.Params) {
+	if ft.IsVariadic() != fn.Variadic || ft.NumIn()-first != len(fn.Params) {
 		return fmt.Errorf("%s does not take %d parameters", fn.Expr, len(fn.Params))
 	}
 	for k, p := range fn.Params {
@@ -443,7 +443,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 	case ShapeSlice:
 		x, s := b.take()
 		n := int(x.Bits)
-		if n < 0 || n > b.l.MaxLen {
+		if n < 0 || n > b.l.Slots(sh) {
 			n = 0
 		}
 		if n > 0 {
@@ -451,7 +451,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			if es := &b.l.Shapes[sh.Elem]; es.Kind == ShapeScalar && es.K.Integer() {
 				// One leaf per element, right after the length.
 				first := b.next
-				elems := make([]S, b.l.MaxLen)
+				elems := make([]S, b.l.Slots(sh))
 				for k := range elems {
 					elems[k] = cur.inputs[first+k]
 				}
@@ -463,7 +463,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		} else if es := &b.l.Shapes[sh.Elem]; s != 0 && es.Kind == ShapeScalar && es.K.Integer() {
 			// An empty input is nil: it has no address, but its length's
 			// shadow names it.
-			elems := make([]S, b.l.MaxLen)
+			elems := make([]S, b.l.Slots(sh))
 			for k := range elems {
 				elems[k] = cur.inputs[b.next+k]
 			}
@@ -472,7 +472,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			}
 			cur.emptySlices[s] = inputSlice{elems: elems}
 		}
-		for i := 0; i < b.l.MaxLen; i++ {
+		for i := 0; i < b.l.Slots(sh); i++ {
 			if b.choices[sh.Elem] && i <= n {
 				b.rec(Event{Site: InputSite, Taken: i < n, Cond: Cmp(OpLt, KInt, 0, uint64(i), s, uint64(n)), Implicit: b.quiet > 0 || b.implicit})
 			}
@@ -494,10 +494,10 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			b.fillAt(fv, f.Shape)
 		}
 	case ShapePointer:
-		if !b.u.Enter(sh.Elem, b.l.Depth) {
+		if !b.u.Enter(b.l, sh.Elem) {
 			return 0, 0 // nil
 		}
-		defer b.u.Leave(sh.Elem)
+		defer b.u.Leave(b.l, sh.Elem)
 		if !b.choose() {
 			b.skip(sh.Elem)
 			return 0, 0
@@ -516,7 +516,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 	case ShapeWriter:
 		v.Set(reflect.ValueOf(new(bytes.Buffer)))
 	case ShapeReader:
-		v.Set(reflect.ValueOf(b.reader()))
+		v.Set(reflect.ValueOf(b.reader(sh)))
 	case ShapeChan:
 		b.fillChan(v, sh)
 	case ShapeBuilt:
@@ -743,7 +743,11 @@ func (b *builder) call(fn Func, recv *reflect.Value) (out []reflect.Value, ok bo
 		}
 	}()
 	Call(0, shadows...)
-	out = fv.Call(args)
+	if fn.Variadic {
+		out = fv.CallSlice(args)
+	} else {
+		out = fv.Call(args)
+	}
 	if fn.Err {
 		if err := out[len(out)-1]; !err.IsNil() {
 			b.rejected = fmt.Sprintf("%s returned an error: %v", fn.Expr, err.Interface())
@@ -859,7 +863,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 		}
 	case ShapeSlice:
 		n := v.Len()
-		if n > ub.l.MaxLen {
+		if n > ub.l.Slots(sh) {
 			ub.ok = false // too long for the layout
 			n = 0
 		}
@@ -868,7 +872,7 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 			length = EmptySlice
 		}
 		ub.vals = append(ub.vals, Value{Bits: length})
-		for i := 0; i < ub.l.MaxLen; i++ {
+		for i := 0; i < ub.l.Slots(sh); i++ {
 			if i < n {
 				ub.value(v.Index(i), sh.Elem)
 			} else {
@@ -882,13 +886,13 @@ func (ub *unbuilder) value(v reflect.Value, shape int) {
 			ub.value(v.Field(f.Index), f.Shape)
 		}
 	case ShapePointer:
-		if !ub.u.Enter(sh.Elem, ub.l.Depth) {
+		if !ub.u.Enter(ub.l, sh.Elem) {
 			if !v.IsNil() {
 				ub.ok = false
 			}
 			return
 		}
-		defer ub.u.Leave(sh.Elem)
+		defer ub.u.Leave(ub.l, sh.Elem)
 		ub.vals = append(ub.vals, Value{Bits: B(!v.IsNil())})
 		if v.IsNil() {
 			ub.zeros(sh.Elem)
@@ -963,7 +967,7 @@ func (ub *unbuilder) zeros(shape int) {
 }
 
 // fillMap sets the map v from a length leaf (chosen, as pick does) and
-// MaxLen slots of a key and a value (see Layout): the first len slots are
+// Slots(sh) slots of a key and a value (see Layout): the first len slots are
 // stored in order, each key
 // compared with the keys stored before it as branches of the run (site 0:
 // equal keys make a smaller map, which the search must be able to choose
@@ -973,7 +977,7 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 	// The length is a choice (len == 0?, len == 1?, ...): what the code
 	// does with the map depends on its size in ways no branch of the code
 	// records (a lookup in the nil map finds nothing, whatever the key).
-	n := b.pick(b.l.MaxLen)
+	n := b.pick(b.l.Slots(sh))
 	kt, vt := v.Type().Key(), v.Type().Elem()
 	kk := b.l.Shapes[sh.Key].K
 	ktype := keyTypeOf(kt)
@@ -989,7 +993,7 @@ func (b *builder) fillMap(v reflect.Value, sh *Shape) {
 			unlock()
 		}
 	}
-	for i := 0; i < b.l.MaxLen; i++ {
+	for i := 0; i < b.l.Slots(sh); i++ {
 		if i >= n {
 			b.skip(sh.Key)
 			b.skip(sh.Elem)
@@ -1079,7 +1083,7 @@ func keyConst(k reflect.Value, kk Kind) S {
 // bound does not fit.
 func (ub *unbuilder) mapValue(v reflect.Value, sh *Shape) {
 	n := v.Len()
-	if n > ub.l.MaxLen {
+	if n > ub.l.Slots(sh) {
 		ub.ok = false
 		n = 0
 	}
@@ -1114,7 +1118,7 @@ func (ub *unbuilder) mapValue(v reflect.Value, sh *Shape) {
 			return cmp.Compare(a.Uint(), b.Uint())
 		})
 	}
-	for i := 0; i < ub.l.MaxLen; i++ {
+	for i := 0; i < ub.l.Slots(sh); i++ {
 		if i < n {
 			ub.value(keys[i], sh.Key)
 			ub.value(v.MapIndex(keys[i]), sh.Elem)

@@ -91,6 +91,16 @@ import (
 //     more calls", j for Methods[j-1]) followed by the leaves of every
 //     method's parameters (only the chosen one's are used).
 //
+// Cutting. A collection (ShapeSlice, ShapeMap, ShapeReader, ShapeChan)
+// has MaxLen element slots, so collections nested in collections
+// multiply: a []Env of []Server of []int has MaxLen^3 leaves. When no
+// unfolding Depth keeps a layout within MaxLeaves, SetBounds (in
+// internal/load) copies the shapes reached through the elements of a
+// collection (Shape.Of) and gives the copied collections fewer slots
+// (Shape.Max, see Slots); every walk of the layout reads Slots, so all
+// agree on the leaves. Their length leaves are marked Cut, and a target
+// with such leaves is never reported exhaustive.
+//
 // The worker records every choice leaf as a branch of the run (site 0,
 // see InputSite), so the search explores both answers like any other
 // branch, and the path condition says which one a row took. A slice whose
@@ -215,6 +225,24 @@ type Shape struct {
 	// results, then one pointee shape per entry of Writes.
 	Sandbox bool
 	Writes  []int
+	// Max is, for a ShapeSlice, ShapeMap, ShapeReader or ShapeChan, its
+	// number of element slots when it has fewer than Layout.MaxLen (0:
+	// MaxLen; see Slots). SetBounds gives fewer to the copies of the
+	// shapes that sit inside the elements of other collections when the
+	// layout would exceed MaxLeaves otherwise (see "Cutting" below).
+	Max int
+	// Of is, for such a copy, 1 + the index of the shape it copies; 0 for
+	// a shape of its own.
+	Of int
+}
+
+// Slots is the number of element slots of s, a ShapeSlice, ShapeMap,
+// ShapeReader or ShapeChan: the largest length its values may have.
+func (l *Layout) Slots(s *Shape) int {
+	if s.Max > 0 && s.Max < l.MaxLen {
+		return s.Max
+	}
+	return l.MaxLen
 }
 
 // Mock describes the values of a generated mock type: the worker finds
@@ -286,6 +314,9 @@ type Func struct {
 	ParamNames []string // for paths and messages
 	Params     []int    // the shapes of its parameters (a method's: after the receiver)
 	Err        bool     // its last result is an error
+	// Variadic says its last parameter is variadic (...T): its shape is
+	// a []T's, and the worker passes the slice spread (CallSlice).
+	Variadic bool
 }
 
 // A Field is a struct field that gets a value.
@@ -335,6 +366,11 @@ type Leaf struct {
 	Choice bool // a construction choice: non-nil (true) or nil (false)
 	Max    int  // for lengths and strings: the largest allowed length
 	Float  bool // the IEEE 754 bits of a float32 (K KUint32) or float64 (K KUint64)
+	// Cut marks the length of a collection given fewer slots than
+	// MaxLen to keep the layout within MaxLeaves (Shape.Max): longer
+	// values of it are outside the explored domain, and the verdict is
+	// not exhaustive.
+	Cut bool
 }
 
 // MaxLeaves bounds the number of leaves of a layout; recursive types are
@@ -456,17 +492,29 @@ func (l *Layout) Choices() []bool {
 // pointers have leaves.
 type Unfolding map[int]int
 
-// enter reports whether a pointer to shape elem may be non-nil here, and
-// if so counts it until leave.
-func (u Unfolding) Enter(elem, depth int) bool {
-	if u[elem] >= depth {
+// Enter reports whether shape i of l (a pointer's pointee, an
+// interface) may occur once more here, at most l.Depth times on the way
+// from a parameter, and if so counts it until Leave. A copy of a shape
+// (Shape.Of) counts as the shape: cutting must not deepen the unfolding.
+func (u Unfolding) Enter(l *Layout, i int) bool {
+	i = l.own(i)
+	if u[i] >= l.Depth {
 		return false
 	}
-	u[elem]++
+	u[i]++
 	return true
 }
 
-func (u Unfolding) Leave(elem int) { u[elem]-- }
+// Leave ends the occurrence of shape i that Enter counted.
+func (u Unfolding) Leave(l *Layout, i int) { u[l.own(i)]-- }
+
+// own is the shape that shape i copies (Shape.Of), or i.
+func (l *Layout) own(i int) int {
+	if of := l.Shapes[i].Of; of > 0 {
+		return of - 1
+	}
+	return i
+}
 
 // flattener walks a layout and collects its leaves.
 type flattener struct {
@@ -568,6 +616,12 @@ func (f *flattener) leaf(l Leaf, last ...Step) {
 	f.leaves = append(f.leaves, l)
 }
 
+// length adds the length leaf of collection s.
+func (f *flattener) length(s *Shape) {
+	n := f.l.Slots(s)
+	f.leaf(Leaf{K: KInt, IsLen: true, Max: n, Cut: n < f.l.MaxLen}, Step{Kind: StepLen})
+}
+
 func (f *flattener) push(s Step) { f.steps = append(f.steps, s) }
 func (f *flattener) pop()        { f.steps = f.steps[:len(f.steps)-1] }
 
@@ -590,30 +644,30 @@ func (f *flattener) shape(i int) {
 			f.pop()
 		}
 	case ShapeSlice:
-		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
-		for j := 0; j < f.l.MaxLen; j++ {
+		f.length(s)
+		for j := 0; j < f.l.Slots(s); j++ {
 			f.push(Step{Kind: StepIndex, N: j})
 			f.shape(s.Elem)
 			f.pop()
 		}
 	case ShapeReader:
-		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
-		for j := 0; j < f.l.MaxLen; j++ {
+		f.length(s)
+		for j := 0; j < f.l.Slots(s); j++ {
 			f.leaf(Leaf{K: KUint8}, Step{Kind: StepIndex, N: j})
 		}
 	case ShapeChan:
 		if s.Send {
 			return
 		}
-		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
-		for j := 0; j < f.l.MaxLen; j++ {
+		f.length(s)
+		for j := 0; j < f.l.Slots(s); j++ {
 			f.push(Step{Kind: StepIndex, N: j})
 			f.shape(s.Elem)
 			f.pop()
 		}
 	case ShapeMap:
-		f.leaf(Leaf{K: KInt, IsLen: true, Max: f.l.MaxLen}, Step{Kind: StepLen})
-		for j := 0; j < f.l.MaxLen; j++ {
+		f.length(s)
+		for j := 0; j < f.l.Slots(s); j++ {
 			f.push(Step{Kind: StepMapKey, N: j})
 			f.shape(s.Key)
 			f.pop()
@@ -628,14 +682,14 @@ func (f *flattener) shape(i int) {
 			f.pop()
 		}
 	case ShapePointer:
-		if !f.u.Enter(s.Elem, f.l.Depth) {
+		if !f.u.Enter(f.l, s.Elem) {
 			return
 		}
 		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
 		f.push(Step{Kind: StepDeref})
 		f.shape(s.Elem)
 		f.pop()
-		f.u.Leave(s.Elem)
+		f.u.Leave(f.l, s.Elem)
 	case ShapeError:
 		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
 		f.leaf(Leaf{K: KString, Max: f.l.MaxLen}, Step{Kind: StepMessage})
@@ -664,7 +718,7 @@ func (f *flattener) shape(i int) {
 			f.pop()
 		}
 	case ShapeIface:
-		if !f.u.Enter(i, f.l.Depth) {
+		if !f.u.Enter(f.l, i) {
 			return
 		}
 		f.leaf(Leaf{K: KInt, IsLen: true, Max: len(s.Outs)}, Step{Kind: StepType})
@@ -673,7 +727,7 @@ func (f *flattener) shape(i int) {
 			f.shape(o)
 			f.pop()
 		}
-		f.u.Leave(i)
+		f.u.Leave(f.l, i)
 	case ShapeMock:
 		m := s.Mock
 		if !m.Scripts {

@@ -55,10 +55,10 @@ var rtypeType = reflect.TypeOf(reflect.TypeFor[int]())
 // fillIface sets the interface value v (shape index i) to nil or to a
 // value of the dynamic type the choice leaf picks.
 func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
-	if !b.u.Enter(i, b.l.Depth) {
+	if !b.u.Enter(b.l, i) {
 		return // nil, no leaves
 	}
-	defer b.u.Leave(i)
+	defer b.u.Leave(b.l, i)
 	ch := ifaceChoice{leaf: b.next, n: len(sh.Outs)}
 	for j, o := range sh.Outs {
 		if b.l.Shapes[o].Kind == ShapeMock {

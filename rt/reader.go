@@ -44,16 +44,16 @@ type reader struct {
 	offS S
 }
 
-// reader builds a reader from a length leaf and MaxLen byte leaves (see
-// Layout).
-func (b *builder) reader() *reader {
+// reader builds a reader of shape sh from a length leaf and a byte leaf
+// per slot (see Layout).
+func (b *builder) reader(sh *Shape) *reader {
 	x, s := b.take()
 	n := int(x.Bits)
-	if n < 0 || n > b.l.MaxLen {
+	if n < 0 || n > b.l.Slots(sh) {
 		n = 0
 	}
 	r := &reader{b: make([]byte, n), lenS: s}
-	for i := 0; i < b.l.MaxLen; i++ {
+	for i := 0; i < b.l.Slots(sh); i++ {
 		x, es := b.take()
 		if i >= n {
 			continue

@@ -330,3 +330,76 @@ func leafPaths(t *testing.T, l *Layout) ([]Leaf, []string) {
 	}
 	return leaves, paths
 }
+
+// A collection with fewer slots than MaxLen (a cut layout, Shape.Max) has
+// that many element leaves in every walk: flattening, building, counting;
+// its length leaf says so, and a length beyond its slots builds nil.
+func TestCutCollectionSlots(t *testing.T) {
+	type elem struct{ Xs []int8 }
+	l := &Layout{
+		Params: []Param{{Name: "p", Shape: 0}},
+		Shapes: []Shape{
+			{Kind: ShapeSlice, Type: "[]elem", Elem: 1},
+			{Kind: ShapeStruct, Type: "elem", Fields: []Field{{Name: "Xs", Index: 0, Shape: 2}}},
+			{Kind: ShapeSlice, Type: "[]int8", Elem: 3, Max: 1},
+			{Kind: ShapeScalar, Type: "int8", K: KInt8},
+		},
+		MaxLen: 2,
+		Depth:  2,
+	}
+	params := []reflect.Type{reflect.TypeFor[[]elem]()}
+	if err := checkLayout(l, params, nil); err != nil {
+		t.Fatal(err)
+	}
+	leaves, paths := leafPaths(t, l)
+	want := []string{"len(p)", "len(p[0].Xs)", "p[0].Xs[0]", "len(p[1].Xs)", "p[1].Xs[0]"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Fatalf("leaves = %q, want %q", paths, want)
+	}
+	if n := l.CountLeaves(100); n != len(want) {
+		t.Fatalf("CountLeaves = %d, want %d", n, len(want))
+	}
+	if leaves[0].Cut || leaves[0].Max != 2 || !leaves[1].Cut || leaves[1].Max != 1 {
+		t.Fatalf("length leaves %+v and %+v: want the outer one of 2 slots, the inner one cut to 1", leaves[0], leaves[1])
+	}
+	begin(t)
+	for i, lf := range leaves {
+		cur.inputs = append(cur.inputs, mk(Node{Op: OpInput, K: lf.K, Val: uint64(i)}))
+	}
+	vals := []Value{{Bits: 2}, {Bits: 1}, {Bits: 5}, {Bits: 2}, {Bits: 7}}
+	b := newBuilder(l, l.Choices(), nil, vals)
+	pv, _ := b.arg(0, params[0])
+	if b.next != len(leaves) {
+		t.Fatalf("built from %d of %d leaves", b.next, len(leaves))
+	}
+	if got := pv.Interface().([]elem); !reflect.DeepEqual(got, []elem{{Xs: []int8{5}}, {}}) {
+		t.Fatalf("built %+v, want [{[5]} {nil}] (a length beyond the slots is nil)", got)
+	}
+}
+
+// A copy of a shape (Shape.Of) counts as the shape in the unfolding of
+// recursive types: the nodes held by a cut collection of a node do not
+// unfold deeper than the node itself.
+func TestCopiesCountAsTheirShape(t *testing.T) {
+	l := &Layout{
+		Params: []Param{{Name: "n", Shape: 0}},
+		Shapes: []Shape{
+			{Kind: ShapePointer, Type: "*Node", Elem: 1},
+			{Kind: ShapeStruct, Type: "Node", Fields: []Field{{Name: "Next", Index: 0, Shape: 0}, {Name: "Kids", Index: 1, Shape: 2}}},
+			{Kind: ShapeSlice, Type: "[]*Node", Elem: 3},
+			{Kind: ShapePointer, Type: "*Node", Elem: 4, Of: 1},
+			{Kind: ShapeStruct, Type: "Node", Fields: []Field{{Name: "Next", Index: 0, Shape: 3}, {Name: "Kids", Index: 1, Shape: 5}}, Of: 2},
+			{Kind: ShapeSlice, Type: "[]*Node", Elem: 3, Max: 1, Of: 3},
+		},
+		MaxLen: 2,
+		Depth:  1,
+	}
+	_, paths := leafPaths(t, l)
+	want := []string{"n != nil", "len(n.Kids)"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Fatalf("leaves = %q, want %q (a kid is a Node one level down: nil at depth 1)", paths, want)
+	}
+	if n := l.CountLeaves(100); n != len(want) {
+		t.Fatalf("CountLeaves = %d, want %d", n, len(want))
+	}
+}

@@ -180,8 +180,8 @@ func serve(t *testing.T, targets map[string]any, seeds [][]SeedValue) {
 		ft := fv.Type()
 		layout, ok := setup.Layouts[name]
 		switch {
-		case ft.Kind() != reflect.Func || ft.IsVariadic():
-			info.Err = "not a function with fixed parameters"
+		case ft.Kind() != reflect.Func:
+			info.Err = "not a function"
 		case !ok:
 			info.Err = "no input layout"
 		default:
@@ -339,7 +339,14 @@ func (w *worker) run(t *testing.T, tg *target, req *Request) *Result {
 		Call(0, shadows...)
 		start := time.Now()
 		defer func() { res.Nanos = time.Since(start).Nanoseconds() }()
-		results := tg.fn.Call(args)
+		var results []reflect.Value
+		if tg.fn.Type().IsVariadic() {
+			// The variadic parameter's input is a slice, passed spread
+			// (f(a, xs...)) as the generated test passes it.
+			results = tg.fn.CallSlice(args)
+		} else {
+			results = tg.fn.Call(args)
+		}
 		finished = true
 		if tg.auto {
 			on.Store(false) // reading the results must not record anything

@@ -224,7 +224,7 @@ func (r *renderer) built(v *value) string {
 			fmt.Fprintf(&s, "var built %s\n", r.typeString(v.t))
 		}
 		for _, c := range b.calls {
-			fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.argList(c.args))
+			fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.callArgs(c.m, c.args))
 		}
 		s.WriteString("return built\n}()")
 		return s.String()
@@ -242,12 +242,12 @@ func (r *renderer) built(v *value) string {
 	if recv := sig.Recv(); recv != nil {
 		name = "(" + r.typeString(recv.Type()) + ")." + b.ctor.Name() // a method expression
 	}
-	fmt.Fprintf(&s, "%s := %s(%s)\n", strings.Join(lhs, ", "), name, r.argList(b.args))
+	fmt.Fprintf(&s, "%s := %s(%s)\n", strings.Join(lhs, ", "), name, r.callArgs(b.ctor, b.args))
 	if b.fn.Err {
 		s.WriteString("if err != nil {\npanic(err)\n}\n")
 	}
 	for _, c := range b.calls {
-		fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.argList(c.args))
+		fmt.Fprintf(&s, "built.%s(%s)\n", c.m.Name(), r.callArgs(c.m, c.args))
 	}
 	switch {
 	case b.deref:
@@ -391,6 +391,24 @@ func (r *renderer) argList(args []*value) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
 		parts[i] = r.lit(a, false)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// callArgs renders the arguments of a call of fn: those of a variadic
+// last parameter spread, one per element (none for an empty slice), so
+// that a row reads as code calls the function: built.Add(5, "a").
+func (r *renderer) callArgs(fn *types.Func, args []*value) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || !sig.Variadic() || len(args) == 0 {
+		return r.argList(args)
+	}
+	parts := make([]string, 0, len(args))
+	for _, a := range args[:len(args)-1] {
+		parts = append(parts, r.lit(a, false))
+	}
+	for _, e := range args[len(args)-1].elems {
+		parts = append(parts, r.lit(e, false))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -126,9 +126,10 @@ func paramLabel(p *types.Var, i int) string {
 	return p.Name()
 }
 
-// length reads the length leaf of the slice or map at path: the length,
-// and whether the value is nil (length 0, except an output's EmptySlice).
-func (d *decoder) length(path string) (int64, bool, error) {
+// length reads the length leaf of the slice or map at path, which has
+// slots elements in the layout: the length, and whether the value is nil
+// (length 0, except an output's EmptySlice).
+func (d *decoder) length(path string, slots int) (int64, bool, error) {
 	in, err := d.next("len(" + path + ")")
 	if err != nil {
 		return 0, false, err
@@ -138,8 +139,8 @@ func (d *decoder) length(path string) (int64, bool, error) {
 	if empty {
 		n = 0
 	}
-	if n < 0 || n > int64(d.l.MaxLen) {
-		return 0, false, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, d.l.MaxLen)
+	if n < 0 || n > int64(slots) {
+		return 0, false, fmt.Errorf("len(%s) = %d outside [0, %d]", path, n, slots)
 	}
 	return n, n == 0 && !empty, nil
 }
@@ -190,12 +191,12 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if !ok {
 			return nil, mismatch()
 		}
-		n, isNil, err := d.length(path)
+		n, isNil, err := d.length(path, d.l.Slots(sh))
 		if err != nil {
 			return nil, err
 		}
 		v.isNil = isNil
-		for i := 0; i < d.l.MaxLen; i++ {
+		for i := 0; i < d.l.Slots(sh); i++ {
 			e, err := d.decode(sh.Elem, s.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
@@ -212,11 +213,11 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if sh.Send {
 			break // empty, with room for MaxLen values
 		}
-		n, _, err := d.length(path)
+		n, _, err := d.length(path, d.l.Slots(sh))
 		if err != nil {
 			return nil, err
 		}
-		for i := 0; i < d.l.MaxLen; i++ {
+		for i := 0; i < d.l.Slots(sh); i++ {
 			e, err := d.decode(sh.Elem, c.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
@@ -230,13 +231,13 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if !ok {
 			return nil, mismatch()
 		}
-		n, isNil, err := d.length(path)
+		n, isNil, err := d.length(path, d.l.Slots(sh))
 		if err != nil {
 			return nil, err
 		}
 		v.isNil = isNil
 		v.entries = []mapEntry{}
-		for i := 0; i < d.l.MaxLen; i++ {
+		for i := 0; i < d.l.Slots(sh); i++ {
 			k, err := d.decode(sh.Key, m.Key(), fmt.Sprintf("key(%s, %d)", path, i))
 			if err != nil {
 				return nil, err
@@ -279,10 +280,10 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, mismatch()
 		}
 		v.isNil = true
-		if !d.u.Enter(sh.Elem, d.l.Depth) {
+		if !d.u.Enter(d.l, sh.Elem) {
 			break
 		}
-		defer d.u.Leave(sh.Elem)
+		defer d.u.Leave(d.l, sh.Elem)
 		in, err := d.next(path + " != nil")
 		if err != nil {
 			return nil, err
@@ -313,12 +314,12 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, mismatch()
 		}
 		// The bytes the reader yields, stored like a []byte's elements.
-		n, _, err := d.length(path)
+		n, _, err := d.length(path, d.l.Slots(sh))
 		if err != nil {
 			return nil, err
 		}
 		data := make([]byte, 0, n)
-		for i := 0; i < d.l.MaxLen; i++ {
+		for i := 0; i < d.l.Slots(sh); i++ {
 			in, err := d.next(fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
@@ -355,10 +356,10 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			return nil, mismatch()
 		}
 		v.isNil = true
-		if !d.u.Enter(shape, d.l.Depth) {
+		if !d.u.Enter(d.l, shape) {
 			break
 		}
-		defer d.u.Leave(shape)
+		defer d.u.Leave(d.l, shape)
 		in, err := d.next(path + ".(type)")
 		if err != nil {
 			return nil, err
@@ -601,7 +602,7 @@ func decodeOutputs(t *Target, outputs []rt.Value) ([]*value, error) {
 			view, vars = &alone, vars[:len(t.Results)]
 		}
 	}
-	outs, err := decodeValues(vars, view, t.Funcs, outputs, true)
+	outs, err := decodeValues(vars, view, t.Funcs, outputs, true, dynTypes{t.Dyn, t.Mocks, t.Vars})
 	if err != nil {
 		return nil, err
 	}

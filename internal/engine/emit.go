@@ -510,7 +510,7 @@ func (g *runner) writeFile(p *load.Package, external bool, name string, targets 
 	f := emit.File{Pkg: variant.Types, Dir: p.Dir, SourceFile: name, Keep: keep}
 	for _, t := range targets {
 		layout, own := ownLayout(t)
-		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Layout: layout, Dyn: t.Dyn, Mocks: t.Mocks, Vars: t.Vars}
+		et := emit.Target{Name: t.Name, Fuzz: t.Kind == load.KindFuzz, Params: t.Params, Variadic: t.Variadic, Layout: layout, Dyn: t.Dyn, Mocks: t.Mocks, Vars: t.Vars}
 		if t.Kind.Auto() {
 			et.Auto, et.Results, et.Method = true, t.Results, t.Kind == load.KindMethod
 			et.Call, et.Funcs, et.Restore = t.Expr, t.Funcs, t.Writes

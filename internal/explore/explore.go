@@ -137,6 +137,10 @@ const (
 	ReasonGoroutines    = "goroutines"
 	ReasonDivergence    = "divergence"
 	ReasonInternal      = "internal-error" // a run's expressions could not be decoded
+	// ReasonCutInputs: collections inside others had fewer element
+	// slots than the length bound, to keep the input vector within
+	// rt.MaxLeaves (rt.Leaf.Cut).
+	ReasonCutInputs = "cut-inputs"
 )
 
 // StopExhausted is the stop reason when every branch of every explored
@@ -146,7 +150,7 @@ const StopExhausted = "all paths explored"
 var reasonOrder = []string{
 	ReasonMaxRuns, ReasonMaxTime, ReasonBudget, ReasonPlateau, ReasonCanceled, ReasonMaxBranches,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
-	ReasonMaxMemory, ReasonWorkerKilled, ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal,
+	ReasonMaxMemory, ReasonWorkerKilled, ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal, ReasonCutInputs,
 }
 
 // Report is the result of exploring one target.
@@ -488,6 +492,9 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 		for _, k := range target.Known {
 			e.known[k] = true
 		}
+	}
+	if slices.ContainsFunc(leaves, func(l rt.Leaf) bool { return l.Cut }) {
+		e.hit[ReasonCutInputs] = true // longer nested values are not explored
 	}
 
 	seeds := target.Seeds

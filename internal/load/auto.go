@@ -185,11 +185,8 @@ func autoTarget(fn *types.Func, pkg *types.Package, info *types.Info, readOnly m
 		params = append(params, sig.Params().At(i))
 	}
 	t.Params = params
-	if sig.Variadic() {
-		last := params[len(params)-1]
-		t.Err = &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
-		return t
-	}
+	// A variadic parameter ...T is a []T input, passed spread.
+	t.Variadic = sig.Variadic()
 	ifaces.scope([]types.Object{fn})
 	b := newLayoutBuilder(pkg, true, readOnly, ifaces)
 	b.zeroMade = zeroMade

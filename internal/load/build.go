@@ -106,7 +106,7 @@ func hasUnexported(n *types.Named) bool {
 }
 
 // constructor returns the function of the package that makes values of
-// type t (T or *T for the named type n): not generic, not variadic,
+// type t (T or *T for the named type n): not generic,
 // returning t first and at most an error besides; for a t that is T, one
 // returning *T does too (deref: the value is its pointee), after those
 // returning T. "New"+T comes first, then "New", then other functions
@@ -123,7 +123,7 @@ func (b *layoutBuilder) constructor(n *types.Named, t types.Type) (ctor *types.F
 			continue
 		}
 		sig := fn.Type().(*types.Signature)
-		if sig.TypeParams().Len() > 0 || sig.Variadic() {
+		if sig.TypeParams().Len() > 0 {
 			continue
 		}
 		res := sig.Results()
@@ -190,7 +190,7 @@ func (b *layoutBuilder) methodConstructors(n *types.Named, t types.Type) []*type
 			m := other.Method(i)
 			sig := m.Type().(*types.Signature)
 			res := sig.Results()
-			if !m.Exported() || sig.Variadic() || res.Len() == 0 || res.Len() > 2 || res.Len() == 2 && !isNamed(res.At(1).Type(), "", "error") {
+			if !m.Exported() || res.Len() == 0 || res.Len() > 2 || res.Len() == 2 && !isNamed(res.At(1).Type(), "", "error") {
 				continue
 			}
 			switch first := res.At(0).Type(); {
@@ -244,7 +244,7 @@ func mutators(n *types.Named, readOnly map[*types.Func]bool) []*types.Func {
 	for i := 0; i < n.NumMethods(); i++ {
 		m := n.Method(i)
 		sig := m.Type().(*types.Signature)
-		if !m.Exported() || sig.Variadic() || readOnly[m] {
+		if !m.Exported() || readOnly[m] {
 			continue
 		}
 		if _, ptr := types.Unalias(sig.Recv().Type()).(*types.Pointer); ptr {
@@ -264,7 +264,7 @@ func methodExpr(m *types.Func) string {
 // fn describes fn for a Build, with the shapes of its parameters.
 func (b *layoutBuilder) fn(fn *types.Func, method bool) (rt.Func, bool) {
 	sig := fn.Type().(*types.Signature)
-	f := rt.Func{Expr: fn.Name(), Name: fn.Name()}
+	f := rt.Func{Expr: fn.Name(), Name: fn.Name(), Variadic: sig.Variadic()}
 	if method {
 		f.Expr = methodExpr(fn)
 	}

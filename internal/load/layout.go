@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -91,8 +92,15 @@ func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, 
 
 // SetBounds sets the length bound of l and the deepest unfolding of
 // recursive types that keeps l within rt.MaxLeaves (at most maxLen, at
-// least 1).
+// least 1). If none does, it cuts: the collections inside the elements of
+// other collections get fewer slots (see rt.Layout, "Cutting"), as many
+// as fit, with the deepest unfolding that fits then; if one slot each is
+// still too many, the outermost collections get fewer slots too. A
+// layout that fits nothing is left at its smallest, and Leaves says so.
+// SetBounds may be called again with another bound: it undoes an
+// earlier cut first.
 func SetBounds(l *rt.Layout, maxLen int) {
+	uncut(l)
 	l.MaxLen = maxLen
 	for i, s := range l.Shapes {
 		if s.Build != nil {
@@ -102,11 +110,156 @@ func SetBounds(l *rt.Layout, maxLen int) {
 			l.Shapes[i].Len = min(maxCalls, maxLen)
 		}
 	}
-	for l.Depth = max(1, maxLen); l.Depth > 1; l.Depth-- {
+	if fitDepth(l) {
+		return
+	}
+	for inner := maxLen - 1; inner >= 1; inner-- {
+		uncut(l)
+		cut(l, inner, 0)
+		if fitDepth(l) {
+			return
+		}
+	}
+	for outer := maxLen - 1; outer >= 1; outer-- {
+		uncut(l)
+		cut(l, 1, outer)
+		if fitDepth(l) {
+			return
+		}
+	}
+}
+
+// fitDepth sets the deepest unfolding of l, at most l.MaxLen, that keeps
+// it within rt.MaxLeaves, and reports whether one does (else Depth is 1).
+func fitDepth(l *rt.Layout) bool {
+	for l.Depth = max(1, l.MaxLen); ; l.Depth-- {
 		if l.CountLeaves(rt.MaxLeaves) <= rt.MaxLeaves {
+			return true
+		}
+		if l.Depth <= 1 {
+			return false
+		}
+	}
+}
+
+// isCollection reports whether values of shape s have element slots.
+func isCollection(s *rt.Shape) bool {
+	switch s.Kind {
+	case rt.ShapeSlice, rt.ShapeMap, rt.ShapeReader:
+		return true
+	case rt.ShapeChan:
+		return !s.Send
+	}
+	return false
+}
+
+// cut gives the collections inside the elements of collections inner
+// slots, and, if outer is not 0, the others outer slots: it copies the
+// shapes reachable from a collection's element (rt.Shape.Of), so that a
+// type used both at the top of a parameter and inside a collection keeps
+// its slots at the top.
+func cut(l *rt.Layout, inner, outer int) {
+	own := len(l.Shapes)
+	copies := map[int]int{}
+	var nested func(i int) int
+	nested = func(i int) int {
+		if c, ok := copies[i]; ok {
+			return c
+		}
+		c := len(l.Shapes)
+		copies[i] = c
+		s := l.Shapes[i]
+		s.Of = i + 1
+		if isCollection(&s) {
+			s.Max = inner
+		}
+		l.Shapes = append(l.Shapes, s)
+		// The parts: copied slices, each part the nested copy.
+		s.Fields = slices.Clone(s.Fields)
+		for k := range s.Fields {
+			s.Fields[k].Shape = nested(s.Fields[k].Shape)
+		}
+		s.Outs = slices.Clone(s.Outs)
+		for k := range s.Outs {
+			s.Outs[k] = nested(s.Outs[k])
+		}
+		switch s.Kind {
+		case rt.ShapeArray, rt.ShapeSlice, rt.ShapePointer, rt.ShapeChan, rt.ShapeMap:
+			s.Elem = nested(s.Elem)
+			if s.Kind == rt.ShapeMap {
+				s.Key = nested(s.Key)
+			}
+		case rt.ShapeBuilt:
+			bd := *s.Build
+			bd.Ctor = nestedFunc(bd.Ctor, nested)
+			bd.Methods = slices.Clone(bd.Methods)
+			for k := range bd.Methods {
+				bd.Methods[k] = nestedFunc(bd.Methods[k], nested)
+			}
+			s.Build = &bd
+		case rt.ShapeMock:
+			m := *s.Mock
+			m.Methods = slices.Clone(m.Methods)
+			for k := range m.Methods {
+				m.Methods[k].Outs = slices.Clone(m.Methods[k].Outs)
+				for j := range m.Methods[k].Outs {
+					m.Methods[k].Outs[j] = nested(m.Methods[k].Outs[j])
+				}
+			}
+			s.Mock = &m
+		}
+		l.Shapes[c] = s
+		return c
+	}
+	for i := 0; i < own; i++ {
+		s := &l.Shapes[i]
+		if !isCollection(s) {
+			continue
+		}
+		if outer > 0 {
+			s.Max = outer
+		}
+		if s.Kind != rt.ShapeReader {
+			e := nested(l.Shapes[i].Elem)
+			l.Shapes[i].Elem = e
+		}
+	}
+}
+
+// nestedFunc is fn with its parameters' shapes replaced by nested ones.
+func nestedFunc(fn rt.Func, nested func(int) int) rt.Func {
+	fn.Params = slices.Clone(fn.Params)
+	for k := range fn.Params {
+		fn.Params[k] = nested(fn.Params[k])
+	}
+	return fn
+}
+
+// uncut undoes cut: the shapes that are not copies point to shapes that
+// are not copies again, and the copies are dropped.
+func uncut(l *rt.Layout) {
+	own := len(l.Shapes)
+	for i, s := range l.Shapes {
+		if s.Of > 0 {
+			own = i
 			break
 		}
 	}
+	if own == len(l.Shapes) {
+		return
+	}
+	orig := func(i int) int {
+		if i >= own {
+			return l.Shapes[i].Of - 1
+		}
+		return i
+	}
+	for i := 0; i < own; i++ {
+		s := &l.Shapes[i]
+		s.Max = 0
+		s.Elem, s.Key = orig(s.Elem), orig(s.Key)
+	}
+	l.Shapes = l.Shapes[:own]
 }
 
 func (b *layoutBuilder) add(s rt.Shape) int {

@@ -167,3 +167,86 @@ func Floats(c chan complex128) {}
 		t.Error("chan complex128 got a layout")
 	}
 }
+
+// A layout that no unfolding depth keeps within rt.MaxLeaves is cut:
+// collections inside collections get fewer slots, their length leaves
+// marked Cut, while the same type at the top of a parameter keeps all
+// its slots; SetBounds undoes the cut for a bound at which the layout
+// fits, and a layout that fits is left as it was.
+func TestSetBoundsCutsNestedCollections(t *testing.T) {
+	pkg := checkPackage(t, `package p
+
+type Limit struct {
+	Key string
+	Max int
+}
+
+type Server struct {
+	Name   string
+	Ports  []int
+	Labels map[string]string
+	Limits []Limit
+}
+
+type Env struct {
+	Name    string
+	Servers []Server
+}
+
+type Config struct {
+	Title string
+	Envs  []Env
+}
+
+func Use(cfg *Config, ports []int) {}
+`)
+	sig := pkg.Scope().Lookup("Use").(*types.Func).Type().(*types.Signature)
+	l, err := LayoutOf("Use", []*types.Var{sig.Params().At(0), sig.Params().At(1)}, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := len(l.Shapes)
+	tests := []struct {
+		maxLen int
+		cut    bool // nested collections have fewer slots than maxLen
+	}{
+		{2, false},
+		{10, true},
+		{16, true},
+		{3, false}, // the cut of 16 undone
+	}
+	for _, tt := range tests {
+		SetBounds(l, tt.maxLen)
+		if err := l.Check(); err != nil {
+			t.Fatalf("max-len %d: %v", tt.maxLen, err)
+		}
+		leaves, err := l.Leaves()
+		if err != nil {
+			t.Fatalf("max-len %d: %v", tt.maxLen, err)
+		}
+		if tt.cut != (len(l.Shapes) > own) {
+			t.Errorf("max-len %d: %d shapes, %d without copies: cut %v, want %v", tt.maxLen, len(l.Shapes), own, len(l.Shapes) > own, tt.cut)
+		}
+		var cut []string
+		for _, lf := range leaves {
+			if lf.Cut {
+				cut = append(cut, lf.Path)
+				if lf.Max >= tt.maxLen || lf.Max < 1 {
+					t.Errorf("max-len %d: cut leaf %s allows %d elements", tt.maxLen, lf.Path, lf.Max)
+				}
+			}
+			switch lf.Path {
+			case "len(ports)", "len(cfg.Envs)":
+				if lf.Cut || lf.Max != tt.maxLen {
+					t.Errorf("max-len %d: the top collection %s has %d slots (cut %v)", tt.maxLen, lf.Path, lf.Max, lf.Cut)
+				}
+			}
+		}
+		if tt.cut != (len(cut) > 0) {
+			t.Errorf("max-len %d: cut leaves %v", tt.maxLen, cut)
+		}
+		if tt.cut && !slices.Contains(cut, "len(cfg.Envs[0].Servers[0].Ports)") {
+			t.Errorf("max-len %d: the ports of a server are not cut: %v", tt.maxLen, cut)
+		}
+	}
+}

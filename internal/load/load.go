@@ -122,6 +122,9 @@ type Target struct {
 	Func     *ast.FuncLit
 	FuncDecl *ast.FuncDecl
 	Params   []*types.Var // the inputs: the parameters after *testing.T (automatic targets: the receiver, then the parameters)
+	// Variadic says the last parameter is variadic (...T): its input is
+	// a []T, passed spread (f(a, xs...)).
+	Variadic bool
 	Results  []*types.Var // automatic targets: the results
 	// PanicsDocumented marks an automatic target whose panics are part of
 	// its contract: its name starts with Must, or its doc comment says it

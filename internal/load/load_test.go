@@ -30,6 +30,9 @@ func dump(pkgs []*Package, warnings []string) string {
 			for _, v := range t.Params {
 				params = append(params, v.Name()+" "+typeString(v.Type(), variant.Types))
 			}
+			if t.Variadic {
+				params[len(params)-1] += " (variadic)"
+			}
 			fmt.Fprintf(&b, "    params: %s\n", strings.Join(params, ", "))
 			if t.Layout != nil {
 				SetBounds(t.Layout, 2)

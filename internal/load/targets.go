@@ -149,10 +149,8 @@ func inputsWith(t *Target, sig *types.Signature, pkg *types.Package, ifaces *ifa
 	for i := 1; i < sig.Params().Len(); i++ {
 		params = append(params, sig.Params().At(i))
 	}
-	if sig.Variadic() {
-		last := params[len(params)-1]
-		return params, nil, &UnsupportedError{Target: t.Name, Param: paramName(last, len(params)-1), Type: typeString(last.Type(), pkg), Why: "variadic"}
-	}
+	// A variadic parameter ...T is a []T input, passed spread.
+	t.Variadic = sig.Variadic()
 	b := newLayoutBuilder(pkg, false, nil, ifaces)
 	l, err := b.params(t.Name, params)
 	if err != nil {

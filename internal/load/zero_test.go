@@ -107,8 +107,8 @@ func (o Other) unexported() Iter          { return Iter{} }
 		t    types.Type
 		want []string
 	}{
-		{types.NewPointer(named("Iter")), []string{"IterPtr", "Iter"}}, // *Iter exactly first, then Iter by address
-		{named("Iter"), []string{"Iter"}},
+		{types.NewPointer(named("Iter")), []string{"IterPtr", "Iter", "Items"}}, // *Iter exactly first, then Iter by address; variadic ones too
+		{named("Iter"), []string{"Iter", "Items"}},
 		{named("Cur"), []string{"Cursor"}},
 		{named("Other"), nil},
 	}

@@ -1,0 +1,3 @@
+module example.com/bag
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/decode
+
+go 1.22

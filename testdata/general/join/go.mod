@@ -1,0 +1,3 @@
+module example.com/join
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/variadic
+
+go 1.22
