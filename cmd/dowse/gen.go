@@ -48,6 +48,7 @@ type genConfig struct {
 	html             string // -html: write the HTML report to this file
 	verbose          bool
 	progress         bool // report progress (-progress; progress.go)
+	progressEvents   bool // with -json, as events in the stream (-progress given)
 	run              *regexp.Regexp
 	instrumentModule bool
 	instrument       []string   // -instrument: package patterns of other modules
@@ -158,11 +159,10 @@ flags:`)
 	// cap to raise it to.
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if cfg.json && !set["progress"] {
-		// Scripts read -json as one object per target: progress events
-		// are theirs to ask for.
-		cfg.progress = false
-	}
+	// Scripts read -json as one object per target: progress events in
+	// the stream are theirs to ask for; standard error still shows the
+	// status line to the person running dowse.
+	cfg.progressEvents = cfg.json && cfg.progress && set["progress"]
 	if set["max-len"] && !set["len-cap"] {
 		cfg.lenCap = cfg.maxLen
 	}

@@ -11,18 +11,23 @@ import (
 // progress reporting (docs/output.md), and the writer diagnostics go
 // to: on a terminal, a status line kept on standard error, which other
 // output written to that terminal clears first; off one, a plain line
-// every few seconds; with -json, progress events in the stream. done
-// stops the status line.
+// every few seconds, with -json too; with -json -progress, progress
+// events in the stream instead. done stops the status line.
 func outputs(cfg genConfig, stdout, stderr io.Writer) (out output.Handler, diag io.Writer, done func()) {
+	var results output.Handler
 	if cfg.json {
 		j := output.NewJSONHandler(stdout)
-		if cfg.progress {
+		if cfg.progressEvents {
 			j.WithProgress(0)
+			return j, stderr, func() {}
 		}
-		return j, stderr, func() {}
+		results = j
 	}
 	if !cfg.progress {
-		return output.NewTextHandler(stdout, cfg.verbose), stderr, func() {}
+		if results == nil {
+			results = output.NewTextHandler(stdout, cfg.verbose)
+		}
+		return results, stderr, func() {}
 	}
 	mode, width := output.StatusPlain, 0
 	term := isTerminal(stderr)
@@ -33,7 +38,10 @@ func outputs(cfg genConfig, stdout, stderr io.Writer) (out output.Handler, diag 
 	if term && isTerminal(stdout) {
 		stdout = st.Writer(stdout) // the summary clears the status line first
 	}
-	return output.WithStatus(output.NewTextHandler(stdout, cfg.verbose), st), st.Writer(stderr), st.Close
+	if results == nil {
+		results = output.NewTextHandler(stdout, cfg.verbose)
+	}
+	return output.WithStatus(results, st), st.Writer(stderr), st.Close
 }
 
 // streamError writes err, which ends the run, into the JSON stream if

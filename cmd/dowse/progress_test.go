@@ -81,7 +81,8 @@ func TestProgressJSONEvents(t *testing.T) {
 	}
 }
 
-// Without -progress, -json stays one object per target.
+// Without -progress, -json stays one object per target, and the status
+// lines are on standard error.
 func TestProgressJSONOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
@@ -89,6 +90,10 @@ func TestProgressJSONOff(t *testing.T) {
 	_, stdout, stderr, _ := runGenIn(t, progressFixture(t), "-json", "-cache=false", "-max-time", "5s", "-run", "PutParse", "./...")
 	if strings.Contains(stdout, `"progress"`) || len(summaryList(stdout)) != 1 {
 		t.Errorf("progress events without -progress, or not one result:\n%s\n%s", stdout, stderr)
+	}
+	// The person running dowse still sees where it is.
+	if want := "1/1 targets: example.com/twotargets PutParse done: "; !strings.Contains(stderr, want) {
+		t.Errorf("-json: standard error has no status line %q:\n%s", want, stderr)
 	}
 }
 

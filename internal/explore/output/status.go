@@ -228,6 +228,15 @@ type statusHandler struct {
 
 func (h statusHandler) Progress(p Progress) { h.s.Progress(p) }
 
+// Error writes err, which ends the run, into the stream of a handler
+// that writes one (JSONHandler.Error).
+func (h statusHandler) Error(err error) error {
+	if e, ok := h.Handler.(interface{ Error(error) error }); ok {
+		return e.Error(err)
+	}
+	return nil
+}
+
 func (h statusHandler) Flush() error {
 	h.s.Close()
 	return h.Handler.Flush()
