@@ -269,7 +269,7 @@ func TestGenText(t *testing.T) {
 	}
 }
 
-var secondsRE = regexp.MustCompile(`"(elapsed|solver|target)_seconds": ?[0-9.e-]+`)
+var secondsRE = regexp.MustCompile(`"(elapsed|solver|target|share)_seconds": ?[0-9.e-]+`)
 
 func normalizeJSON(s string) string {
 	return secondsRE.ReplaceAllString(s, `"${1}_seconds":0`)
