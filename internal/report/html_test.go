@@ -14,13 +14,17 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestWrite renders the stream testdata/<case>/stream.json with the
 // sources beside it and compares the page with testdata/<case>/report.html:
-// basic is a real run of dowse gen -auto on testdata/report/basic;
-// reasons has every reason an outcome may not be covered, two packages,
-// a target not explored and sources that are missing.
+// basic is a real run of dowse gen -auto on testdata/report/basic, whose
+// sources it renders; reasons has every reason an outcome may not be
+// covered, two packages, a target not explored and sources that are
+// missing.
 func TestWrite(t *testing.T) {
-	for _, name := range []string{"basic", "reasons"} {
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join("testdata", name)
+	for _, tc := range []struct{ name, sources string }{
+		{"basic", filepath.Join("..", "..", "testdata", "report", "basic")},
+		{"reasons", filepath.Join("testdata", "reasons")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join("testdata", tc.name)
 			f, err := os.Open(filepath.Join(dir, "stream.json"))
 			if err != nil {
 				t.Fatal(err)
@@ -31,7 +35,7 @@ func TestWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := Write(&b, targets, Options{Dir: dir}); err != nil {
+			if err := Write(&b, targets, Options{Dir: tc.sources}); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, filepath.Join(dir, "report.html"), b.String(), *update)
