@@ -67,6 +67,33 @@ func summaryList(out string) []summary {
 	}
 }
 
+// targetResults decodes the target results of a dowse gen -json stream,
+// each into a T, by target name; other objects (progress events, an
+// error ending the stream) are left out.
+func targetResults[T any](t *testing.T, out string) map[string]T {
+	t.Helper()
+	res := map[string]T{}
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			t.Fatalf("decoding the JSON stream: %v\n%s", err, out)
+		}
+		var id struct {
+			Target string `json:"target"`
+		}
+		if json.Unmarshal(raw, &id) != nil || id.Target == "" {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatalf("decoding the result of %s: %v", id.Target, err)
+		}
+		res[id.Target] = v
+	}
+	return res
+}
+
 // summaries maps target names to their summaries.
 func summaries(t *testing.T, out string) map[string]summary {
 	t.Helper()

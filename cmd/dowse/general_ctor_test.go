@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -18,24 +17,14 @@ func TestGeneralConstructorPath(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d\n%s%s", code, exitFindings, stdout, stderr)
 	}
-	var next struct {
-		Target   string
+	type result struct {
 		Findings []struct {
-			Status  string
 			PanicAt string `json:"panic_at"`
 			Input   string
 		}
 	}
-	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r struct{ Target string }
-		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Target != "lexer.Next" {
-			continue
-		}
-		if err := json.Unmarshal([]byte(line), &next); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if next.Target == "" {
+	next, ok := targetResults[result](t, stdout)["lexer.Next"]
+	if !ok {
 		t.Fatalf("lexer.Next is not a target:\n%s", stdout)
 	}
 	// The input ends with the backslash.

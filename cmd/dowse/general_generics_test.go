@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -20,20 +19,13 @@ func TestGeneralGenerics(t *testing.T) {
 		t.Fatalf("exit code %d, want %d\n%s%s", code, exitFindings, stdout, stderr)
 	}
 	type result struct {
-		Target     string
 		Error      string
 		Exhaustive bool
 		Findings   []struct {
 			PanicAt string `json:"panic_at"`
 		}
 	}
-	got := map[string]result{}
-	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var r result
-		if err := json.Unmarshal([]byte(line), &r); err == nil && r.Target != "" {
-			got[r.Target] = r
-		}
-	}
+	got := targetResults[result](t, stdout)
 	for _, name := range []string{"Clamp", "IndexOf", "Stack.Push", "Stack.Pop", "Window"} {
 		r, ok := got[name]
 		if !ok || r.Error != "" {

@@ -25,21 +25,6 @@ type ifaceSummary struct {
 	} `json:"coverage"`
 }
 
-// ifaceSummaries maps the targets dowse gen -json printed to their
-// summaries.
-func ifaceSummaries(t *testing.T, out string) map[string]ifaceSummary {
-	t.Helper()
-	res := map[string]ifaceSummary{}
-	dec := json.NewDecoder(strings.NewReader(out))
-	for {
-		var s ifaceSummary
-		if err := dec.Decode(&s); err != nil {
-			return res
-		}
-		res[s.Target] = s
-	}
-}
-
 // An io.Writer parameter that the code asserts to io.StringWriter and to
 // an interface of its own is a choice of dynamic type like any other
 // interface: dowse's buffer, and mock types whose Write returns a solved
@@ -55,7 +40,7 @@ func TestGeneralWriterChoice(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (the panic found)\n%s\n%s", code, exitFindings, stdout, stderr)
 	}
-	s, ok := ifaceSummaries(t, stdout)["Write"]
+	s, ok := targetResults[ifaceSummary](t, stdout)["Write"]
 	if !ok {
 		t.Fatalf("no summary of Write\n%s", stdout)
 	}
@@ -95,7 +80,7 @@ func TestGeneralAnyPackageTypes(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit code %d, want %d\n%s\n%s", code, exitOK, stdout, stderr)
 	}
-	if _, ok := ifaceSummaries(t, stdout)["Describe"]; !ok {
+	if _, ok := targetResults[ifaceSummary](t, stdout)["Describe"]; !ok {
 		t.Fatalf("no summary of Describe\n%s", stdout)
 	}
 	gen, err := os.ReadFile(filepath.Join(dir, "describe_dowse_auto_test.go"))

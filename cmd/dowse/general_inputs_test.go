@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,21 +26,6 @@ type failureInput struct {
 	Input string `json:"input"`
 }
 
-// inputSummaries decodes the JSON summaries dowse gen printed, by target.
-func inputSummaries(t *testing.T, out string) map[string]inputSummary {
-	t.Helper()
-	res := map[string]inputSummary{}
-	dec := json.NewDecoder(strings.NewReader(out))
-	for dec.More() {
-		var s inputSummary
-		if err := dec.Decode(&s); err != nil {
-			t.Fatalf("decoding the JSON summaries: %v\n%s", err, out)
-		}
-		res[s.Target] = s
-	}
-	return res
-}
-
 // Variadic functions are explored: the variadic parameter is a slice
 // input, and the rows call the function with it spread.
 func TestGeneralVariadic(t *testing.T) {
@@ -52,7 +36,7 @@ func TestGeneralVariadic(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (the planted failure)\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
 	}
-	got := inputSummaries(t, stdout)
+	got := targetResults[inputSummary](t, stdout)
 	for _, target := range []string{"Sum", "Mean"} {
 		s, ok := got[target]
 		if !ok || s.Error != "" || s.Paths == 0 {
@@ -86,7 +70,7 @@ func TestGeneralInterfaceElements(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitOK, stdout, stderr)
 	}
-	got := inputSummaries(t, stdout)
+	got := targetResults[inputSummary](t, stdout)
 	for _, target := range []string{"Join", "Fields"} {
 		if s, ok := got[target]; !ok || s.Error != "" || s.Paths == 0 {
 			t.Fatalf("%s: not explored (%+v)\n%s", target, s, stderr)
@@ -130,7 +114,7 @@ func TestGeneralDecoderEntry(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (the port limit)\nstdout:\n%s\nstderr:\n%s", code, exitFindings, stdout, stderr)
 	}
-	got := inputSummaries(t, stdout)
+	got := targetResults[inputSummary](t, stdout)
 	for _, target := range []string{"Decode", "Ports"} {
 		s, ok := got[target]
 		if !ok || s.Error != "" || s.Paths == 0 {
@@ -166,7 +150,7 @@ func TestGeneralVariadicBuilds(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitOK, stdout, stderr)
 	}
-	got := inputSummaries(t, stdout)
+	got := targetResults[inputSummary](t, stdout)
 	for _, target := range []string{"New", "Bag.Add", "Bag.Count", "Bag.Top"} {
 		if s, ok := got[target]; !ok || s.Error != "" || s.Paths == 0 {
 			t.Fatalf("%s: not explored (%+v)\n%s", target, s, stderr)
