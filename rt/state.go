@@ -124,7 +124,7 @@ type run struct {
 	// (see window).
 	windows map[S]uint64
 	// builders are the shadows of the contents of the strings.Builders
-	// the run wrote symbolic values to (see builder.go).
+	// the run wrote symbolic values to (see stringsbuilder.go).
 	builders map[*strings.Builder]builderEntry
 	// boxes are the interface values whose copies were given cells
 	// (see Box), kept alive for the run.

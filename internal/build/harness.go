@@ -220,7 +220,7 @@ func generatedStubs(p *load.Package) map[string][]byte {
 		}
 		for _, f := range v.Syntax {
 			name := p.Fset.File(f.Pos()).Name()
-			if strings.HasSuffix(name, "_test.go") && load.IsGenerated(f) {
+			if strings.HasSuffix(name, "_test.go") && load.WrittenByDowse(f) {
 				stubs[name] = []byte(load.GeneratedHeader + "\n\npackage " + f.Name.Name + "\n")
 			}
 		}

@@ -360,7 +360,7 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 		// scalars keep their shadows in the map's table, pointees and
 		// slice elements in memory; the fields of a struct value held by
 		// the map do not, which the worker records as a concretization
-		// (rt/inputs.go).
+		// (rt/inputbuilder.go).
 		if n, ok := inputKey(u.Key(), 0); !ok || n > maxKeyLeaves {
 			return 0, "map keys of integer, bool and string types, and structs and arrays of them, only", false
 		}

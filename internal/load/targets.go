@@ -28,7 +28,7 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Co
 		// dowse's own files declare no targets: the fuzz target holding
 		// a fuzz target's failing inputs (FuzzDowseXxxFailures) calls
 		// the user's one, which is explored itself.
-		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") || IsGenerated(f) {
+		if !strings.HasSuffix(fset.File(f.Pos()).Name(), "_test.go") || WrittenByDowse(f) {
 			continue
 		}
 		for _, d := range f.Decls {
