@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -91,12 +92,12 @@ func (e *explorer) checkBounds(ctx context.Context) {
 func (e *explorer) longer(ctx context.Context, c boundCandidate, relaxed []rt.Leaf) (BoundLimited, bool) {
 	// Asked directly: an unknown answer here must not change the
 	// verdict, which is about the bounded domain.
-	q := &Query{Conds: c.conds, Leaves: relaxed, Seed: c.seed, Timeout: e.cfg.SolverTimeout}
+	q := query.Query{Constraints: c.conds, Leaves: relaxed, Seed: c.seed, Timeout: e.cfg.SolverTimeout}
 	t0 := time.Now()
 	ans, err := e.solver.Solve(e.bounded(ctx), q)
 	e.rep.SolverTime += time.Since(t0)
 	e.rep.Queries++
-	if err != nil || ans.Verdict != Sat || len(ans.Model) != len(relaxed) {
+	if err != nil || ans.Status != query.Sat || len(ans.Model) != len(relaxed) {
 		return BoundLimited{}, false
 	}
 	var lengths []string

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -119,7 +120,7 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 				break
 			}
 			e.reached[key] = true
-			q := &Query{Conds: append(path[:len(path):len(path)], flipped), Leaves: e.leaves, Seed: n.inputs, Timeout: e.cfg.SolverTimeout}
+			q := query.Query{Constraints: append(path[:len(path):len(path)], flipped), Leaves: e.leaves, Seed: n.inputs, Timeout: e.cfg.SolverTimeout}
 			ans, err := e.solve(ctx, q)
 			if err == errInterrupted {
 				e.interrupted(ctx)
@@ -128,26 +129,26 @@ func (e *explorer) expand(ctx context.Context, n *node) ([]child, error) {
 			if err != nil {
 				return nil, fmt.Errorf("solving for %s: %w", e.target.Name, err)
 			}
-			switch ans.Verdict {
-			case Unsat:
+			switch ans.Status {
+			case query.Unsat:
 				e.infeasible[Branch{ev.Site, !ev.Taken}] = true
 				if len(e.boundChecks) < 4*maxBoundChecks && hasLengthBound(e.leaves) {
-					e.boundChecks = append(e.boundChecks, boundCandidate{site: ev.Site, taken: !ev.Taken, conds: q.Conds, seed: n.inputs})
+					e.boundChecks = append(e.boundChecks, boundCandidate{site: ev.Site, taken: !ev.Taken, conds: q.Constraints, seed: n.inputs})
 				}
 				if kid, ok, err := e.lengthFree(ctx, n, j, q, &asked); err != nil {
 					return nil, err
 				} else if ok {
 					kids = append(kids, kid)
 				}
-			case Sat:
+			case query.Sat:
 				if len(ans.Model) != len(e.leaves) {
 					return nil, fmt.Errorf("solver returned %d values for %d leaves", len(ans.Model), len(e.leaves))
 				}
 				kids = append(kids, child{inputs: ans.Model, parent: n, flip: j})
-			case Unknown:
+			case query.Unknown:
 				if len(e.rep.Unsolved) < MaxUnsolved {
 					e.rep.Unsolved = append(e.rep.Unsolved, Unsolved{
-						Site: ev.Site, Taken: !ev.Taken, PathCondition: sym.FormatAll(q.Conds, e.leaves), Why: ans.Why,
+						Site: ev.Site, Taken: !ev.Taken, PathCondition: sym.FormatAll(q.Constraints, e.leaves), Why: ans.Why,
 					})
 				}
 			}
@@ -178,13 +179,13 @@ const expandSlice = time.Second
 var errInterrupted = errors.New("interrupted")
 
 // solve asks the solver and keeps the statistics.
-func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
+func (e *explorer) solve(ctx context.Context, q query.Query) (query.Result, error) {
 	if e.solver == nil {
 		e.hit[ReasonNoSolver] = true
-		return Answer{Verdict: Unknown, Why: "no solver"}, nil
+		return query.Result{Status: query.Unknown, Why: "no solver"}, nil
 	}
 	ans, err := e.ask(ctx, q)
-	if err == nil && ans.Verdict == Unknown {
+	if err == nil && ans.Status == query.Unknown {
 		if ans.TimedOut {
 			e.hit[ReasonSolverTimeout] = true
 		} else {
@@ -197,9 +198,9 @@ func (e *explorer) solve(ctx context.Context, q *Query) (Answer, error) {
 // ask asks the solver and keeps the statistics, as solve does, except
 // that an undecided answer is not a reason the search is incomplete: the
 // caller's verdict does not rest on it (a length-free query).
-func (e *explorer) ask(ctx context.Context, q *Query) (Answer, error) {
+func (e *explorer) ask(ctx context.Context, q query.Query) (query.Result, error) {
 	if e.solver == nil {
-		return Answer{Verdict: Unknown, Why: "no solver"}, nil
+		return query.Result{Status: query.Unknown, Why: "no solver"}, nil
 	}
 	bctx := e.bounded(ctx)
 	t0 := time.Now()
@@ -209,7 +210,7 @@ func (e *explorer) ask(ctx context.Context, q *Query) (Answer, error) {
 	if bctx.Err() != nil {
 		// The time bound or a cancellation cut the query short: its
 		// answer says nothing about the branch.
-		return Answer{}, errInterrupted
+		return query.Result{}, errInterrupted
 	}
 	if err != nil {
 		return ans, err
@@ -217,10 +218,10 @@ func (e *explorer) ask(ctx context.Context, q *Query) (Answer, error) {
 	if ans.Cached {
 		e.rep.CacheHits++
 	}
-	switch ans.Verdict {
-	case Sat:
+	switch ans.Status {
+	case query.Sat:
 		e.rep.Sat++
-	case Unsat:
+	case query.Unsat:
 		e.rep.Unsat++
 	default:
 		e.rep.UnknownAnswers++

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -32,7 +33,7 @@ type explorer struct {
 	cfg    Config
 	target Target
 	ex     Executor
-	solver Solver
+	solver query.Solver
 	start  time.Time
 	leaves []rt.Leaf
 	sym    *sym.Context
@@ -76,7 +77,7 @@ type explorer struct {
 // it. A nil solver makes every negated branch unknown (reason
 // "no-solver"). The error is for failures of the machinery (a worker that
 // cannot start); what the target does is in the report.
-func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver Solver) (*Report, error) {
+func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver query.Solver) (*Report, error) {
 	e := &explorer{
 		cfg: cfg, target: target, ex: ex, solver: solver, start: time.Now(), sym: sym.NewContext(),
 		reached: map[prefix]bool{}, covered: map[Branch]bool{}, paths: map[prefix]bool{},

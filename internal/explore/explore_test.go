@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -71,7 +72,7 @@ func oraclePaths(p *program, r int64) int {
 	return len(seen)
 }
 
-func explore(t *testing.T, p *program, cfg Config, ex Executor, s Solver) *Report {
+func explore(t *testing.T, p *program, cfg Config, ex Executor, s query.Solver) *Report {
 	t.Helper()
 	rep, err := Explore(context.Background(), cfg, Target{Name: p.name}, ex, s)
 	if err != nil {
@@ -205,7 +206,7 @@ func TestExploreBounds(t *testing.T) {
 		name       string
 		p          *program
 		cfg        Config
-		solver     Solver
+		solver     query.Solver
 		die        func([]rt.Value) (rt.Status, bool)
 		stop       string
 		incomplete []string
@@ -232,7 +233,7 @@ func TestExploreBounds(t *testing.T) {
 		},
 		{
 			name: "solver-timeout", p: find,
-			solver: &bruteSolver{r: 4, unknown: func(q *Query) bool { return len(q.Conds) == 3 }},
+			solver: &bruteSolver{r: 4, unknown: func(q query.Query) bool { return len(q.Constraints) == 3 }},
 			stop:   ReasonSolverTimeout, incomplete: []string{ReasonSolverTimeout},
 			check: func(t *testing.T, rep *Report) {
 				if len(rep.Unsolved) == 0 || rep.UnknownAnswers != len(rep.Unsolved) {
@@ -245,7 +246,7 @@ func TestExploreBounds(t *testing.T) {
 			},
 		},
 		{
-			name: "no-solver", p: find, solver: Solver(nil),
+			name: "no-solver", p: find, solver: query.Solver(nil),
 			stop: ReasonNoSolver, incomplete: []string{ReasonNoSolver},
 			check: func(t *testing.T, rep *Report) {
 				if rep.Runs != 1 || rep.Paths != 1 || len(rep.Unsolved) == 0 {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -202,27 +203,27 @@ func (f *fakeExec) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, er
 // (lengths in [0, Max]), the seed's values first.
 type bruteSolver struct {
 	r       int64
-	unknown func(q *Query) bool // queries to give up on
-	cached  map[string]Answer
+	unknown func(q query.Query) bool // queries to give up on
+	cached  map[string]query.Result
 }
 
-func (b *bruteSolver) Solve(ctx context.Context, q *Query) (Answer, error) {
-	key := fmt.Sprint(q.Conds, q.Seed)
+func (b *bruteSolver) Solve(ctx context.Context, q query.Query) (query.Result, error) {
+	key := fmt.Sprint(q.Constraints, q.Seed)
 	if a, ok := b.cached[key]; ok {
 		a.Cached = true
 		return a, nil
 	}
 	a := b.solve(q)
 	if b.cached == nil {
-		b.cached = map[string]Answer{}
+		b.cached = map[string]query.Result{}
 	}
 	b.cached[key] = a
 	return a, nil
 }
 
-func (b *bruteSolver) solve(q *Query) Answer {
+func (b *bruteSolver) solve(q query.Query) query.Result {
 	if b.unknown != nil && b.unknown(q) {
-		return Answer{Verdict: Unknown, TimedOut: true, Why: "time-out"}
+		return query.Result{Status: query.Unknown, TimedOut: true, Why: "time-out"}
 	}
 	cands := make([][]int64, len(q.Leaves))
 	for i, l := range q.Leaves {
@@ -245,7 +246,7 @@ func (b *bruteSolver) solve(q *Query) Answer {
 			vals[i] = rt.Value{Bits: uint64(cands[i][idx[i]])}
 		}
 		if satisfies(q, vals) {
-			return Answer{Verdict: Sat, Model: append([]rt.Value(nil), vals...)}
+			return query.Result{Status: query.Sat, Model: append([]rt.Value(nil), vals...)}
 		}
 		i := len(idx) - 1
 		for ; i >= 0; i-- {
@@ -256,14 +257,14 @@ func (b *bruteSolver) solve(q *Query) Answer {
 			idx[i] = 0
 		}
 		if i < 0 {
-			return Answer{Verdict: Unsat}
+			return query.Result{Status: query.Unsat}
 		}
 	}
 }
 
-func satisfies(q *Query, in []rt.Value) bool {
+func satisfies(q query.Query, in []rt.Value) bool {
 	ev := sym.NewEvaluator(in)
-	for _, c := range q.Conds {
+	for _, c := range q.Constraints {
 		if ok, err := ev.Holds(c); err != nil || !ok {
 			return false
 		}

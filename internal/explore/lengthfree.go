@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -45,16 +46,16 @@ import (
 // returns the child its solution makes; the query counts in the
 // expansion's asked. ok is false when n covered nothing first, q has no
 // such condition, or the relaxed query has no solution.
-func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query, asked *int) (kid child, ok bool, err error) {
-	if n.score == 0 || len(q.Conds) < 2 {
+func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q query.Query, asked *int) (kid child, ok bool, err error) {
+	if n.score == 0 || len(q.Constraints) < 2 {
 		return child{}, false, nil
 	}
 	if e.refs == nil || len(e.refs) > maxRefs {
 		e.refs = map[uint64]refs{} // terms die and IDs are not reused: start over
 	}
-	last := len(q.Conds) - 1
+	last := len(q.Constraints) - 1
 	var keep []*sym.Expr
-	for _, c := range q.Conds[:last] {
+	for _, c := range q.Constraints[:last] {
 		if !lengthsOnly(c, e.leaves, e.refs) {
 			keep = append(keep, c)
 		}
@@ -62,14 +63,14 @@ func (e *explorer) lengthFree(ctx context.Context, n *node, j int, q *Query, ask
 	if len(keep) == last {
 		return child{}, false, nil
 	}
-	rq := &Query{Conds: append(keep, q.Conds[last]), Leaves: q.Leaves, Seed: q.Seed, Timeout: q.Timeout}
+	rq := query.Query{Constraints: append(keep, q.Constraints[last]), Leaves: q.Leaves, Seed: q.Seed, Timeout: q.Timeout}
 	*asked++
 	ans, err := e.ask(ctx, rq)
 	if err == errInterrupted {
 		e.interrupted(ctx)
 		return child{}, false, nil
 	}
-	if err != nil || ans.Verdict != Sat || len(ans.Model) != len(e.leaves) {
+	if err != nil || ans.Status != query.Sat || len(ans.Model) != len(e.leaves) {
 		return child{}, false, err
 	}
 	return child{inputs: ans.Model, parent: n, flip: j, lengthFree: true}, true, nil

@@ -3,6 +3,7 @@ package explore
 import (
 	"testing"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/internal/sym"
 	"github.com/dowse-go/dowse/rt"
 )
@@ -57,8 +58,8 @@ func TestLengthFree(t *testing.T) {
 	// is incomplete: the query it relaxes was decided.
 	// (Every path starts with the loop's test of the length, which only
 	// a length-free query drops.)
-	relaxed := func(q *Query) bool {
-		return !lengthsOnly(q.Conds[0], p.leaves, map[uint64]refs{})
+	relaxed := func(q query.Query) bool {
+		return !lengthsOnly(q.Constraints[0], p.leaves, map[uint64]refs{})
 	}
 	rep = explore(t, p, Config{NoMutation: true}, &fakeExec{p: p, workers: 1}, &bruteSolver{r: 8, unknown: relaxed})
 	if rep.UnknownAnswers == 0 || rep.LengthFreeRuns != 0 {

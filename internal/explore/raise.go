@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -77,7 +78,7 @@ func (r Raise) hybrid(cfg Config, target Target) bool {
 // passing inputs found, and a last search starts from the inputs it found
 // (Target.Fuzzed) and the rows so far, with the bound raised to fit them
 // (up to r.FuzzedCap).
-func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, solver Solver) (*Report, error) {
+func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, solver query.Solver) (*Report, error) {
 	start := time.Now()
 	maxLen := r.From
 	var total Report

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dowse-go/dowse/internal/query"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -80,7 +81,7 @@ var square = &program{
 }
 
 func TestHybridPhase(t *testing.T) {
-	giveUp := func(*Query) bool { return true }
+	giveUp := func(query.Query) bool { return true }
 	var seeded [][]rt.Value
 	r := Raise{From: 4, Cap: 4, FuzzShare: 0.6, MinFuzzTime: time.Second,
 		Start: func(int) (Executor, func(), error) { return &fakeExec{p: square}, func() {}, nil },
