@@ -1,0 +1,43 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/dowse-go/dowse/internal/explore/output"
+)
+
+// A run whose targets are still finding new paths when the budget runs
+// out ends within its budget, writing and confirming its rows included:
+// the package keeps time for them at the end of its allotment. (The
+// exploration used to run to the budget's end, and the run overran it
+// by the build and run of the package's tests: 17 s of one minute here,
+// on a loaded machine.)
+func TestSweepRunEndsWithinBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	const budget = time.Minute
+	began := time.Now()
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "budgetend"), "-json", "-cache=false", "-budget", budget.String(), ".")
+	took := time.Since(began)
+	if code != exitOK {
+		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	cut := 0
+	for name, s := range targetResults[output.Target](t, stdout) {
+		if s.StopReason == "budget" {
+			cut++
+		}
+		if len(s.Files) == 0 || s.Tests == 0 {
+			t.Errorf("%s: no rows written", name)
+		}
+	}
+	if cut == 0 {
+		t.Fatalf("no target was stopped by the budget: the fixture's paths must outlast it\n%s", stdout)
+	}
+	if took > budget {
+		t.Errorf("the run took %v, more than its budget of %v", took.Round(time.Millisecond), budget)
+	}
+	generatedTestsPass(t, dir)
+}
