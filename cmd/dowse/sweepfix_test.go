@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -40,4 +41,40 @@ func TestSweepRunEndsWithinBudget(t *testing.T) {
 		t.Errorf("the run took %v, more than its budget of %v", took.Round(time.Millisecond), budget)
 	}
 	generatedTestsPass(t, dir)
+}
+
+// The Less and Swap methods of a sort.Interface are called with indices
+// below Len(), as the interface's contract says: an index out of range
+// where they index with their parameters is listed apart as a
+// precondition, not a finding, while an index panic of other code (Top
+// given n < 0) stays one.
+func TestSweepSortIndexPrecondition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, got, out := runHostile(t, "sortindex", "-max-time", "10s")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d (Top's finding)\n%s", code, exitFindings, out)
+	}
+	for _, name := range []string{"ByScore.Less", "ByScore.Swap"} {
+		fs := got[name]
+		if len(fs) == 0 {
+			t.Errorf("%s: no failure; want its index out of range listed apart\n%s", name, out)
+		}
+		for _, f := range fs {
+			if !strings.Contains(f.Message, "index out of range") || !f.Precondition || f.Apart != "precondition" {
+				t.Errorf("%s: failure %+v; want an index out of range marked precondition, apart \"precondition\"", name, f)
+			}
+		}
+	}
+	top := got["Top"]
+	if len(top) == 0 {
+		t.Fatalf("Top: no failure; want its slice bounds out of range for n < 0\n%s", out)
+	}
+	for _, f := range top {
+		if f.Precondition || f.Apart != "" {
+			t.Errorf("Top: failure %+v listed apart; want a finding", f)
+		}
+	}
+	generatedTestsPass(t, lastDir)
 }
