@@ -60,6 +60,10 @@ func (g *runner) progress() {
 	if left, ok := g.left(now); ok {
 		s := left.Seconds()
 		p.LeftSeconds = &s
+		if g.sched != nil {
+			est, ok := t.left(now)
+			p.LeftIsBudget = !ok || left < est
+		}
 	}
 	ph.Progress(p)
 }

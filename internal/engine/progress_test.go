@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 	"time"
+
+	"github.com/dowse-go/dowse/internal/explore/output"
 )
 
 // The estimate of the time left: the average of the targets explored so
@@ -37,6 +39,38 @@ func TestLeft(t *testing.T) {
 			got, ok := g.left(now)
 			if got != tt.want || ok != tt.estimate {
 				t.Errorf("left = %v, %v; want %v, %v", got, ok, tt.want, tt.estimate)
+			}
+		})
+	}
+}
+
+// progressLog is a ProgressHandler that keeps the events.
+type progressLog struct{ events []output.Progress }
+
+func (l *progressLog) Target(*Result) error       { return nil }
+func (l *progressLog) Progress(p output.Progress) { l.events = append(l.events, p) }
+
+// A progress event says when its estimate is the budget's time left,
+// which runs out while a package builds too.
+func TestProgressLeftIsBudget(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		deadline time.Duration // from now; 0: no budget
+		want     bool
+	}{
+		{"the budget ends first", 30 * time.Second, true},
+		{"the targets' bounds end first", time.Hour, false},
+		{"no budget", 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			log := &progressLog{}
+			g := &runner{h: log, track: tracker{total: 3, maxTimeBound: time.Minute, phase: output.PhaseBuild}}
+			if tt.deadline > 0 {
+				g.sched = &scheduler{deadline: time.Now().Add(tt.deadline)}
+			}
+			g.progress()
+			if len(log.events) != 1 || log.events[0].LeftSeconds == nil || log.events[0].LeftIsBudget != tt.want {
+				t.Fatalf("events %+v; want one with an estimate, LeftIsBudget %v", log.events, tt.want)
 			}
 		})
 	}
