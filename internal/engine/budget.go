@@ -53,13 +53,14 @@ const (
 
 // reserve is the part of a package's allotment kept for what comes after
 // its targets: writing its files and confirming their rows, which builds
-// the package's tests once more and runs them. It is the time the
-// package's instrumented build took (a larger build of the same code)
-// and the time the last search may take beyond its bound to end
-// (explore.FinishGrace), but at most maxReserve of the allotment: the
-// targets get the rest.
+// the package's tests once more and runs them. It is twice the time the
+// package's instrumented build took (a build of the same code: on a
+// loaded machine the tail took from a third of that time to more than
+// all of it) and the time the last search may take beyond its bound to
+// end (explore.FinishGrace), but at most maxReserve of the allotment:
+// the targets get the rest.
 func reserve(allotted, buildTime time.Duration) time.Duration {
-	return min(buildTime+explore.FinishGrace, time.Duration(float64(allotted)*maxReserve))
+	return min(2*buildTime+explore.FinishGrace, time.Duration(float64(allotted)*maxReserve))
 }
 
 // scheduler shares the whole-run budget among the targets of a run.
