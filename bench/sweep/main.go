@@ -11,7 +11,7 @@
 //
 // Usage (from the repository root; needs the module proxy):
 //
-//	go run ./bench/sweep [-only regexp] [-budget 5m] [-out file] [-dowse path]
+//	go run ./bench/sweep [-only regexp] [-budget 5m] [-out file] [-dowse path] [-parallel n] [-keep dir]
 package main
 
 import (
@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -95,6 +96,8 @@ type result struct {
 	ownCover string
 	ownTime  time.Duration
 	ownWhy   string
+
+	stdout, stderr, genOut []byte // dowse's output and go test's on what it wrote
 }
 
 func main() {
@@ -102,6 +105,8 @@ func main() {
 	budget := flag.Duration("budget", 5*time.Minute, "wall time per package for dowse gen, after which it is interrupted (SIGINT) and its row marked cut")
 	out := flag.String("out", "", "also write the table to `file`")
 	dowse := flag.String("dowse", "", "dowse binary to run (default: built from this repository)")
+	parallel := flag.Int("parallel", 1, "measure `n` packages at a time")
+	keep := flag.String("keep", "", "keep each package's module copies and dowse's output under `dir` (default: removed)")
 	flag.Parse()
 	log.SetFlags(0)
 	onlyRE, err := regexp.Compile(*only)
@@ -130,32 +135,49 @@ func main() {
 	header += "| package | dowse exit | cut | dowse time | longest silence | targets | not explored | failures (documented, nil input) | \"bug in dowse\": targets / stderr lines | generated files | generated tests pass | coverage: generated | go test time | coverage: own tests | own tests time |\n"
 	header += "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|\n"
 	fmt.Print(header)
-	table := header
-	var notes []string
+	var jobs []int
 	for i, p := range packages {
-		path, version, _ := strings.Cut(p.module, "@")
-		full := path
-		if p.dir != "." {
-			full += "/" + p.dir
+		if onlyRE.MatchString(fullPath(p.module, p.dir)) {
+			jobs = append(jobs, i)
 		}
-		if !onlyRE.MatchString(full) {
-			continue
-		}
-		r, err := sweep(filepath.Join(work, fmt.Sprint(i)), bin, cacheDir, p.module, p.dir, *budget)
-		if err != nil {
-			log.Fatalf("%s: %v", full, err)
-		}
-		r.name = full + "@" + version
-		row := r.row()
-		fmt.Print(row)
-		table += row
-		notes = append(notes, r.notes()...)
-		os.RemoveAll(filepath.Join(work, fmt.Sprint(i)))
 	}
-	if len(notes) > 0 {
-		n := "\nMessages behind the table:\n\n" + strings.Join(notes, "\n") + "\n"
+	results := make([]*result, len(packages))
+	var mu sync.Mutex
+	sem := make(chan struct{}, max(*parallel, 1))
+	var wg sync.WaitGroup
+	for _, i := range jobs {
+		p := packages[i]
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			dir := filepath.Join(work, fmt.Sprint(i))
+			if *keep != "" {
+				dir = filepath.Join(*keep, fmt.Sprint(i))
+			}
+			r, err := sweep(dir, bin, cacheDir, p.module, p.dir, *budget, *keep != "")
+			if err != nil {
+				log.Fatalf("%s: %v", fullPath(p.module, p.dir), err)
+			}
+			_, version, _ := strings.Cut(p.module, "@")
+			r.name = fullPath(p.module, p.dir) + "@" + version
+			if *keep == "" {
+				os.RemoveAll(dir)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			results[i] = r
+			fmt.Print(r.row())
+			if *out != "" {
+				if err := os.WriteFile(*out, []byte(render(header, results)), 0o644); err != nil {
+					log.Fatal(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	table := render(header, results)
+	if n := notesOf(results); n != "" {
 		fmt.Print(n)
-		table += n
 	}
 	if *out != "" {
 		if err := os.WriteFile(*out, []byte(table), 0o644); err != nil {
@@ -164,9 +186,46 @@ func main() {
 	}
 }
 
+// fullPath is the import path of the package directory dir of module
+// (module@version).
+func fullPath(module, dir string) string {
+	path, _, _ := strings.Cut(module, "@")
+	if dir != "." {
+		path += "/" + dir
+	}
+	return path
+}
+
+// render is the table of the results measured so far, in the order of
+// packages, followed by the messages behind it.
+func render(header string, results []*result) string {
+	table := header
+	for _, r := range results {
+		if r != nil {
+			table += r.row()
+		}
+	}
+	return table + notesOf(results)
+}
+
+// notesOf is the section of messages behind the table's rows, if any.
+func notesOf(results []*result) string {
+	var notes []string
+	for _, r := range results {
+		if r != nil {
+			notes = append(notes, r.notes()...)
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "\nMessages behind the table:\n\n" + strings.Join(notes, "\n") + "\n"
+}
+
 // sweep measures one package of module (module@version) in the work
-// directory work.
-func sweep(work, dowse, cacheDir, module, dir string, budget time.Duration) (*result, error) {
+// directory work; with keep it also writes dowse's output and the
+// generated tests' go test output there.
+func sweep(work, dowse, cacheDir, module, dir string, budget time.Duration, keep bool) (*result, error) {
 	src, err := modcopy.Download(module)
 	if err != nil {
 		return nil, err
@@ -229,6 +288,7 @@ func sweep(work, dowse, cacheDir, module, dir string, budget time.Duration) (*re
 			return nil, err
 		}
 		r.genTime = d
+		r.genOut = o
 		r.genPass = "yes"
 		if c := coverageOf(o); c != "" {
 			r.genCover = c
@@ -236,6 +296,13 @@ func sweep(work, dowse, cacheDir, module, dir string, budget time.Duration) (*re
 		if failed(o) {
 			r.genPass = "FAIL"
 			r.genWhy = firstFailure(o)
+		}
+	}
+	if keep {
+		for name, b := range map[string][]byte{"dowse.json": r.stdout, "dowse.stderr": r.stderr, "gentest.out": r.genOut} {
+			if err := os.WriteFile(filepath.Join(work, name), b, 0o644); err != nil {
+				return nil, fmt.Errorf("keep %s: %w", name, err)
+			}
 		}
 	}
 	return r, nil
@@ -282,6 +349,7 @@ func (r *result) runDowse(mod, dowse, cacheDir, pkg string, budget time.Duration
 		r.endAfterInt = end.Sub(interrupted)
 		r.killed = r.endAfterInt >= interruptGrace
 	}
+	r.stdout, r.stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
 	r.sum = summarize(stdout.buf.Bytes())
 	r.bugs = bugLines(stderr.buf.Bytes())
 	r.diags = diagnostics(stderr.buf.Bytes(), 5)

@@ -134,13 +134,19 @@ func groupMessages(msgs []message) []string {
 // its own messages, a panic, a compile error's position.
 var diagnostic = regexp.MustCompile(`^(dowse|panic: |\S+\.go:\d+:\d+: )`)
 
+// progressLine is a status line of the run's progress ("dowse: 1m03s,
+// about 4m08s left, 1/6 targets: ..."), printed as a plain line when
+// standard error is not a terminal: not a diagnostic.
+var progressLine = regexp.MustCompile(`^dowse: \d[0-9hms.]*, `)
+
 // diagnostics returns the lines of dowse gen's standard error that match
-// diagnostic, at most limit of the compile errors.
+// diagnostic, progress lines left out, at most limit of the compile
+// errors.
 func diagnostics(stderr []byte, limit int) []string {
 	var lines []string
 	compile := 0
 	for _, l := range strings.Split(string(stderr), "\n") {
-		if !diagnostic.MatchString(l) {
+		if !diagnostic.MatchString(l) || progressLine.MatchString(l) {
 			continue
 		}
 		if !strings.HasPrefix(l, "dowse") && !strings.HasPrefix(l, "panic: ") {

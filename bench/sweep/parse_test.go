@@ -81,6 +81,7 @@ func TestDiagnostics(t *testing.T) {
 /tmp/w/overlay/a_test.go:106:68: undefined: T
 	/tmp/w/overlay/a_test.go:1:1: other declaration of T
 /tmp/w/overlay/a_test.go:107:1: undefined: U
+dowse: 1m03s, about 4m08s left, 1/6 targets: m Match done: 0 failures, 15626 runs, 6013 paths, 74/144 branch outcomes
 panic: sym: not of kind bool
 goroutine 1 [running]:
 dowse gen: work directory: /tmp/w

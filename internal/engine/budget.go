@@ -30,8 +30,10 @@ import (
 //
 // Time a package does not use goes to the packages after it. The clock
 // is the run's wall clock from its start: loading and building count,
-// so the budget is about what a person waits for; what comes after the
-// last target (writing and confirming the last package's rows) does not.
+// so the budget is about what a person waits for. What comes after a
+// package's targets (writing its files and confirming their rows with go
+// test) counts too: the package keeps a part of its allotment for it
+// (reserve), so that the run ends within its budget.
 
 // Shares of the budget.
 const (
@@ -44,7 +46,22 @@ const (
 	minSecondShare = 2 * time.Second
 	// maxPasses bounds the searches of one target in one run.
 	maxPasses = 4
+	// maxReserve is the largest part of a package's allotment kept for
+	// what comes after its targets.
+	maxReserve = 0.5
 )
+
+// reserve is the part of a package's allotment kept for what comes after
+// its targets: writing its files and confirming their rows, which builds
+// the package's tests once more and runs them. It is twice the time the
+// package's instrumented build took (a build of the same code: on a
+// loaded machine the tail took from a third of that time to more than
+// all of it) and the time the last search may take beyond its bound to
+// end (explore.FinishGrace), but at most maxReserve of the allotment:
+// the targets get the rest.
+func reserve(allotted, buildTime time.Duration) time.Duration {
+	return min(2*buildTime+explore.FinishGrace, time.Duration(float64(allotted)*maxReserve))
+}
 
 // scheduler shares the whole-run budget among the targets of a run.
 type scheduler struct {
@@ -105,10 +122,12 @@ func (b *pkgBudget) config(cfg explore.Config, d time.Duration) explore.Config {
 	return cfg
 }
 
-// exploreBudgeted explores the results' targets on bin within the
-// package's allotment (see above).
-func (g *runner) exploreBudgeted(ctx context.Context, p *load.Package, bin *build.Binary, todo []*Result) {
-	b := &pkgBudget{allotted: g.sched.allot(len(todo)), start: time.Now(), maxTime: g.cfg.Explore.MaxTime}
+// exploreBudgeted explores the results' targets on bin, which took
+// buildTime to build, within the package's allotment less its reserve
+// (see above).
+func (g *runner) exploreBudgeted(ctx context.Context, p *load.Package, bin *build.Binary, buildTime time.Duration, todo []*Result) {
+	allotted := g.sched.allot(len(todo))
+	b := &pkgBudget{allotted: allotted - reserve(allotted, buildTime), start: time.Now(), maxTime: g.cfg.Explore.MaxTime}
 	for i, r := range todo {
 		if ctx.Err() != nil {
 			r.Err = context.Cause(ctx)

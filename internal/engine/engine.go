@@ -467,7 +467,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	}
 	if g.sched != nil {
 		g.sched.skip(len(runnable) - len(todo))
-		g.exploreBudgeted(ctx, p, bin, todo)
+		g.exploreBudgeted(ctx, p, bin, buildTime, todo)
 	} else {
 		for _, r := range todo {
 			if ctx.Err() != nil {

@@ -60,6 +60,10 @@ func (g *runner) progress() {
 	if left, ok := g.left(now); ok {
 		s := left.Seconds()
 		p.LeftSeconds = &s
+		if g.sched != nil {
+			est, ok := t.left(now)
+			p.LeftIsBudget = !ok || left < est
+		}
 	}
 	ph.Progress(p)
 }
@@ -121,9 +125,23 @@ func (g *runner) skipped(n int) {
 // average time of the targets explored so far for each target still to
 // explore (the one being explored: what is left of that average, or half
 // of its bound if it is past it), never more than what the time bound of
-// each target leaves.
+// each target leaves, nor more than what the whole-run budget (-budget)
+// leaves.
 func (g *runner) left(now time.Time) (time.Duration, bool) {
-	t := &g.track
+	est, ok := g.track.left(now)
+	if g.sched == nil {
+		return est, ok
+	}
+	run := max(g.sched.deadline.Sub(now), 0)
+	if !ok {
+		return run, true
+	}
+	return min(est, run), true
+}
+
+// left is the estimate of runner.left from the targets' time bounds
+// alone.
+func (t *tracker) left(now time.Time) (time.Duration, bool) {
 	bound := t.maxTimeBound
 	if bound <= 0 {
 		return 0, false

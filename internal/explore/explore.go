@@ -217,7 +217,7 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	}
 	e.finish()
 	// Running failures alone and rows again takes worker processes of
-	// their own: a search stopped by its time bound gets finishGrace
+	// their own: a search stopped by its time bound gets FinishGrace
 	// more for it, what is not done by then stays unconfirmed.
 	after, cancel := e.afterBound(ctx)
 	defer cancel()
@@ -232,14 +232,14 @@ func Explore(ctx context.Context, cfg Config, target Target, ex Executor, solver
 	return e.rep, nil
 }
 
-// finishGrace bounds, beyond the time bound, what a search does once it
+// FinishGrace bounds, beyond the time bound, what a search does once it
 // has stopped: running its failures alone (recheck) and its rows again
 // (confirm). A failure not run alone by then counts as a failure; a row
 // not run again has its results left unasserted.
-const finishGrace = 3 * time.Second
+const FinishGrace = 3 * time.Second
 
 // afterBound is ctx with the deadline of what a search does once it has
-// stopped: finishGrace after the time bound, or after now if the bound
+// stopped: FinishGrace after the time bound, or after now if the bound
 // is past.
 func (e *explorer) afterBound(ctx context.Context) (context.Context, context.CancelFunc) {
 	if e.cfg.MaxTime <= 0 {
@@ -249,7 +249,7 @@ func (e *explorer) afterBound(ctx context.Context) (context.Context, context.Can
 	if now := time.Now(); now.After(end) {
 		end = now
 	}
-	return context.WithDeadline(ctx, end.Add(finishGrace))
+	return context.WithDeadline(ctx, end.Add(FinishGrace))
 }
 
 // recheck runs the input of each failure (but time-outs, whose runs take

@@ -93,6 +93,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config, decls
 					fd.Doc != nil && strings.Contains(strings.ToLower(fd.Doc.Text()), "panic")
 				t.Writes = stateWritten(writes, fn, t.Funcs)
 				t.AssertSites = assertSites(fd, v.TypesInfo, fset, fn.Type().(*types.Signature))
+				t.IndexSites = indexSites(fd, v.TypesInfo, fset, fn)
 				targets = append(targets, t)
 			}
 		}

@@ -136,6 +136,11 @@ type Target struct {
 	// effect (see assertSites): a failed one is a precondition of the
 	// function, not a bug.
 	AssertSites []string
+	// IndexSites are, for the Less and Swap methods of a sort.Interface,
+	// the positions ("file:line") where they index with their parameters
+	// (see indexSites): an index out of range there is a precondition of
+	// the method, not a bug.
+	IndexSites []string
 	// Writes are, for an automatic target, the package-level variables
 	// it (or a function building its inputs) assigns, by name: its
 	// generated tests restore them when they end (see packageWrites).

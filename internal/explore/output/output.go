@@ -198,8 +198,10 @@ type Failure struct {
 	// Precondition marks a failed type assertion of an automatic target
 	// on one of its parameters among its first statements, before
 	// anything with an effect (a comparator's a.(int8) given an int):
-	// the function states the dynamic type it takes. Listed apart, not
-	// counted as a finding.
+	// the function states the dynamic type it takes; or an index out of
+	// range where the Less or Swap method of a sort.Interface indexes
+	// with its parameters, which the interface's contract bounds by
+	// Len(). Listed apart, not counted as a finding.
 	Precondition bool `json:"precondition,omitempty"`
 	// InvalidReceiver marks a nil dereference of an automatic target on
 	// an input built from the zero value of a type whose package never
@@ -249,7 +251,7 @@ const (
 	ApartEarlierState = "earlier state"    // did not fail alone in a fresh worker
 	ApartNilInput     = "nil input"        // a nil dereference on a nil parameter or receiver
 	ApartDeliberate   = "deliberate"       // a documented panic, or one the code raised itself
-	ApartPrecondition = "precondition"     // a failed type assertion the function begins with
+	ApartPrecondition = "precondition"     // a failed type assertion the function begins with, a sort.Interface index out of range
 	ApartInvalid      = "invalid receiver" // a nil dereference on a zero value the package never makes
 )
 
@@ -499,7 +501,8 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		last.Finding = f.Finding
 		last.EarlierState = f.EarlierState
 		last.InvalidReceiver = f.InvalidReceiver && !f.NilInput
-		last.Precondition = f.Status == rt.StatusPanic && strings.HasPrefix(last.Message, "interface conversion:") && slices.Contains(t.AssertSites, f.PanicAt)
+		last.Precondition = f.Status == rt.StatusPanic && (strings.HasPrefix(last.Message, "interface conversion:") && slices.Contains(t.AssertSites, f.PanicAt) ||
+			strings.HasPrefix(last.Message, "runtime error: index out of range") && slices.Contains(t.IndexSites, f.PanicAt))
 		last.Apart = apart(last)
 	}
 	out.Findings = findingsOf(out.Failures)

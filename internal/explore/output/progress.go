@@ -43,6 +43,10 @@ type Progress struct {
 	// counts the builds and go test runs still to come.
 	ElapsedSeconds float64  `json:"elapsed_seconds"`
 	LeftSeconds    *float64 `json:"left_seconds,omitempty"`
+	// LeftIsBudget says LeftSeconds is what the whole-run budget leaves
+	// (less than the estimate from the targets): it runs out in every
+	// phase, builds included.
+	LeftIsBudget bool `json:"-"`
 }
 
 // ProgressHandler is a Handler that is also told where the run is.
@@ -55,11 +59,12 @@ type ProgressHandler interface {
 }
 
 // advanced is p as it stands d after it was taken: the elapsed time
-// grows and, while a target is explored, the estimate of the
-// exploration time left shrinks, no lower than 0.
+// grows and, while a target is explored or when it is the budget's time
+// left, the estimate of the exploration time left shrinks, no lower
+// than 0.
 func (p Progress) advanced(d time.Duration) Progress {
 	p.ElapsedSeconds += d.Seconds()
-	if p.LeftSeconds != nil && p.Phase == PhaseExplore {
+	if p.LeftSeconds != nil && (p.Phase == PhaseExplore || p.LeftIsBudget) {
 		left := max(0, *p.LeftSeconds-d.Seconds())
 		p.LeftSeconds = &left
 	}

@@ -151,3 +151,26 @@ func TestStatusPlainWriter(t *testing.T) {
 		t.Errorf("no status line, or warnings lost:\n%s", buf.String())
 	}
 }
+
+// Between events the estimate of the time left shrinks while a target
+// is explored, and in every phase when it is the budget's time left: a
+// build under the budget uses it up, a build without one does not.
+func TestProgressAdvanced(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		p    Progress
+		want float64
+	}{
+		{"exploring", Progress{Phase: PhaseExplore, LeftSeconds: secs(100)}, 90},
+		{"building, the targets' estimate", Progress{Phase: PhaseBuild, LeftSeconds: secs(100)}, 100},
+		{"building, the budget's time left", Progress{Phase: PhaseBuild, LeftSeconds: secs(100), LeftIsBudget: true}, 90},
+		{"no lower than 0", Progress{Phase: PhaseWrite, LeftSeconds: secs(4), LeftIsBudget: true}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.p.advanced(10 * time.Second)
+			if got.ElapsedSeconds != 10 || *got.LeftSeconds != tt.want {
+				t.Errorf("advanced: elapsed %v, left %v; want 10, %v", got.ElapsedSeconds, *got.LeftSeconds, tt.want)
+			}
+		})
+	}
+}

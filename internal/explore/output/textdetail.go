@@ -351,7 +351,7 @@ var apartOrder = []struct{ why, label string }{
 	{ApartNilInput, "nil inputs, not findings: a nil pointer dereference on a nil parameter or receiver"},
 	{ApartInvalid, "invalid receivers, not findings (built from a zero value the package never makes): a nil pointer dereference"},
 	{ApartDeliberate, "deliberate panics, not findings (documented, or raised by the code's own checks):"},
-	{ApartPrecondition, "preconditions, not findings (a type the function asserts its parameter to, first thing):"},
+	{ApartPrecondition, "preconditions, not findings (a type the function asserts its parameter to, first thing; a sort.Interface index past Len()):"},
 	{ApartEarlierState, "not findings, depend on state left by earlier runs (did not fail so alone, in a fresh worker):"},
 }
 

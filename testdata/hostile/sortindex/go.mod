@@ -1,0 +1,3 @@
+module example.com/roster
+
+go 1.22
