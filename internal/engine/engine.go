@@ -294,11 +294,19 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 		g.sched = newScheduler(start, g.cfg.Budget, g.countTargets(pkgs))
 	}
 	for _, p := range pkgs {
+		n := 0
 		for _, t := range p.Targets {
 			if g.cfg.Run == nil || g.cfg.Run.MatchString(t.Name) {
-				g.track.total++
+				n++
 			}
 		}
+		g.track.total += n
+		if n > 0 {
+			g.track.pkgs++
+		}
+	}
+	if g.sched != nil {
+		g.track.deadline = g.sched.deadline
 	}
 	for _, p := range pkgs {
 		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
@@ -395,6 +403,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		}
 		return nil
 	}
+	g.packageBegins()
 	pkgKey := g.pkgKey(p)
 	cached := map[*Result]*entry{}
 	var runnable []*load.Target
@@ -567,6 +576,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			return err
 		}
 	}
+	g.packageEnds()
 	return g.packageDone(p.Path, time.Since(start))
 }
 

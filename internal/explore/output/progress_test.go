@@ -32,7 +32,7 @@ var progressSteps = []struct {
 	{at: 13.5, p: &Progress{Phase: PhaseExplore, Package: "example.com/m", Target: "PutParse", Targets: 2, Runs: 1300, Paths: 320, Covered: 31, Outcomes: 40, Failures: 2, ElapsedSeconds: 13.5, LeftSeconds: secs(115.5)}},
 	{at: 16, tick: true},
 	{at: 20, p: &Progress{Phase: PhaseExplored, Package: "example.com/m", Target: "PutParse", TargetsDone: 1, Targets: 2, Runs: 2000, Paths: 400, Covered: 33, Outcomes: 40, Failures: 2, ElapsedSeconds: 20, LeftSeconds: secs(11)}},
-	{at: 20, p: &Progress{Phase: PhaseExplore, Package: "example.com/m", Target: "FuzzLoad", TargetsDone: 1, Targets: 2, Outcomes: 40, ElapsedSeconds: 20, LeftSeconds: secs(11)}},
+	{at: 20, p: &Progress{Phase: PhaseExplore, Package: "example.com/m", Target: "FuzzLoad", TargetsDone: 1, Targets: 2, Outcomes: 40, ElapsedSeconds: 20, LeftSeconds: secs(11), LeftBudget: true}},
 	{at: 31, p: &Progress{Phase: PhaseExplored, Package: "example.com/m", Target: "FuzzLoad", TargetsDone: 2, Targets: 2, Runs: 90, Paths: 12, Covered: 20, Outcomes: 40, ElapsedSeconds: 31, LeftSeconds: secs(0)}},
 	{at: 31, p: &Progress{Phase: PhaseWrite, Package: "example.com/m", TargetsDone: 2, Targets: 2, ElapsedSeconds: 31, LeftSeconds: secs(0)}},
 	{at: 35, tick: true},
