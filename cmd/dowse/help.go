@@ -211,7 +211,9 @@ Like go test, dowse gen caches each target's result. A target nothing it
 depends on changed for (dowse, Go, the exploration flags, its package's
 files, generated files included, and the module's packages it imports)
 is not explored again: its tests are kept and its summary is replayed,
-marked "(cached)" (JSON "cached": true).
+marked "(cached)" (JSON "cached": true). A target the -budget or a
+signal (Ctrl-C) cut short while it was still finding is not replayed:
+the next run resumes it from where it stopped (JSON "resumed").
 
   -cache         skip targets whose results are cached (default true);
                  -cache=false explores everything.
@@ -257,6 +259,7 @@ Exit status of dowse gen
        scripts tell findings from errors.
   130, 143
        stopped by SIGINT or SIGTERM: dowse writes what it found so far,
-       removes its temporary directories and exits; a second signal stops
-       at once, writing nothing more.
+       caches it (the next run replays the targets that finished and
+       resumes the one cut short), removes its temporary directories and
+       exits; a second signal stops at once, writing nothing more.
 `

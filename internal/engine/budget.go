@@ -162,6 +162,12 @@ func (g *runner) exploreBudgeted(ctx context.Context, p *load.Package, bin *buil
 				g.warnf("warning: %s: exploring again: %v", r.Target.Name, err)
 				continue
 			}
+			if rep.StartCut {
+				// Stopped before it had found again what the earlier
+				// search found: that search's report stands.
+				prev.Canceled()
+				continue
+			}
 			explore.AddWork(rep, prev)
 			r.Report = rep
 			r.Passes++

@@ -294,11 +294,19 @@ func (g *runner) run(ctx context.Context, patterns []string) error {
 		g.sched = newScheduler(start, g.cfg.Budget, g.countTargets(pkgs))
 	}
 	for _, p := range pkgs {
+		n := 0
 		for _, t := range p.Targets {
 			if g.cfg.Run == nil || g.cfg.Run.MatchString(t.Name) {
-				g.track.total++
+				n++
 			}
 		}
+		g.track.total += n
+		if n > 0 {
+			g.track.pkgs++
+		}
+	}
+	if g.sched != nil {
+		g.track.deadline = g.sched.deadline
 	}
 	for _, p := range pkgs {
 		if err := g.pkg(ctx, work, buildFlags, p); err != nil {
@@ -395,6 +403,7 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		}
 		return nil
 	}
+	g.packageBegins()
 	pkgKey := g.pkgKey(p)
 	cached := map[*Result]*entry{}
 	var runnable []*load.Target
@@ -517,8 +526,10 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 	release()
 	// The keys of the results to keep: with the package's files as this
 	// run left them.
+	// A stopped run keeps them too: what its targets found is written,
+	// and those the stop cut short are continued by the next run.
 	var postKey []byte
-	if pkgKey != nil && ctx.Err() == nil {
+	if pkgKey != nil {
 		postKey = g.pkgKey(p)
 	}
 
@@ -554,12 +565,9 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			g.stats.Errors++
 		default:
 			g.stats.Findings += findings(sum)
-			if postKey != nil && r.Report != nil && len(r.Report.Errors) == 0 {
-				e := &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest}
-				if r.Report.StopReason == explore.ReasonBudget {
-					// The next run continues it instead of replaying it.
-					e.Resume = encodeResume(explore.ResumeFrom(r.Report))
-				}
+		}
+		if postKey != nil && r.Report != nil && len(r.Report.Errors) == 0 {
+			if e := resultEntry(r, sum); e != nil {
 				g.store(postKey, r, e)
 			}
 		}
@@ -568,7 +576,29 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 			return err
 		}
 	}
+	g.packageEnds()
 	return g.packageDone(p.Path, time.Since(start))
+}
+
+// resultEntry is what the result cache keeps of r, explored, with
+// summary sum: a target the budget or the run's stop cut short is kept
+// as where to continue from (the next run explores it again from there
+// instead of replaying it), even if its rows could not be written, as
+// the files are then those the next run sees; one that completed is kept
+// to be replayed if its rows were written. Nil: nothing to keep.
+func resultEntry(r *Result, sum *output.Target) *entry {
+	switch r.Report.StopReason {
+	case explore.ReasonBudget, explore.ReasonCanceled:
+		res := explore.ResumeAfter(r.Report)
+		if res == nil {
+			return nil // stopped before it had found anything again
+		}
+		return &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest, Resume: encodeResume(res)}
+	}
+	if r.Err != nil {
+		return nil
+	}
+	return &entry{Summary: sum, Files: r.Files, Tests: r.Tests, FailureTest: r.FailureTest}
 }
 
 // sandboxLabels names the isolated call sites of a target in its input
@@ -663,8 +693,15 @@ func (g *runner) explore(ctx context.Context, bin *build.Binary, t *load.Target,
 	defer closeSolver()
 	cfg.Progress, cfg.Counted = progress, counted
 	rep, err := explore.ExploreRaising(ctx, cfg, target, raise, solver)
-	if err != nil || resume == nil {
+	if err != nil {
 		return rep, err
+	}
+	if ctx.Err() != nil {
+		// The run's stop ended the search, whatever bound it names.
+		rep.Canceled()
+	}
+	if resume == nil {
+		return rep, nil
 	}
 	if rep.MaxLen > g.cfg.MaxLen {
 		rep.RaisedFrom = g.cfg.MaxLen

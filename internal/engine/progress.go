@@ -39,6 +39,15 @@ type tracker struct {
 	counts       explore.Counts
 	hasCounts    bool
 	maxTimeBound time.Duration // the time bound of one target (0: none)
+	deadline     time.Time     // the end of the whole-run budget (zero: none)
+	// pkgs counts the packages of the run with selected targets, pkgsDone
+	// those done; overhead is the time the packages done took besides
+	// exploring (loading them into the cache's keys, building, writing
+	// files, running generated tests).
+	pkgs, pkgsDone int
+	overhead       time.Duration
+	pkgStart       time.Time     // when the package being run began (zero: none)
+	pkgExplore     time.Duration // the time its explorations ended so far took
 }
 
 // progress hands the handler, if it wants it, where the run is.
@@ -57,13 +66,9 @@ func (g *runner) progress() {
 	if t.hasCounts {
 		p.Runs, p.Paths, p.Covered, p.Failures, p.Outcomes = t.counts.Runs, t.counts.Paths, t.counts.Covered, t.counts.Failures, t.outcomes
 	}
-	if left, ok := g.left(now); ok {
+	if left, byBudget, ok := g.left(now); ok {
 		s := left.Seconds()
-		p.LeftSeconds = &s
-		if g.sched != nil {
-			est, ok := t.left(now)
-			p.LeftIsBudget = !ok || left < est
-		}
+		p.LeftSeconds, p.LeftBudget = &s, byBudget
 	}
 	ph.Progress(p)
 }
@@ -100,8 +105,10 @@ func (g *runner) explored(r *Result, bin *build.Binary, again bool) {
 		t.done++
 	}
 	if !t.current.IsZero() {
+		d := time.Since(t.current)
 		t.explored++
-		t.exploreTime += time.Since(t.current)
+		t.exploreTime += d
+		t.pkgExplore += d
 		t.current = time.Time{}
 	}
 	if r.Report == nil {
@@ -120,28 +127,60 @@ func (g *runner) skipped(n int) {
 	g.track.done += n
 }
 
-// left estimates the exploration time left, if the bounds say: every
-// estimate of the run's remaining time comes from here. It is the
-// average time of the targets explored so far for each target still to
-// explore (the one being explored: what is left of that average, or half
-// of its bound if it is past it), never more than what the time bound of
-// each target leaves, nor more than what the whole-run budget (-budget)
-// leaves.
-func (g *runner) left(now time.Time) (time.Duration, bool) {
-	est, ok := g.track.left(now)
-	if g.sched == nil {
-		return est, ok
-	}
-	run := max(g.sched.deadline.Sub(now), 0)
-	if !ok {
-		return run, true
-	}
-	return min(est, run), true
+// packageBegins and packageEnds bracket the run of a package with
+// selected targets, whose time besides exploring counts as overhead.
+func (g *runner) packageBegins() {
+	g.track.pkgStart, g.track.pkgExplore = time.Now(), 0
 }
 
-// left is the estimate of runner.left from the targets' time bounds
-// alone.
-func (t *tracker) left(now time.Time) (time.Duration, bool) {
+func (g *runner) packageEnds() {
+	t := &g.track
+	if t.pkgStart.IsZero() {
+		return
+	}
+	t.pkgsDone++
+	t.overhead += max(time.Since(t.pkgStart)-t.pkgExplore, 0)
+	t.pkgStart = time.Time{}
+}
+
+// left estimates the run's time left, if the bounds say: every estimate
+// of it comes from here. It is the exploration time left (explorationLeft)
+// and, for each package not done, the average time the packages done took
+// besides exploring (the one being run: what is left of that average),
+// but never beyond the end of the whole-run budget; byBudget says the
+// budget's end is the estimate, the work being expected to take longer
+// (or having no other bound).
+func (g *runner) left(now time.Time) (d time.Duration, byBudget, ok bool) {
+	t := &g.track
+	d, ok = g.explorationLeft(now)
+	if ok && t.pkgsDone > 0 {
+		avg := t.overhead / time.Duration(t.pkgsDone)
+		rest := max(t.pkgs-t.pkgsDone, 0)
+		if !t.pkgStart.IsZero() && rest > 0 {
+			rest--
+			spent := now.Sub(t.pkgStart) - t.pkgExplore
+			if !t.current.IsZero() {
+				spent -= now.Sub(t.current)
+			}
+			d += max(avg-spent, 0)
+		}
+		d += time.Duration(rest) * avg
+	}
+	if !t.deadline.IsZero() {
+		if budget := max(t.deadline.Sub(now), 0); !ok || d > budget {
+			return budget, true, true
+		}
+	}
+	return d, false, ok
+}
+
+// explorationLeft estimates the exploration time left, if the time bound
+// of a target says. It is the average time of the targets explored so
+// far for each target still to explore (the one being explored: what is
+// left of that average, or half of its bound if it is past it), never
+// more than what the time bound of each target leaves.
+func (g *runner) explorationLeft(now time.Time) (time.Duration, bool) {
+	t := &g.track
 	bound := t.maxTimeBound
 	if bound <= 0 {
 		return 0, false

@@ -19,8 +19,9 @@ type entry struct {
 	Files       []string       // absolute
 	Tests       int
 	FailureTest string
-	// Resume is set for a target the budget cut short: the next run
-	// explores it again from there instead of replaying Summary.
+	// Resume is set for a target the budget or the run's stop cut
+	// short: the next run explores it again from there instead of
+	// replaying Summary.
 	Resume *storedResume `json:",omitempty"`
 }
 

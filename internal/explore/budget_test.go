@@ -94,3 +94,93 @@ func TestFinishBounded(t *testing.T) {
 		t.Error("failures were run alone with no deadline")
 	}
 }
+
+// cutExec is a fakeExec whose context ends after it has run its first
+// runs requests: the run's stop, cutting a batch.
+type cutExec struct {
+	fakeExec
+	runs   int
+	cancel context.CancelFunc
+}
+
+func (c *cutExec) Run(ctx context.Context, reqs []rt.Request) ([]RunOutcome, error) {
+	n := min(c.runs, len(reqs))
+	outs, err := c.fakeExec.Run(ctx, reqs[:n])
+	if err != nil {
+		return nil, err
+	}
+	c.runs -= n
+	if c.runs <= 0 {
+		c.cancel()
+	}
+	for range reqs[n:] {
+		outs = append(outs, RunOutcome{Skipped: true})
+	}
+	return outs, nil
+}
+
+// A search the run's stop cuts before it has run again the inputs of the
+// search it continues is no continuation of it: a later search continues
+// the earlier one (ResumeAfter). A search cut after that, or one that
+// continues none, is continued itself.
+func TestResumeAfterCut(t *testing.T) {
+	first := explore(t, find, Config{}, &fakeExec{p: find, workers: 2}, &bruteSolver{r: 4})
+	from := ResumeFrom(first)
+	if len(from.Inputs) < 2 || first.Runs < 3 {
+		t.Fatalf("resume: %d inputs of %d runs; want at least 2 of 3", len(from.Inputs), first.Runs)
+	}
+	tests := []struct {
+		name     string
+		from     *Resume
+		runs     int // before the stop
+		startCut bool
+	}{
+		{name: "in its first batch", from: from, runs: 1, startCut: true},
+		{name: "from the start", runs: 2, startCut: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ex := &cutExec{fakeExec: fakeExec{p: find, workers: 1}, runs: tt.runs, cancel: cancel}
+			target := Target{Name: find.name}
+			if tt.from != nil {
+				target = tt.from.Target(target)
+			}
+			rep, err := Explore(ctx, Config{}, target, ex, &bruteSolver{r: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.from != nil {
+				tt.from.Into(rep)
+			}
+			if rep.StartCut != tt.startCut || rep.StopReason != ReasonCanceled || rep.Exhaustive {
+				t.Fatalf("start cut %v, stop %q, exhaustive %v; want start cut %v, canceled", rep.StartCut, rep.StopReason, rep.Exhaustive, tt.startCut)
+			}
+			next := ResumeAfter(rep)
+			if tt.startCut {
+				if next != tt.from {
+					t.Errorf("cut in its first batch: continued from %+v, want the search it continued", next)
+				}
+				return
+			}
+			if next == nil || next.Runs != rep.Runs || rep.Runs == 0 || len(next.Inputs) == 0 {
+				t.Errorf("continued from %+v; want its own %d runs and inputs", next, rep.Runs)
+			}
+		})
+	}
+}
+
+// A report the run's stop cut short is never exhaustive, whatever bound
+// it named, and says it was canceled.
+func TestCanceled(t *testing.T) {
+	rep := explore(t, find, Config{}, &fakeExec{p: find, workers: 2}, &bruteSolver{r: 4})
+	if !rep.Exhaustive {
+		t.Fatal("want an exhaustive search to mark")
+	}
+	rep.Canceled()
+	rep.Canceled()
+	if rep.Exhaustive || rep.StopReason != ReasonCanceled || !slices.Equal(rep.Incomplete, []string{ReasonCanceled}) {
+		t.Errorf("exhaustive %v, stop %q, incomplete %v; want canceled once", rep.Exhaustive, rep.StopReason, rep.Incomplete)
+	}
+}

@@ -387,7 +387,8 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 		}
 	}
 	run := e.bounded(ctx)
-	if e.runs == 0 && len(e.target.Inputs) > 0 && !batch[0].fuzzed {
+	first := e.runs == 0 && len(e.target.Inputs) > 0 && !batch[0].fuzzed
+	if first {
 		// The first batch of a search that starts from an earlier one's
 		// rows runs them all, time bound or not: cut short, it would
 		// lose what the earlier search found (ExploreRaising leaves time
@@ -408,6 +409,9 @@ func (e *explorer) runBatch(ctx context.Context, batch []child) error {
 	}
 	e.progress()
 	if skipped {
+		// Cut in its first batch, the search has not found again all
+		// the earlier one found: it is no continuation of it.
+		e.rep.StartCut = e.rep.StartCut || first
 		e.interrupted(ctx)
 	}
 	return nil

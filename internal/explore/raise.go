@@ -88,7 +88,8 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 		budget = time.Duration(float64(cfg.MaxTime) * (1 - r.FuzzShare))
 	}
 	var fuzz *FuzzReport
-	earlier := 0 // paths the searches before the fuzzer found
+	earlier := 0     // paths the searches before the fuzzer found
+	var prev *Report // the search before this one
 	for phase := 0; ; phase++ {
 		ex, closeEx, err := r.Start(maxLen)
 		if err != nil {
@@ -124,6 +125,18 @@ func ExploreRaising(ctx context.Context, cfg Config, target Target, r Raise, sol
 			return nil, err
 		}
 		accumulate(&total, rep)
+		if rep.StartCut && prev != nil {
+			// Stopped before it had run the rows of the search before
+			// it again: that search's report stands, with the work of
+			// all counted.
+			prev.Canceled()
+			prev.Runs, prev.Queries, prev.Sat, prev.Unsat = total.Runs, total.Queries, total.Sat, total.Unsat
+			prev.UnknownAnswers, prev.CacheHits, prev.Divergences = total.UnknownAnswers, total.CacheHits, total.Divergences
+			prev.SolverTime, prev.TargetTime, prev.Elapsed = total.SolverTime, total.TargetTime, time.Since(start)
+			prev.Fuzzer = fuzz
+			return prev, nil
+		}
+		prev = rep
 		rep.MaxLen = maxLen
 		if maxLen > r.From {
 			rep.RaisedFrom = r.From

@@ -144,6 +144,12 @@ type Report struct {
 	// RerunPaths counts the paths that inputs of an earlier search
 	// (Target.Inputs) took.
 	RerunPaths int
+	// StartCut is set when the search was stopped (its context ended)
+	// before it had run all the inputs of an earlier search it started
+	// from (Target.Inputs): its rows and paths are then not a
+	// continuation of that search, which a later one should continue
+	// instead (ResumeAfter).
+	StartCut bool
 	// PathKeys identify the paths counted in Paths, in the order found
 	// (Resume.Known).
 	PathKeys []PathKey

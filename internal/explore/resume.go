@@ -56,6 +56,32 @@ func ResumeFrom(rep *Report) *Resume {
 	return r
 }
 
+// ResumeAfter is where a later search continues after rep, the report
+// of a search that was stopped: ResumeFrom(rep), or, when rep's search
+// was stopped before it had run again the inputs it started from
+// (Report.StartCut), the Resume it started from, whose work it had not
+// yet found again (nil if it started from none).
+func ResumeAfter(rep *Report) *Resume {
+	if !rep.StartCut {
+		return ResumeFrom(rep)
+	}
+	return rep.Resumed
+}
+
+// Canceled marks rep as the report of a search that the run's stop cut
+// short, whatever bound it reported: its verdict cannot be exhaustive,
+// and a later search continues it (ResumeAfter).
+func (rep *Report) Canceled() {
+	rep.Exhaustive = false
+	if !slices.Contains(rep.Incomplete, ReasonCanceled) {
+		rep.Incomplete = append(rep.Incomplete, ReasonCanceled)
+		sort.SliceStable(rep.Incomplete, func(i, j int) bool {
+			return slices.Index(reasonOrder, rep.Incomplete[i]) < slices.Index(reasonOrder, rep.Incomplete[j])
+		})
+	}
+	rep.StopReason = ReasonCanceled
+}
+
 // EarlierRun is the Resume an earlier dowse run left that the searches
 // of rep continue (nil: none).
 func EarlierRun(rep *Report) *Resume {

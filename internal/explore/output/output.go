@@ -118,8 +118,8 @@ type Target struct {
 	// target (nil: no budget).
 	Budget *Budget `json:"budget,omitempty"`
 	// Resumed says that the search continued where an earlier run's
-	// budget stopped it (explore.Resume); Runs and Paths count that
-	// run's work too.
+	// budget or stop (SIGINT, SIGTERM) cut it short (explore.Resume);
+	// Runs and Paths count that run's work too.
 	Resumed *Resumed `json:"resumed,omitempty"`
 	// Cached says that the target was not explored again: nothing it
 	// depends on changed since the run whose summary this is, and its

@@ -38,15 +38,16 @@ type Progress struct {
 	Outcomes int `json:"outcomes,omitempty"` // branch outcomes of its binary (0: not known yet)
 	Failures int `json:"failures"`
 	// ElapsedSeconds is the time since the run began; LeftSeconds, when
-	// known, an estimate of the exploration time left (from the targets
-	// explored so far, never beyond what the time bounds leave). Neither
-	// counts the builds and go test runs still to come.
+	// known, an estimate of the time left: the exploration time left
+	// (from the targets explored so far, never beyond what the time
+	// bounds leave) and, for each package not done, the average time the
+	// packages done took to build, write their files and run their
+	// generated tests; never beyond the end of the whole-run budget.
+	// LeftBudget says that the budget's end, not the work, is the
+	// estimate.
 	ElapsedSeconds float64  `json:"elapsed_seconds"`
 	LeftSeconds    *float64 `json:"left_seconds,omitempty"`
-	// LeftIsBudget says LeftSeconds is what the whole-run budget leaves
-	// (less than the estimate from the targets): it runs out in every
-	// phase, builds included.
-	LeftIsBudget bool `json:"-"`
+	LeftBudget     bool     `json:"left_budget,omitempty"`
 }
 
 // ProgressHandler is a Handler that is also told where the run is.
@@ -59,12 +60,11 @@ type ProgressHandler interface {
 }
 
 // advanced is p as it stands d after it was taken: the elapsed time
-// grows and, while a target is explored or when it is the budget's time
-// left, the estimate of the exploration time left shrinks, no lower
-// than 0.
+// grows and, while a target is explored or a package built, the
+// estimate of the time left shrinks, no lower than 0.
 func (p Progress) advanced(d time.Duration) Progress {
 	p.ElapsedSeconds += d.Seconds()
-	if p.LeftSeconds != nil && (p.Phase == PhaseExplore || p.LeftIsBudget) {
+	if p.LeftSeconds != nil && (p.Phase == PhaseExplore || p.Phase == PhaseBuild || p.LeftBudget) {
 		left := max(0, *p.LeftSeconds-d.Seconds())
 		p.LeftSeconds = &left
 	}
@@ -79,6 +79,9 @@ func (p Progress) Line() string {
 	b.WriteString(clock(p.ElapsedSeconds))
 	if p.LeftSeconds != nil && *p.LeftSeconds >= 0.5 {
 		fmt.Fprintf(&b, ", about %s left", clock(*p.LeftSeconds))
+		if p.LeftBudget {
+			b.WriteString(" (the budget's end)")
+		}
 	}
 	fmt.Fprintf(&b, ", %d/%d targets: ", p.TargetsDone, p.Targets)
 	switch p.Phase {

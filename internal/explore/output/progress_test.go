@@ -32,7 +32,7 @@ var progressSteps = []struct {
 	{at: 13.5, p: &Progress{Phase: PhaseExplore, Package: "example.com/m", Target: "PutParse", Targets: 2, Runs: 1300, Paths: 320, Covered: 31, Outcomes: 40, Failures: 2, ElapsedSeconds: 13.5, LeftSeconds: secs(115.5)}},
 	{at: 16, tick: true},
 	{at: 20, p: &Progress{Phase: PhaseExplored, Package: "example.com/m", Target: "PutParse", TargetsDone: 1, Targets: 2, Runs: 2000, Paths: 400, Covered: 33, Outcomes: 40, Failures: 2, ElapsedSeconds: 20, LeftSeconds: secs(11)}},
-	{at: 20, p: &Progress{Phase: PhaseExplore, Package: "example.com/m", Target: "FuzzLoad", TargetsDone: 1, Targets: 2, Outcomes: 40, ElapsedSeconds: 20, LeftSeconds: secs(11)}},
+	{at: 20, p: &Progress{Phase: PhaseExplore, Package: "example.com/m", Target: "FuzzLoad", TargetsDone: 1, Targets: 2, Outcomes: 40, ElapsedSeconds: 20, LeftSeconds: secs(11), LeftBudget: true}},
 	{at: 31, p: &Progress{Phase: PhaseExplored, Package: "example.com/m", Target: "FuzzLoad", TargetsDone: 2, Targets: 2, Runs: 90, Paths: 12, Covered: 20, Outcomes: 40, ElapsedSeconds: 31, LeftSeconds: secs(0)}},
 	{at: 31, p: &Progress{Phase: PhaseWrite, Package: "example.com/m", TargetsDone: 2, Targets: 2, ElapsedSeconds: 31, LeftSeconds: secs(0)}},
 	{at: 35, tick: true},
@@ -153,8 +153,9 @@ func TestStatusPlainWriter(t *testing.T) {
 }
 
 // Between events the estimate of the time left shrinks while a target
-// is explored, and in every phase when it is the budget's time left: a
-// build under the budget uses it up, a build without one does not.
+// is explored or a package built, and in every phase when it is the
+// budget's time left: writing files under the budget uses it up,
+// writing them without one does not.
 func TestProgressAdvanced(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -162,9 +163,10 @@ func TestProgressAdvanced(t *testing.T) {
 		want float64
 	}{
 		{"exploring", Progress{Phase: PhaseExplore, LeftSeconds: secs(100)}, 90},
-		{"building, the targets' estimate", Progress{Phase: PhaseBuild, LeftSeconds: secs(100)}, 100},
-		{"building, the budget's time left", Progress{Phase: PhaseBuild, LeftSeconds: secs(100), LeftIsBudget: true}, 90},
-		{"no lower than 0", Progress{Phase: PhaseWrite, LeftSeconds: secs(4), LeftIsBudget: true}, 0},
+		{"building", Progress{Phase: PhaseBuild, LeftSeconds: secs(100)}, 90},
+		{"writing, the work's estimate", Progress{Phase: PhaseWrite, LeftSeconds: secs(100)}, 100},
+		{"writing, the budget's end", Progress{Phase: PhaseWrite, LeftSeconds: secs(100), LeftBudget: true}, 90},
+		{"no lower than 0", Progress{Phase: PhaseWrite, LeftSeconds: secs(4), LeftBudget: true}, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tt.p.advanced(10 * time.Second)

@@ -83,7 +83,7 @@ func (h *TextHandler) detail(t *Target) error {
 	}
 	var extra []string
 	if r := t.Resumed; r != nil {
-		extra = append(extra, fmt.Sprintf("resumed where an earlier run's budget stopped it (%s, %s; %s to start from)", plural(r.Runs, "run"), plural(r.Paths, "path"), plural(r.Inputs, "input")))
+		extra = append(extra, fmt.Sprintf("resumed where an earlier run (its budget or a signal) stopped it (%s, %s; %s to start from)", plural(r.Runs, "run"), plural(r.Paths, "path"), plural(r.Inputs, "input")))
 	}
 	if b := t.Budget; b != nil && b.Passes > 1 {
 		extra = append(extra, fmt.Sprintf("explored in %d passes: a first share of %.1fs, then time other targets left", b.Passes, b.ShareSeconds))

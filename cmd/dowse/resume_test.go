@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dowse-go/dowse/internal/cache"
+)
+
+// A run stopped by SIGINT keeps its work in the result cache: the next
+// run answers the target that had finished from the cache and continues
+// the one the signal cut short from where it was, counting the work of
+// both runs, instead of starting over.
+func TestResumeAfterInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds dowse and explores a module")
+	}
+	bin := filepath.Join(t.TempDir(), "dowse")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	for name, content := range readTree(t, filepath.Join("..", "..", "testdata", "resume", "interrupt")) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), cache.EnvDir+"="+t.TempDir())
+
+	// The first run, with the default budget, is stopped a few seconds
+	// into Count, whose paths never run out; Label has finished by then.
+	cmd := exec.Command(bin, "gen", "-v", "-json", ".")
+	cmd.Dir, cmd.Env = dir, env
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var log []string
+	for line := range lines {
+		log = append(log, line)
+		if strings.HasPrefix(line, "exploring Count") {
+			break
+		}
+	}
+	time.Sleep(3 * time.Second)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for line := range lines {
+			log = append(log, line)
+		}
+		done <- cmd.Wait()
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("dowse did not stop after SIGINT\n%s", strings.Join(log, "\n"))
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Fatalf("exit: %v, want status %d\n%s", err, exitInterrupted, strings.Join(log, "\n"))
+	}
+	first := budgetSummaries(t, stdout.String())
+	label, count := first["Label"], first["Count"]
+	if label == nil || count == nil {
+		t.Fatalf("want the summaries of Label and Count:\n%s", stdout.String())
+	}
+	if label.StopReason == "canceled" || label.Error != "" {
+		t.Fatalf("Label: stop reason %q, error %q; want it finished before the signal", label.StopReason, label.Error)
+	}
+	if count.StopReason != "canceled" || count.Exhaustive || !slices.Contains(count.Incomplete, "canceled") || count.Runs == 0 {
+		t.Fatalf("Count: stop reason %q, exhaustive %v, incomplete %v, %d runs; want cut short by the signal after some runs",
+			count.StopReason, count.Exhaustive, count.Incomplete, count.Runs)
+	}
+	// What the stopped run wrote compiles and passes.
+	generatedTestsPass(t, dir)
+
+	// The next run (the budget is not in the cache's key) continues.
+	cmd = exec.Command(bin, "gen", "-json", "-budget", "30s", ".")
+	cmd.Dir, cmd.Env = dir, env
+	var out2, err2 bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out2, &err2
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("second run: %v\nstdout:\n%s\nstderr:\n%s", err, out2.String(), err2.String())
+	}
+	second := budgetSummaries(t, out2.String())
+	if s := second["Label"]; s == nil || !s.Cached {
+		t.Errorf("second run: Label not answered from the cache:\n%s", out2.String())
+	}
+	s := second["Count"]
+	if s == nil || s.Cached || s.Resumed == nil {
+		t.Fatalf("second run: Count not resumed:\n%s", out2.String())
+	}
+	if r := s.Resumed; r.Runs != count.Runs || r.Paths != count.Paths || r.Inputs == 0 {
+		t.Errorf("second run resumed %+v; want the first's %d runs and %d paths, and its inputs", r, count.Runs, count.Paths)
+	}
+	if s.Runs <= count.Runs || s.Paths < count.Paths {
+		t.Errorf("second run: %d runs, %d paths; want the first's %d runs and %d paths and more runs", s.Runs, s.Paths, count.Runs, count.Paths)
+	}
+}

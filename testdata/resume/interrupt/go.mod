@@ -1,0 +1,3 @@
+module example.com/resume
+
+go 1.26
