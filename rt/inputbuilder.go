@@ -212,7 +212,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			return 0, 0 // nil
 		}
 		defer b.u.Leave(b.l, sh.Elem)
-		if !b.choose() {
+		if !sh.NonNil && !b.choose() {
 			b.skip(sh.Elem)
 			return 0, 0
 		}
@@ -240,6 +240,11 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 	case ShapeMock:
 		b.fillMock(v, sh)
 	case ShapeVar:
+		if sh.Wrap {
+			inner, _ := b.funcs["="+sh.Type].Interface().(error)
+			v.Set(reflect.ValueOf(fmt.Errorf(WrapFormat, inner)))
+			break
+		}
 		v.Set(b.funcs["="+sh.Type])
 	case ShapeTypeOf:
 		v.Set(reflect.ValueOf(b.funcs["#"+sh.Type].Type().Elem()))

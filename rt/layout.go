@@ -40,7 +40,7 @@ import (
 //     (site 0), so the search tells equal keys from distinct ones;
 //   - ShapeStruct: the leaves of its fields in order, blank fields left out;
 //   - ShapePointer: a choice leaf (kind KBool, Choice: true means a fresh
-//     object, false nil), then the leaves of the pointee — unless the
+//     object, false nil; none when NonNil), then the leaves of the pointee — unless the
 //     pointee's shape already occurs Depth times among the pointees on the
 //     way from the parameter: then the pointer is nil and has no leaves;
 //   - ShapeError (the error interface): a choice leaf (nil or not), then a
@@ -82,7 +82,8 @@ import (
 //     none for a mock without scripts;
 //   - ShapeVar (a package-level variable, such as io.EOF, offered as a
 //     dynamic value of an interface): no leaves; the worker finds the
-//     value under "="+Type among the harness's values;
+//     value under "="+Type among the harness's values (with Wrap, an
+//     error variable wrapped by fmt.Errorf(WrapFormat, v));
 //   - ShapeTypeOf (a reflect.Type offered as the dynamic value of a
 //     reflect.Type input): no leaves; the type served under "#"+Type;
 //   - ShapeBuilt (a value of the package's type made by calls, see Build):
@@ -109,6 +110,10 @@ import (
 // branches before them, as the search requires of every run (else a new
 // length would shift the choices of the elements and look like a
 // divergence).
+
+// WrapFormat is the format that wraps an error variable offered wrapped
+// (Shape.Wrap): the worker and the generated tests write the same error.
+const WrapFormat = "wrapped: %w"
 
 // InputSite is the branch site of the choices made when the worker builds
 // the inputs (a pointer nil or not). No instrumented branch has it.
@@ -225,6 +230,14 @@ type Shape struct {
 	// results, then one pointee shape per entry of Writes.
 	Sandbox bool
 	Writes  []int
+	// NonNil marks a ShapePointer that is never nil (no choice leaf): a
+	// concrete error type among the errors of an isolated call's result,
+	// which no real callee returns as a typed nil.
+	NonNil bool
+	// Wrap marks a ShapeVar served wrapped in another error, as
+	// fmt.Errorf(WrapFormat, v) makes it: errors.Is finds the variable
+	// through it, == does not.
+	Wrap bool
 	// Max is, for a ShapeSlice, ShapeMap, ShapeReader or ShapeChan, its
 	// number of element slots when it has fewer than Layout.MaxLen (0:
 	// MaxLen; see Slots). SetBounds gives fewer to the copies of the
@@ -685,7 +698,9 @@ func (f *flattener) shape(i int) {
 		if !f.u.Enter(f.l, s.Elem) {
 			return
 		}
-		f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
+		if !s.NonNil {
+			f.leaf(Leaf{K: KBool, Choice: true}, Step{Kind: StepChoice})
+		}
 		f.push(Step{Kind: StepDeref})
 		f.shape(s.Elem)
 		f.pop()

@@ -132,6 +132,13 @@ func (c *checker) fits(i int, t reflect.Type) error {
 		}
 	case ShapeVar:
 		f, ok := c.funcs["="+s.Type]
+		if s.Wrap {
+			// fmt.Errorf wraps an error variable into an error.
+			if !ok || !f.Type().Implements(errorType) || t != errorType {
+				return fmt.Errorf("the worker has no error value %s to wrap", s.Type)
+			}
+			break
+		}
 		if !ok || !f.Type().AssignableTo(t) {
 			return fmt.Errorf("the worker has no value %s of type %s", s.Type, t)
 		}

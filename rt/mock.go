@@ -37,6 +37,9 @@ func dynType(l *Layout, funcs map[string]reflect.Value, o int) reflect.Type {
 	case ShapeTypeOf:
 		return rtypeType
 	case ShapeVar:
+		if s.Wrap {
+			return errorType
+		}
 		if f, ok := funcs["="+s.Type]; ok {
 			return f.Type()
 		}

@@ -126,8 +126,8 @@ func TestMocks(t *testing.T) {
 // with the rows that used it. Classify looks through wrapped errors with
 // errors.As and errors.Is: the package's *LimitError (and its typed nil,
 // on which Classify panics), a mock of the Temporary interface
-// errors.As asks for, and a wrapper whose Unwrap returns the sentinel
-// reach every statement; Where asks errors.As for a *fs.PathError, a
+// errors.As asks for, and the sentinel wrapped by fmt.Errorf reach
+// every statement; Where asks errors.As for a *fs.PathError, a
 // type of another package, which is offered too. Describe asks reflect whether its any
 // argument's type implements Store: a mock of Store, and a pointer to a
 // variable of type Store, answer yes. The rows assert the calls Save
@@ -164,14 +164,14 @@ func TestAutoMocks(t *testing.T) {
 		}
 	}
 	// errors.As and errors.Is: the package's error type, a mock of the
-	// interface errors.As asks for, and a wrapper of the sentinel
-	// errors.Is looks for.
+	// interface errors.As asks for, and the sentinel errors.Is looks for
+	// wrapped by fmt.Errorf.
 	errs, err := os.ReadFile(filepath.Join(dir, "errs_dowse_auto_test.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	errs = spaces.ReplaceAll(errs, []byte(" "))
-	for _, want := range []string{`&LimitError{Limit: 101}, want: "big limit"`, "temporary: []bool{true", "unwrap: []error{ErrMissing}}", `want: "wrapped missing"`, "(*LimitError)(nil)"} {
+	for _, want := range []string{`&LimitError{Limit: 101}, want: "big limit"`, "temporary: []bool{true", `fmt.Errorf("wrapped: %w", ErrMissing)`, `want: "wrapped missing"`, "(*LimitError)(nil)"} {
 		if !bytes.Contains(errs, []byte(want)) {
 			t.Errorf("errs_dowse_auto_test.go has no %s\n%s", want, errs)
 		}

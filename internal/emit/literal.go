@@ -72,10 +72,14 @@ func (r *renderer) lit(v *value, elided bool) string {
 		}
 		return r.pkg("reflect") + ".TypeFor[" + r.typeString(v.t) + "]()"
 	case rt.ShapeVar:
+		name := v.vr.Name()
 		if q := r.imports.qualifier(v.vr.Pkg()); q != "" {
-			return q + "." + v.vr.Name()
+			name = q + "." + name
 		}
-		return v.vr.Name()
+		if v.wrap {
+			return r.pkg("fmt") + ".Errorf(" + strconv.Quote(rt.WrapFormat) + ", " + name + ")"
+		}
+		return name
 	case rt.ShapeIface:
 		if v.isNil {
 			return "nil"

@@ -108,6 +108,9 @@ func (r *renderer) nameFrag(v *value) string {
 		}
 		return r.nameFrag(v.dyn)
 	case rt.ShapeVar:
+		if v.wrap {
+			return "wrapped_" + v.vr.Name()
+		}
 		return v.vr.Name()
 	case rt.ShapeBuilt:
 		b := v.built

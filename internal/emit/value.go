@@ -30,6 +30,7 @@ type value struct {
 	dyn    *value       // a non-nil any or interface: the value of its dynamic type
 	mock   *mock.Type   // a value of a generated mock type (its declaration goes into the file)
 	vr     *types.Var   // a package-level variable (rt.ShapeVar)
+	wrap   bool         // vr wrapped by fmt.Errorf(rt.WrapFormat, vr) (rt.Shape.Wrap)
 	// entries are a map's entries in slot order, a key equal to an
 	// earlier one replacing that entry's value as the worker's stores did.
 	entries []mapEntry
@@ -284,15 +285,19 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			break
 		}
 		defer d.u.Leave(d.l, sh.Elem)
-		in, err := d.next(path + " != nil")
-		if err != nil {
-			return nil, err
+		nonNil := sh.NonNil
+		if !nonNil {
+			in, err := d.next(path + " != nil")
+			if err != nil {
+				return nil, err
+			}
+			nonNil = in.Bits&1 != 0
 		}
 		e, err := d.decode(sh.Elem, p.Elem(), "*"+path)
 		if err != nil {
 			return nil, err
 		}
-		if in.Bits&1 != 0 {
+		if nonNil {
 			v.isNil, v.elem = false, e
 		}
 	case rt.ShapeError:
@@ -389,7 +394,7 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 			v.mock = d.mocks[n.Obj().Name()]
 		}
 	case rt.ShapeVar:
-		v.vr = d.vars[sh.Type]
+		v.vr, v.wrap = d.vars[sh.Type], sh.Wrap
 		if v.vr == nil {
 			return nil, fmt.Errorf("%s: no variable %s", path, sh.Type)
 		}

@@ -176,7 +176,7 @@ func (g *runner) writeIsolatedFile(p *load.Package, external bool, name string, 
 		if len(t.Sandbox) == 0 || r == nil || r.Report == nil || t.Kind == load.KindFuzz {
 			continue
 		}
-		et := emit.Target{Name: t.Name, Variadic: t.Variadic, Layout: t.Layout}
+		et := emit.Target{Name: t.Name, Variadic: t.Variadic, Layout: t.Layout, Dyn: t.Dyn, Mocks: t.Mocks, Vars: t.Vars}
 		et.Params = append(et.Params, t.Params...)
 		for _, sp := range t.Sandbox {
 			et.Params = append(et.Params, types.NewVar(token.NoPos, variant.Types, "iso_"+strings.ReplaceAll(sp.Key, ".", "_"), sp.Stub))

@@ -189,6 +189,7 @@ func autoTarget(fn *types.Func, pkg *types.Package, info *types.Info, readOnly m
 	// A variadic parameter ...T is a []T input, passed spread.
 	t.Variadic = sig.Variadic()
 	ifaces.scope([]types.Object{fn})
+	t.facts, t.factRoots = ifaces, []types.Object{fn}
 	b := newLayoutBuilder(pkg, true, readOnly, ifaces)
 	b.zeroMade = zeroMade
 	layout, err := b.params(t.Name, params)

@@ -410,6 +410,16 @@ func (f *ifaceFacts) scanDecl(d ast.Decl, cur types.Object, info *types.Info, as
 					}
 				}
 			}
+		case *ast.SwitchStmt:
+			// switch err { case io.EOF: }
+			if x.Tag == nil {
+				break
+			}
+			for _, c := range x.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					f.sentinel(e, info)
+				}
+			}
 		case *ast.BinaryExpr:
 			if x.Op != token.EQL && x.Op != token.NEQ {
 				break

@@ -60,7 +60,7 @@ func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ..
 				continue
 			}
 			if o, _, ok := b.shape(ct); ok {
-				outs = append(outs, o)
+				outs = append(outs, b.nonNil(o))
 				b.dyn[typeString(ct, b.pkg)] = ct
 			}
 			break // T, else *T
@@ -80,11 +80,11 @@ func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ..
 		}
 		seen[name] = true
 		if o, _, ok := b.shape(ct); ok {
-			outs = append(outs, o)
+			outs = append(outs, b.nonNil(o))
 			b.dyn[name] = ct
 		}
 	}
-	if f.mocks && implementable(it, b.pkg) && (!isNamed(t, "", "error") || f.errorMocks()) {
+	if f.mocks && !b.errorsOnly && implementable(it, b.pkg) && (!isNamed(t, "", "error") || f.errorMocks()) {
 		for _, m := range f.mocksFor(t, it) {
 			if o, ok := b.mockShape(m); ok {
 				outs = append(outs, o)
@@ -93,6 +93,19 @@ func (b *layoutBuilder) ifaceShape(t types.Type, it *types.Interface, builtin ..
 	}
 	b.l.Shapes[i].Outs = outs
 	return i
+}
+
+// nonNil returns shape o, or for the errors of an isolated call's result
+// (errorsOnly) a pointer shape o as a copy that is never nil: no callee
+// returns a typed nil *fs.PathError as its error, and code that asks
+// errors.As for one dereferences what it finds.
+func (b *layoutBuilder) nonNil(o int) int {
+	if !b.errorsOnly || b.l.Shapes[o].Kind != rt.ShapePointer {
+		return o
+	}
+	s := b.l.Shapes[o]
+	s.NonNil = true
+	return b.add(s)
 }
 
 // implementable reports whether package pkg can declare a type that
@@ -323,8 +336,12 @@ func localType(t types.Type, pkg *types.Package) bool {
 // than print it (ifaceFacts.errorChoice): nil, errors.New (with its own
 // choice and message), the package-level error variables it compares
 // errors with (shape var: the harness serves the variable's value, rows
-// name it, io.EOF), the package's types implementing error, and mock
-// types (those of the interfaces errors are asserted to, and wrappers).
+// name it, io.EOF) and, when it looks through wrapped errors
+// (errors.Is, errors.As), each of them wrapped by fmt.Errorf (which
+// errors.Is tells from another error and == does not), the package's
+// types implementing error, the types of other packages it asks
+// errors.As for, and mock types (those of the interfaces errors are
+// asserted to, and wrappers; none for the results of isolated calls).
 func (b *layoutBuilder) errorShape(t types.Type) int {
 	b.ifaces.plainError++
 	e, _, _ := b.shape(t) // errors.New alone
@@ -340,6 +357,15 @@ func (b *layoutBuilder) errorShape(t types.Type) int {
 		outs = append(outs, b.add(rt.Shape{Kind: rt.ShapeVar, Type: name}))
 		b.vars[name] = v
 		b.dyn[name] = v.Type()
+	}
+	if b.ifaces.unwrap {
+		for _, v := range b.ifaces.sentinels {
+			name := v.Name()
+			if v.Pkg() != b.pkg {
+				name = v.Pkg().Name() + "." + v.Name()
+			}
+			outs = append(outs, b.add(rt.Shape{Kind: rt.ShapeVar, Type: name, Wrap: true}))
+		}
 	}
 	return b.ifaceShape(t, t.Underlying().(*types.Interface), outs...)
 }

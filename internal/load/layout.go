@@ -54,6 +54,11 @@ type layoutBuilder struct {
 	// vars are the package-level variables offered as values (ShapeVar),
 	// by their shapes' Type.
 	vars map[string]*types.Var
+	// errorsOnly limits ifaces to errors: other interfaces are built as
+	// without facts (the results of isolated calls, sandbox.go, whose
+	// errors are a choice like a parameter's but whose other interface
+	// values get no mock types).
+	errorsOnly bool
 }
 
 // LayoutOf returns the layout of params, the parameters of a target
@@ -300,6 +305,11 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 	}
 	if i, done := b.index.At(t).(int); done {
 		return i, "", true // built, or reserved and reached again through a pointer
+	}
+	if b.errorsOnly && b.ifaces != nil && types.IsInterface(t) && !isNamed(t, "", "error") {
+		facts := b.ifaces
+		b.ifaces = nil
+		defer func() { b.ifaces = facts }()
 	}
 	if b.ctors {
 		if i, ok := b.builtShape(t); ok {

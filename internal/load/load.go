@@ -168,7 +168,12 @@ type Target struct {
 	Sandbox []SandboxParam
 	// Pkg is the package the target's code is in (its test variant).
 	Pkg *types.Package
-	Err error // why the target cannot be explored (an *UnsupportedError); nil if it can
+	// facts are what the code of the target's package variant does with
+	// interface values, scoped to what factRoots reach: the errors of
+	// its isolated calls' results are chosen from them (AddSandbox).
+	facts     *ifaceFacts
+	factRoots []types.Object
+	Err       error // why the target cannot be explored (an *UnsupportedError); nil if it can
 }
 
 // UnsupportedError says that a target has an input dowse cannot generate.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 
+	"github.com/dowse-go/dowse/internal/mock"
 	"github.com/dowse-go/dowse/rt"
 )
 
@@ -34,6 +35,21 @@ func AddSandbox(t *Target, sp SandboxParam) error {
 	b := &layoutBuilder{pkg: sp.Pkg, l: t.Layout, funcs: map[string]*types.Func{}, building: map[*types.TypeName]bool{}, opaque: true}
 	if t.Pkg != nil {
 		b.pkg = t.Pkg
+	}
+	if t.facts != nil && t.facts.pkg == b.pkg {
+		// Errors are chosen among what the target's code compares them
+		// with and asks errors.As for, as a parameter's are: nil, the
+		// sentinels (wrapped too), the types, errors.New.
+		t.facts.scope(t.factRoots)
+		b.ifaces, b.errorsOnly = t.facts, true
+		b.dyn, b.vars, b.mockIndex, b.usedMocks = t.Dyn, t.Vars, map[string]int{}, map[string]*mock.Type{}
+		if b.dyn == nil {
+			b.dyn = map[string]types.Type{}
+		}
+		if b.vars == nil {
+			b.vars = map[string]*types.Var{}
+		}
+		defer func() { t.Dyn, t.Vars = b.dyn, b.vars }()
 	}
 	var outs []int
 	res := sp.Stub.Results()

@@ -52,6 +52,7 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Co
 			case hasPrefix(fd.Name.Name, "Put") && firstParamIs(sig, "T"):
 				t = &Target{Name: fd.Name.Name, Kind: KindPUT}
 				ifaces.scope([]types.Object{fn})
+				t.facts, t.factRoots = ifaces, []types.Object{fn}
 				t.Params, t.Layout, t.Err = inputsWith(t, sig, p.Types, ifaces)
 			case hasPrefix(fd.Name.Name, "Fuzz") && firstParamIs(sig, "F") && sig.Params().Len() == 1:
 				t = &Target{Name: fd.Name.Name, Kind: KindFuzz}

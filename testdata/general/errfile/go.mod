@@ -1,0 +1,3 @@
+module example.com/errfile
+
+go 1.26
