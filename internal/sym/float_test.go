@@ -173,6 +173,10 @@ func TestFloatNoIdentities(t *testing.T) {
 			t.Errorf("%v: HasFloat is false", e)
 		}
 	}
+	// int64(x) == 5 is not x == int64-constant-reinterpreted.
+	if got := c.Compare(rt.OpEq, c.Conv(rt.KInt64, x), c.Const(rt.KInt64, 5)); got.Arg(0).Op() != rt.OpConv {
+		t.Errorf("int64(x) == 5 became %v", got)
+	}
 	if got := c.Not(c.Compare(rt.OpLt, x, zero)); got.Op() != rt.OpNot {
 		t.Errorf("!(x < 0) became %v", got)
 	}

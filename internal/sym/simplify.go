@@ -358,7 +358,7 @@ func (c *Context) compareConst(op rt.Op, a, b *Expr) *Expr {
 		return c.compare(op, a.args[0], c.konst(k, v))
 	case rt.OpConv:
 		x := a.args[0]
-		if x.k.Bits() > k.Bits() {
+		if x.k.Bits() > k.Bits() || x.k.Float() {
 			break
 		}
 		// An extension equals b only if b survives the round trip
