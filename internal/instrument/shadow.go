@@ -156,7 +156,8 @@ func (f *fn) shBinary(x *ast.BinaryExpr, t types.Type) ast.Expr {
 	switch {
 	case isCmp(x.Op):
 		return f.fl.rtCall("Cmp", f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, orZero(sy), vy)
-	case x.Op == token.QUO || x.Op == token.REM:
+	case (x.Op == token.QUO || x.Op == token.REM) && !isFloat(ot):
+		// (A float division needs no branch: x/0 is an infinity or NaN.)
 		site := f.fl.site(x.OpPos, "div")
 		return f.fl.rtCall("Quo", intLit(uint64(site)), f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, orZero(sy), vy)
 	case x.Op == token.SHL || x.Op == token.SHR:
@@ -186,6 +187,12 @@ func (f *fn) shCall(x *ast.CallExpr, t types.Type) ast.Expr {
 		case classOf(t) == scalar && classOf(at) == scalar:
 			if s == nil {
 				return nil
+			}
+			if isFloat(at) && !isFloat(t) {
+				// Out of the integer type's range the result is the
+				// implementation's: rt.ConvF records the range check.
+				site := f.fl.site(x.Lparen, "floatconv")
+				return f.fl.rtCall("ConvF", intLit(uint64(site)), f.rtK(t), f.rtK(at), s, f.fl.val(a, at))
 			}
 			return f.fl.rtCall("Conv", f.rtK(t), f.rtK(at), s)
 		case classOf(t) == str && classOf(at) == str:
@@ -245,6 +252,12 @@ func (f *fn) shMinMax(x *ast.CallExpr, t types.Type) ast.Expr {
 	}
 	switch classOf(t) {
 	case scalar:
+		if isFloat(t) {
+			// Go's min and max of floats propagate NaN and order -0
+			// below +0, which the chain of comparisons does not.
+			site := f.fl.site(x.Lparen, "minmax")
+			return f.fl.rtCall("LostS", intLit(uint64(site)), f.fl.rtCall("AnyS", shs...), &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote("min or max of floats")})
+		}
 		args := []ast.Expr{isMax, f.rtK(t)}
 		for i, a := range x.Args {
 			args = append(args, f.fl.lit("Arg", shs[i], f.fl.val(a, t)))
