@@ -518,14 +518,24 @@ func (f *fn) untrackedKey(pos token.Pos, u *types.Map, key ast.Expr, pre *[]ast.
 	if pre == nil {
 		return
 	}
-	if c := classOf(u.Key()); c == scalar || c == str {
+	if tableKey(u.Key()) {
 		return
 	}
-	if compositeKey(u.Key()) && f.sameKeyType(u, key) && f.keyTracked(key, u.Key()) {
+	if !isFloat(u.Key()) && compositeKey(u.Key()) && f.sameKeyType(u, key) && f.keyTracked(key, u.Key()) {
 		return
 	}
 	kt := f.typeOf(key) // an interface key boxes the key's own type
 	*pre = append(*pre, f.lostValue(key, kt, func() uint32 { return f.fl.site(pos, "map") }, "map key of an untracked kind")...)
+}
+
+// tableKey reports whether the shadow tables compare keys of type t by
+// one shadow: integers, bools and strings. A float key is a composite key
+// of one leaf, compared concretely (a symbolic one records a
+// concretization, rt.KeyOf): the tables would compare its bits, where
+// Go's map has -0 == +0 and a NaN equal to nothing.
+func tableKey(t types.Type) bool {
+	c := classOf(t)
+	return c == scalar && !isFloat(t) || c == str
 }
 
 // sameKeyType reports whether key has map type u's key type (or is a
@@ -544,8 +554,8 @@ func (f *fn) sameKeyType(u *types.Map, key ast.Expr) bool {
 func (f *fn) mapKeyCall(pos token.Pos, m, key ast.Expr, kt types.Type, store bool) ast.Expr {
 	var ks ast.Expr
 	fn := "MapKeyI"
-	switch classOf(kt) {
-	case scalar, str:
+	switch {
+	case tableKey(kt):
 		ks = f.sh(key)
 	default:
 		if compositeKey(kt) {
