@@ -135,7 +135,9 @@ func TestFloatConstraintsSolved(t *testing.T) {
 			checkModel(t, q, r)
 		}
 	}
-	if st := ch.Stats(); st.FloatQueries == 0 {
+	st := ch.Stats()
+	if st.FloatQueries == 0 {
 		t.Errorf("no query reached the floating-point theory: %+v", st)
 	}
+	t.Logf("%d groups: %d answered by the candidates' search, %d checked in Z3 in %v", st.Groups, st.FloatSearched, st.FloatQueries, st.FloatTime)
 }
