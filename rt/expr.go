@@ -9,8 +9,9 @@ import "strconv"
 type S uint32
 
 // Kind is the sort of a symbolic expression: a Go integer kind (with its
-// width and signedness), bool, or string. Strings and byte sequences are
-// sequences of bytes.
+// width and signedness), bool, string, or a floating-point kind. Strings
+// and byte sequences are sequences of bytes; a float's value is its IEEE
+// 754 bits (binary32 in the low 32 bits for KFloat32).
 type Kind uint8
 
 // The kinds. The platform-sized kinds Int, Uint and Uintptr are mapped to
@@ -28,6 +29,8 @@ const (
 	KUint32
 	KUint64
 	KString
+	KFloat32
+	KFloat64
 )
 
 // KInt, KUint and KUintptr are the sized kinds of Go's int, uint and uintptr.
@@ -66,6 +69,21 @@ func (k Kind) Signed() bool { return k >= KInt8 && k <= KInt64 }
 // Integer reports whether k is an integer kind.
 func (k Kind) Integer() bool { return k >= KInt8 && k <= KUint64 }
 
+// Float reports whether k is a floating-point kind.
+func (k Kind) Float() bool { return k == KFloat32 || k == KFloat64 }
+
+// FloatBits is the width of a floating-point kind's IEEE 754 format (32
+// or 64), 0 for the other kinds.
+func (k Kind) FloatBits() int {
+	switch k {
+	case KFloat32:
+		return 32
+	case KFloat64:
+		return 64
+	}
+	return 0
+}
+
 func (k Kind) String() string {
 	switch k {
 	case KBool:
@@ -88,6 +106,10 @@ func (k Kind) String() string {
 		return "uint64"
 	case KString:
 		return "string"
+	case KFloat32:
+		return "float32"
+	case KFloat64:
+		return "float64"
 	}
 	return "invalid"
 }
@@ -97,7 +119,8 @@ type Op uint8
 
 // The operators. Unless said otherwise, operands A and B have the node's
 // kind K and the semantics are exactly Go's for that kind (wrap-around,
-// truncated division, shifts that saturate).
+// truncated division, shifts that saturate; for the float kinds, IEEE 754
+// arithmetic rounding to nearest even, as Go computes it).
 const (
 	OpInvalid Op = iota
 
@@ -106,7 +129,9 @@ const (
 	OpStr   // string constant: Str
 	OpInput // input variable number Val of kind K (integer, bool or string)
 
-	// Integer arithmetic, result kind K.
+	// Integer arithmetic, result kind K. OpAdd, OpSub, OpMul, OpQuo and
+	// OpNeg also apply to the float kinds (OpQuo then needs no branch:
+	// x/0 is an infinity or NaN).
 	OpAdd
 	OpSub
 	OpMul
@@ -122,7 +147,9 @@ const (
 	OpCpl // ^A
 
 	// Comparisons of two operands of kind K2; result kind bool.
-	// For K2 == KString the order is byte-wise lexicographic.
+	// For K2 == KString the order is byte-wise lexicographic; for float
+	// K2 IEEE 754's: every comparison with a NaN is false but !=, and
+	// -0 == +0.
 	OpEq
 	OpNe
 	OpLt
@@ -136,7 +163,10 @@ const (
 	OpLOr  // A || B
 
 	// OpConv converts A of kind K2 to kind K (integer to integer: truncation,
-	// sign or zero extension as Go does).
+	// sign or zero extension as Go does; integer to float and float to
+	// float: rounding to nearest even; float to integer: truncation
+	// toward zero, for values in K's range only — the caller recorded
+	// that range as a branch, Go leaves the rest to the implementation).
 	OpConv
 
 	// Strings (byte sequences).
@@ -146,6 +176,11 @@ const (
 	OpConcat   // A + B, strings
 	OpFromList // the string of the bytes List (each of kind KUint8)
 	OpIte      // if A then B else C, B and C of kind K
+
+	// OpFromBits is the float of kind K whose IEEE 754 bits are A, of
+	// the unsigned kind K2 of the same width (math.Float64frombits): the
+	// shadow of a float input, whose leaf holds its bits.
+	OpFromBits
 )
 
 // Node is one expression in a run's arena. Operands refer to earlier nodes

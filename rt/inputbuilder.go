@@ -126,15 +126,21 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 		k := sh.K
 		switch {
 		case sh.Float:
-			// No shadow: what the code does with the float is not
-			// followed, which the verdict must say.
+			// The shadow reinterprets the leaf's bits, which are
+			// written as they are (a float32 NaN converted through
+			// float64 would lose its signaling bit).
+			bits := mask(k, x.Bits)
+			fk := KFloat64
 			if k == KUint32 {
-				v.SetFloat(float64(math.Float32frombits(uint32(x.Bits))))
+				fk = KFloat32
+				*(*uint32)(v.Addr().UnsafePointer()) = uint32(bits)
 			} else {
-				v.SetFloat(math.Float64frombits(x.Bits))
+				v.SetFloat(math.Float64frombits(bits))
 			}
-			Conc(InputSite, "a float input (floats are chosen by mutation, not by the solver)")
-			return 0, mask(k, x.Bits)
+			if s != 0 && on.Load() {
+				s = mk(Node{Op: OpFromBits, K: fk, K2: k, A: s})
+			}
+			return s, bits
 		case k == KBool:
 			v.SetBool(x.Bits != 0)
 			return s, B(x.Bits != 0)

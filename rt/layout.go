@@ -23,7 +23,7 @@ import (
 //
 //   - ShapeScalar (bool, integer kinds, string): one leaf; strings are at
 //     most MaxLen bytes long; a float32 or float64 (Float) is one leaf of
-//     its IEEE 754 bits, concrete for the search (see Shape.Float);
+//     its IEEE 754 bits (see Shape.Float);
 //   - ShapeArray: the leaves of its Len elements;
 //   - ShapeSlice: a length leaf (kind KInt, IsLen, 0 <= len <= MaxLen),
 //     then the leaves of MaxLen elements, of which the first len are used;
@@ -210,9 +210,8 @@ type Shape struct {
 	K    Kind   // ShapeScalar: the leaf's kind
 	// Float marks a ShapeScalar of a floating-point type: its leaf (K
 	// KUint32 for float32, KUint64 for float64) holds the IEEE 754 bits.
-	// Floats have no shadows: branches on them are not followed, which
-	// the worker records as a concretization when it builds one, and
-	// their values come from seeds and mutation, not from the solver.
+	// The input's shadow reinterprets those bits as a float
+	// (OpFromBits), so the solver chooses a float's exact bits.
 	Float  bool
 	Len    int     // ShapeArray: the number of elements
 	Elem   int     // ShapeArray, ShapeSlice, ShapePointer, ShapeChan: the element's shape; ShapeMap: the value's

@@ -19,10 +19,11 @@ import (
 // over (KeyOf), and "k == K1" is the conjunction of the leaves'
 // equalities. Leaves of integer, bool and string kinds are compared
 // symbolically; the others — pointers, interfaces, channels, floats — are
-// compared concretely: dowse keeps no shadow of them (a pointer's
-// identity, an interface's dynamic type and value, a float are the same
+// compared concretely: dowse keeps no shadow of the first three (a
+// pointer's identity, an interface's dynamic type and value are the same
 // on every input of the path, and whatever made them depend on an input
-// recorded a concretization where it happened), so a leaf that differs
+// recorded a concretization where it happened), and a float leaf with a
+// shadow records a concretization when the key is read, so a leaf that differs
 // makes the keys differ on every input of the path, and one that is equal
 // adds nothing to the condition.
 
@@ -122,6 +123,11 @@ func leafShadows(t *keyType, p unsafe.Pointer) KS {
 	var ks KS
 	for i, l := range t.leaves {
 		if l.k == KInvalid {
+			if k := l.t.Kind(); (k == reflect.Float32 || k == reflect.Float64) && cellsIn(uintptr(p)+l.off, l.t.Size()) {
+				// A float leaf is compared concretely: one that
+				// depends on the inputs is a concretization.
+				Conc(0, "a float in a composite map key")
+			}
 			continue
 		}
 		if s, sym := memShadow(unsafe.Add(p, l.off), l.k); sym {

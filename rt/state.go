@@ -214,7 +214,7 @@ func mk(n Node) S {
 
 // mask returns the bits of v that a value of kind k keeps.
 func mask(k Kind, v uint64) uint64 {
-	switch k.Bits() {
+	switch max(k.Bits(), k.FloatBits()) {
 	case 1:
 		if v != 0 {
 			return 1

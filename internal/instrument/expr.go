@@ -237,10 +237,10 @@ func (f *fn) pureCall(x *ast.CallExpr, pre *[]ast.Stmt, hoist bool) ast.Expr {
 		}
 		if len(x.Args) == 1 && hoist {
 			f.boxed(x.Args[0], f.typeOf(x), pre) // any(v)
-			if b, ok := f.typeOf(x).Underlying().(*types.Basic); ok && b.Info()&(types.IsFloat|types.IsComplex) != 0 {
-				// float64(n): floats keep no shadows (the conversion once
-				// lost n's without a trace, and a branch on the result
-				// was called exhaustive).
+			if b, ok := f.typeOf(x).Underlying().(*types.Basic); ok && b.Info()&types.IsComplex != 0 {
+				// complex128(n): complex numbers keep no shadows (the
+				// conversion once lost n's without a trace, and a branch
+				// on the result was called exhaustive).
 				*pre = append(*pre, f.lostValue(x.Args[0], f.typeOf(x.Args[0]), func() uint32 { return f.fl.site(x.Lparen, "conv") }, "converted to a float")...)
 			}
 		}

@@ -40,9 +40,9 @@ type Site struct {
 // other sites only name where a concretization happened.
 var siteKinds = map[string]bool{
 	"cond": true, "case": true, "typeswitch": true, "range": true, "rune": true,
-	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true, "recv": true, "copy": true,
+	"index": true, "slice": true, "div": true, "shift": true, "make": true, "store": true, "recv": true, "copy": true, "floatconv": true,
 	"call": false, "box": false, "map": false, "mapkey": false, "conv": false,
-	"generic": false, "methodvalue": false, "send": false, "eq": false, "defer": false,
+	"generic": false, "methodvalue": false, "send": false, "eq": false, "defer": false, "minmax": false,
 }
 
 // IsBranchKind reports whether sites of this kind record branch outcomes,

@@ -351,7 +351,7 @@ func (f *fn) mapLit(lit *ast.CompositeLit, u *types.Map, id ast.Expr, pre *[]ast
 	}
 	var elems []element
 	symbolic := false
-	trackedKey := classOf(u.Key()) == scalar || classOf(u.Key()) == str
+	trackedKey := tableKey(u.Key())
 	composite := !trackedKey && compositeKey(u.Key())
 	// An elided key ({1, 2}) is written again with the key type of the
 	// literal's own map type; a literal of a named map type has none to

@@ -22,7 +22,7 @@ func compositeKey(t types.Type) bool {
 	if t == nil || isTypeParam(t) || !types.Comparable(t) {
 		return false
 	}
-	if c := classOf(t); c == scalar || c == str {
+	if tableKey(t) {
 		return false
 	}
 	n, ok := keyLeaves(t, 0)
@@ -111,6 +111,9 @@ func (f *fn) keyParts(e ast.Expr, t types.Type) ([]ast.Expr, bool) {
 	}
 	switch c := classOf(t); c {
 	case scalar, str:
+		if isFloat(t) {
+			return nil, false // compared concretely: its shadow is lost
+		}
 		return []ast.Expr{f.sh(e)}, true
 	case aggregate:
 	default:

@@ -46,7 +46,7 @@ func (f *fn) rangeStmt(s *ast.RangeStmt, label *ast.Ident) []ast.Stmt {
 			return keep()
 		}
 	case *types.Map:
-		if c := classOf(u.Key()); c != scalar && c != str && !compositeKey(u.Key()) {
+		if !tableKey(u.Key()) && !compositeKey(u.Key()) {
 			return keep()
 		}
 		if s.Tok == token.ASSIGN && (!isIdentOrNil(s.Key) || !isIdentOrNil(s.Value)) {

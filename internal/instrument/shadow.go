@@ -156,7 +156,8 @@ func (f *fn) shBinary(x *ast.BinaryExpr, t types.Type) ast.Expr {
 	switch {
 	case isCmp(x.Op):
 		return f.fl.rtCall("Cmp", f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, orZero(sy), vy)
-	case x.Op == token.QUO || x.Op == token.REM:
+	case (x.Op == token.QUO || x.Op == token.REM) && !isFloat(ot):
+		// (A float division needs no branch: x/0 is an infinity or NaN.)
 		site := f.fl.site(x.OpPos, "div")
 		return f.fl.rtCall("Quo", intLit(uint64(site)), f.fl.rtSel(op), f.rtK(ot), orZero(sx), vx, orZero(sy), vy)
 	case x.Op == token.SHL || x.Op == token.SHR:
@@ -186,6 +187,12 @@ func (f *fn) shCall(x *ast.CallExpr, t types.Type) ast.Expr {
 		case classOf(t) == scalar && classOf(at) == scalar:
 			if s == nil {
 				return nil
+			}
+			if isFloat(at) && !isFloat(t) {
+				// Out of the integer type's range the result is the
+				// implementation's: rt.ConvF records the range check.
+				site := f.fl.site(x.Lparen, "floatconv")
+				return f.fl.rtCall("ConvF", intLit(uint64(site)), f.rtK(t), f.rtK(at), s, f.fl.val(a, at))
 			}
 			return f.fl.rtCall("Conv", f.rtK(t), f.rtK(at), s)
 		case classOf(t) == str && classOf(at) == str:
@@ -245,6 +252,12 @@ func (f *fn) shMinMax(x *ast.CallExpr, t types.Type) ast.Expr {
 	}
 	switch classOf(t) {
 	case scalar:
+		if isFloat(t) {
+			// Go's min and max of floats propagate NaN and order -0
+			// below +0, which the chain of comparisons does not.
+			site := f.fl.site(x.Lparen, "minmax")
+			return f.fl.rtCall("LostS", intLit(uint64(site)), f.fl.rtCall("AnyS", shs...), &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote("min or max of floats")})
+		}
 		args := []ast.Expr{isMax, f.rtK(t)}
 		for i, a := range x.Args {
 			args = append(args, f.fl.lit("Arg", shs[i], f.fl.val(a, t)))
@@ -505,14 +518,24 @@ func (f *fn) untrackedKey(pos token.Pos, u *types.Map, key ast.Expr, pre *[]ast.
 	if pre == nil {
 		return
 	}
-	if c := classOf(u.Key()); c == scalar || c == str {
+	if tableKey(u.Key()) {
 		return
 	}
-	if compositeKey(u.Key()) && f.sameKeyType(u, key) && f.keyTracked(key, u.Key()) {
+	if !isFloat(u.Key()) && compositeKey(u.Key()) && f.sameKeyType(u, key) && f.keyTracked(key, u.Key()) {
 		return
 	}
 	kt := f.typeOf(key) // an interface key boxes the key's own type
 	*pre = append(*pre, f.lostValue(key, kt, func() uint32 { return f.fl.site(pos, "map") }, "map key of an untracked kind")...)
+}
+
+// tableKey reports whether the shadow tables compare keys of type t by
+// one shadow: integers, bools and strings. A float key is a composite key
+// of one leaf, compared concretely (a symbolic one records a
+// concretization, rt.KeyOf): the tables would compare its bits, where
+// Go's map has -0 == +0 and a NaN equal to nothing.
+func tableKey(t types.Type) bool {
+	c := classOf(t)
+	return c == scalar && !isFloat(t) || c == str
 }
 
 // sameKeyType reports whether key has map type u's key type (or is a
@@ -531,8 +554,8 @@ func (f *fn) sameKeyType(u *types.Map, key ast.Expr) bool {
 func (f *fn) mapKeyCall(pos token.Pos, m, key ast.Expr, kt types.Type, store bool) ast.Expr {
 	var ks ast.Expr
 	fn := "MapKeyI"
-	switch classOf(kt) {
-	case scalar, str:
+	switch {
+	case tableKey(kt):
 		ks = f.sh(key)
 	default:
 		if compositeKey(kt) {

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math"
 	"strconv"
 )
 
@@ -14,7 +15,7 @@ type class int
 
 const (
 	untracked class = iota
-	scalar          // integers and bools: shadow is an integer/bool expression
+	scalar          // integers, bools and floats: shadow is an integer/bool/float expression
 	str             // strings
 	slice           // slices: the shadow is the length's
 	aggregate       // arrays and structs: shadows live in memory cells
@@ -52,7 +53,7 @@ func classOf(t types.Type) class {
 			return untracked
 		}
 		switch {
-		case u.Info()&types.IsInteger != 0, u.Kind() == types.Bool:
+		case u.Info()&types.IsInteger != 0, u.Kind() == types.Bool, u.Kind() == types.Float32, u.Kind() == types.Float64:
 			return scalar
 		case u.Kind() == types.String:
 			return str
@@ -104,6 +105,10 @@ func kindName(t types.Type) string {
 		return "KUintptr"
 	case types.String:
 		return "KString"
+	case types.Float32:
+		return "KFloat32"
+	case types.Float64:
+		return "KFloat64"
 	}
 	return "KInvalid"
 }
@@ -152,6 +157,11 @@ func (fl *file) fp(e ast.Expr, t types.Type) ast.Expr {
 		if b, ok := t.Underlying().(*types.Basic); ok && (b.Kind() == types.Bool || b.Kind() == types.UntypedBool) {
 			return fl.rtCall("B", &ast.CallExpr{Fun: fl.pre("bool"), Args: []ast.Expr{e}})
 		}
+		if isFloat(t) {
+			// A float's fingerprint and value are its IEEE 754 bits.
+			name := "float" + strconv.Itoa(int(floatWidth(t)))
+			return fl.rtCall("FBits"+strconv.Itoa(int(floatWidth(t))), &ast.CallExpr{Fun: fl.pre(name), Args: []ast.Expr{e}})
+		}
 		return &ast.CallExpr{Fun: fl.pre("uint64"), Args: []ast.Expr{e}}
 	case str:
 		return fl.rtCall("FS", &ast.CallExpr{Fun: fl.pre("string"), Args: []ast.Expr{e}})
@@ -165,8 +175,37 @@ func (fl *file) fp(e ast.Expr, t types.Type) ast.Expr {
 // as its fingerprint.
 func (fl *file) val(e ast.Expr, t types.Type) ast.Expr { return fl.fp(e, t) }
 
-// constBits is the uint64 that uint64(x) gives for constant c of type t.
+// isFloat reports whether t is float32 or float64 (or a type defined as
+// one).
+func isFloat(t types.Type) bool { return floatWidth(t) != 0 }
+
+// floatWidth is 32 or 64 for the float types, 0 for the others.
+func floatWidth(t types.Type) uint {
+	if t == nil {
+		return 0
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		switch b.Kind() {
+		case types.Float32:
+			return 32
+		case types.Float64:
+			return 64
+		}
+	}
+	return 0
+}
+
+// constBits is the uint64 that uint64(x) gives for constant c of type t,
+// or for a float type the IEEE 754 bits of c's value in that type.
 func constBits(c constant.Value, t types.Type) uint64 {
+	switch floatWidth(t) {
+	case 32:
+		v, _ := constant.Float32Val(constant.ToFloat(c))
+		return uint64(math.Float32bits(v))
+	case 64:
+		v, _ := constant.Float64Val(constant.ToFloat(c))
+		return math.Float64bits(v)
+	}
 	switch c.Kind() {
 	case constant.Bool:
 		if constant.BoolVal(c) {

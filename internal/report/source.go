@@ -217,7 +217,7 @@ var kindNames = map[string]string{
 	"cond": "condition", "case": "case", "typeswitch": "type switch case", "range": "range loop",
 	"rune": "rune decoding", "index": "index bounds check", "slice": "slice bounds check",
 	"div": "division by zero check", "shift": "shift count check", "make": "make length check",
-	"store": "store check", "recv": "receive", "copy": "copy length",
+	"store": "store check", "recv": "receive", "copy": "copy length", "floatconv": "float to integer range check",
 }
 
 // kindName names a kind of branch site.

@@ -128,6 +128,9 @@ const (
 
 // Solve implements Solver.
 func (s *Classes) Solve(ctx context.Context, q Query) (Result, error) {
+	if hasFloat(q) {
+		return s.next.Solve(ctx, q) // float terms have no value classes (core_float.go)
+	}
 	if r, ok := classSearch(s.c, s.classes, q); ok {
 		s.m.add(func(st *Stats) { st.ClassHits++ })
 		return r, nil

@@ -253,6 +253,9 @@ func (s *Z3) Solve(ctx context.Context, q Query) (Result, error) {
 }
 
 func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Duration) (Result, error) {
+	if hasFloat(q) {
+		return s.solveFloat(ctx, z, q, timeout)
+	}
 	// Divisions: with the divisors' inputs at their seed values (or the
 	// divisors constants), small values of the other inputs take every
 	// remainder (core_pinsearch.go). The answer for the seed's divisors is

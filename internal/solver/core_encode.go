@@ -104,6 +104,9 @@ func (en *encoder) width(k rt.Kind) uint {
 func (en *encoder) apply(e *sym.Expr, args []term) (term, error) {
 	z := en.z
 	bv := func(t z3.AST) (term, error) { return term{t: t}, nil }
+	if sym.IsFloat(e) {
+		return en.applyFloat(e, args)
+	}
 	k := e.Kind()
 	switch op := e.Op(); op {
 	case rt.OpConst:

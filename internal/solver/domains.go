@@ -138,6 +138,9 @@ type domainFact struct {
 
 // Solve implements Solver.
 func (d *Domains) Solve(ctx context.Context, q Query) (Result, error) {
+	if hasFloat(q) {
+		return d.next.Solve(ctx, q) // float terms are not enumerated (core_float.go)
+	}
 	if r, ok := d.decide(q); ok {
 		d.m.add(func(st *Stats) { st.DomainHits++ })
 		return r, nil

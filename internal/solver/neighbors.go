@@ -40,6 +40,9 @@ const maxMoves = 48
 
 // Solve implements Solver.
 func (n *Neighbors) Solve(ctx context.Context, q Query) (Result, error) {
+	if hasFloat(q) {
+		return n.next.Solve(ctx, q) // integer moves of float bits are not neighbours (core_float.go)
+	}
 	if model, ok := neighbor(q); ok {
 		n.m.add(func(st *Stats) { st.NeighborHits++ })
 		return Result{Status: Sat, Model: model}, nil

@@ -83,6 +83,9 @@ type edge struct {
 
 // Solve implements Solver.
 func (o *Order) Solve(ctx context.Context, q Query) (Result, error) {
+	if hasFloat(q) {
+		return o.next.Solve(ctx, q) // no order over floats (core_float.go)
+	}
 	if r, ok := o.decide(q); ok {
 		o.m.add(func(st *Stats) { st.OrderHits++ })
 		return r, nil

@@ -72,6 +72,9 @@ func NewRefute(next Solver, m *Metrics) *Refute {
 
 // Solve implements Solver.
 func (r *Refute) Solve(ctx context.Context, q Query) (Result, error) {
+	if hasFloat(q) {
+		return r.next.Solve(ctx, q) // no intervals over floats (core_float.go)
+	}
 	if !r.noMerge {
 		if merged, changed := mergeEqualInputs(r.c, q); changed {
 			q = merged

@@ -13,9 +13,10 @@ import (
 // so a well-formed path condition never needs the value.
 var ErrUndefined = errors.New("undefined operation")
 
-// truncate keeps the low bits of v that fit kind k; bools keep bit 0.
+// truncate keeps the low bits of v that fit kind k; bools keep bit 0,
+// float32s their 32 bits.
 func truncate(k rt.Kind, v uint64) uint64 {
-	w := k.Bits()
+	w := max(k.Bits(), k.FloatBits())
 	if w == 0 || w >= 64 {
 		return v
 	}

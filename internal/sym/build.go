@@ -85,7 +85,8 @@ func (c *Context) And(a, b *Expr) *Expr {
 // Or is a || b.
 func (c *Context) Or(a, b *Expr) *Expr { return c.must(rt.OpLOr, rt.KBool, 0, []*Expr{a, b}, 0, "") }
 
-// Conv is the conversion of the integer a to the integer kind k.
+// Conv is the conversion of the integer or float a to the integer or
+// float kind k.
 func (c *Context) Conv(k rt.Kind, a *Expr) *Expr {
 	return c.must(rt.OpConv, k, a.k, []*Expr{a}, 0, "")
 }
@@ -111,6 +112,12 @@ func (c *Context) Concat(a, b *Expr) *Expr {
 // FromList is the string of the bytes bs (each of kind rt.KUint8).
 func (c *Context) FromList(bs []*Expr) *Expr {
 	return c.must(rt.OpFromList, rt.KString, 0, bs, 0, "")
+}
+
+// FromBits is the float of kind k whose IEEE 754 bits are the unsigned
+// integer a of the same width.
+func (c *Context) FromBits(k rt.Kind, a *Expr) *Expr {
+	return c.must(rt.OpFromBits, k, a.k, []*Expr{a}, 0, "")
 }
 
 // Ite is "if cond then a else b".
@@ -146,8 +153,8 @@ func check(op rt.Op, k, k2 rt.Kind, args []*Expr, bits uint64) (rt.Kind, error) 
 	}
 	switch op {
 	case rt.OpConst:
-		if !k.Integer() && k != rt.KBool {
-			return bad("not an integer or bool kind")
+		if !k.Integer() && k != rt.KBool && !k.Float() {
+			return bad("not an integer, bool or float kind")
 		}
 		return 0, nil
 	case rt.OpStr:
@@ -163,7 +170,12 @@ func check(op rt.Op, k, k2 rt.Kind, args []*Expr, bits uint64) (rt.Kind, error) 
 			return bad("input index %d out of range", bits)
 		}
 		return 0, nil
-	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot:
+	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo:
+		if !(k.Integer() || k.Float()) || !same(k, args...) {
+			return bad("operands of kinds %v, %v", args[0].k, args[1].k)
+		}
+		return 0, nil
+	case rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot:
 		if !k.Integer() || !same(k, args...) {
 			return bad("operands of kinds %v, %v", args[0].k, args[1].k)
 		}
@@ -174,7 +186,7 @@ func check(op rt.Op, k, k2 rt.Kind, args []*Expr, bits uint64) (rt.Kind, error) 
 		}
 		return args[1].k, nil
 	case rt.OpNeg, rt.OpCpl:
-		if !k.Integer() || args[0].k != k {
+		if !(k.Integer() || op == rt.OpNeg && k.Float()) || args[0].k != k {
 			return bad("operand of kind %v", args[0].k)
 		}
 		return 0, nil
@@ -193,10 +205,16 @@ func check(op rt.Op, k, k2 rt.Kind, args []*Expr, bits uint64) (rt.Kind, error) 
 		}
 		return 0, nil
 	case rt.OpConv:
-		if !k.Integer() || !args[0].k.Integer() {
+		if !(k.Integer() || k.Float()) || !(args[0].k.Integer() || args[0].k.Float()) {
 			return bad("conversion from %v", args[0].k)
 		}
 		return args[0].k, nil
+	case rt.OpFromBits:
+		from := args[0].k
+		if !k.Float() || !from.Integer() || from.Signed() || from.Bits() != k.FloatBits() {
+			return bad("bits of kind %v", from)
+		}
+		return from, nil
 	case rt.OpLen:
 		if !k.Integer() || args[0].k != rt.KString {
 			return bad("len of %v", args[0].k)
@@ -236,7 +254,7 @@ func arity(op rt.Op) int {
 	switch op {
 	case rt.OpConst, rt.OpStr, rt.OpInput, rt.OpInvalid:
 		return 0
-	case rt.OpNeg, rt.OpCpl, rt.OpNot, rt.OpConv, rt.OpLen:
+	case rt.OpNeg, rt.OpCpl, rt.OpNot, rt.OpConv, rt.OpLen, rt.OpFromBits:
 		return 1
 	case rt.OpSlice, rt.OpIte:
 		return 3

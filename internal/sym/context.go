@@ -85,6 +85,10 @@ func (c *Context) intern(op rt.Op, k, k2 rt.Kind, args []*Expr, bits uint64, str
 	e.hash = structuralHash(e)
 	e.vars = mergeVars(e)
 	e.size = treeSize(e)
+	e.float = isFloatTerm(op, k, args)
+	for _, a := range args {
+		e.float = e.float || a.float
+	}
 	wp := weak.Make(e)
 	c.table[kk] = wp
 	runtime.AddCleanup(e, c.forget, forgotten{kk, wp})

@@ -138,6 +138,8 @@ func (ev *Evaluator) apply(e *Expr) (rt.Value, error) {
 		}
 		v, err := Apply(op, e.k, e.k2, vals[0].Bits, b)
 		return rt.Value{Bits: v}, err
+	case rt.OpFromBits:
+		return rt.Value{Bits: truncate(e.k, vals[0].Bits)}, nil
 	case rt.OpLen:
 		return rt.Value{Bits: truncate(e.k, uint64(len(vals[0].Str)))}, nil
 	case rt.OpIndex:
@@ -167,8 +169,8 @@ func (ev *Evaluator) apply(e *Expr) (rt.Value, error) {
 	return rt.Value{}, fmt.Errorf("sym: eval: unknown operator %s", opName(e.op))
 }
 
-// Apply applies an operator on integers or bools — arithmetic, bitwise,
-// comparison, negation, conversion — to operand bits (b is ignored by
+// Apply applies an operator on integers, bools or floats — arithmetic,
+// bitwise, comparison, negation, conversion — to operand bits (b is ignored by
 // the unary ones), for a term of kind k whose operand kind is k2 (see
 // Context.Make), with Go's semantics. The error wraps ErrUndefined where
 // Go would panic. Connectives, if-then-else and string operators are not
@@ -176,6 +178,13 @@ func (ev *Evaluator) apply(e *Expr) (rt.Value, error) {
 func Apply(op rt.Op, k, k2 rt.Kind, a, b uint64) (uint64, error) {
 	undefined := func(what string) (uint64, error) {
 		return 0, fmt.Errorf("sym: %s: %w", what, ErrUndefined)
+	}
+	if k.Float() || k2.Float() {
+		v, err := applyFloat(op, k, k2, a, b)
+		if err != nil {
+			return undefined("float out of the integer kind's range")
+		}
+		return v, nil
 	}
 	switch op {
 	case rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot, rt.OpShl, rt.OpShr:

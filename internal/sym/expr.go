@@ -15,6 +15,8 @@ type Expr struct {
 	hash uint64  // structural hash, independent of creation order
 	vars []int   // sorted input indices the term mentions; shared, read-only
 	size int     // number of nodes of the term as a tree, saturated
+	// float: e or a subterm is a float term (see IsFloat)
+	float bool
 }
 
 // Op is the operator of e.
@@ -35,7 +37,7 @@ func (e *Expr) NumArgs() int { return len(e.args) }
 func (e *Expr) Arg(i int) *Expr { return e.args[i] }
 
 // Bits is the value of an OpConst: the bits of an integer, zero-extended
-// from the kind's width, or 0 and 1 for a bool.
+// from the kind's width, 0 and 1 for a bool, or a float's IEEE 754 bits.
 func (e *Expr) Bits() uint64 { return e.bits }
 
 // Str is the value of an OpStr.
@@ -60,7 +62,7 @@ func (e *Expr) Vars() []int { return e.vars }
 // counted each time they occur), saturated at MaxInt32.
 func (e *Expr) Size() int { return e.size }
 
-// IsConst reports whether e is an integer or bool constant.
+// IsConst reports whether e is an integer, bool or float constant.
 func (e *Expr) IsConst() bool { return e.op == rt.OpConst }
 
 // IsTrue reports whether e is the constant true.

@@ -78,7 +78,7 @@ var opNames = [...]string{
 	rt.OpNeg: "neg", rt.OpCpl: "cpl", rt.OpEq: "eq", rt.OpNe: "ne", rt.OpLt: "lt", rt.OpLe: "le",
 	rt.OpGt: "gt", rt.OpGe: "ge", rt.OpNot: "not", rt.OpLAnd: "land", rt.OpLOr: "lor", rt.OpConv: "conv",
 	rt.OpLen: "len", rt.OpIndex: "index", rt.OpSlice: "slice", rt.OpConcat: "concat",
-	rt.OpFromList: "fromlist", rt.OpIte: "ite",
+	rt.OpFromList: "fromlist", rt.OpIte: "ite", rt.OpFromBits: "frombits",
 }
 
 // opName is a short lower-case name of op for messages.
@@ -123,6 +123,10 @@ func (p *printer) expr(e *Expr, min int) {
 		p.expr(e.args[0], prec)
 	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
 		p.comparison(e, prec)
+	case rt.OpFromBits:
+		p.WriteString("math.Float" + strconv.Itoa(e.k.FloatBits()) + "frombits(")
+		p.expr(e.args[0], 0)
+		p.WriteByte(')')
 	case rt.OpConv:
 		p.WriteString(e.k.String())
 		p.WriteByte('(')
@@ -216,6 +220,9 @@ func (p *printer) name(i int) string {
 func constText(e *Expr) string {
 	if e.k == rt.KBool {
 		return strconv.FormatBool(e.bits == 1)
+	}
+	if e.k.Float() {
+		return floatText(e.k, e.bits)
 	}
 	neg, mag := false, e.bits
 	if v := e.Signed(); e.k.Signed() && v < 0 {

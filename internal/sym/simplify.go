@@ -9,6 +9,9 @@ import (
 // build dispatches to the simplifying constructor of op. The operands have
 // been checked.
 func (c *Context) build(op rt.Op, k, k2 rt.Kind, args []*Expr, bits uint64, str string) *Expr {
+	if op != rt.OpConst && op != rt.OpIte && isFloatTerm(op, k, args) {
+		return c.buildFloat(op, k, k2, args)
+	}
 	switch op {
 	case rt.OpConst:
 		return c.intern(op, k, 0, nil, truncate(k, bits), "")
@@ -355,7 +358,7 @@ func (c *Context) compareConst(op rt.Op, a, b *Expr) *Expr {
 		return c.compare(op, a.args[0], c.konst(k, v))
 	case rt.OpConv:
 		x := a.args[0]
-		if x.k.Bits() > k.Bits() {
+		if x.k.Bits() > k.Bits() || x.k.Float() {
 			break
 		}
 		// An extension equals b only if b survives the round trip
@@ -375,7 +378,8 @@ func (c *Context) not(a *Expr) *Expr {
 		return c.Bool(a.bits == 0)
 	case a.op == rt.OpNot:
 		return a.args[0]
-	case isComparison(a.op):
+	case isComparison(a.op) && !a.k2.Float():
+		// Not for floats: with a NaN, a < b and a >= b are both false.
 		return c.compare(Negate(a.op), a.args[0], a.args[1])
 	case a.op == rt.OpLAnd:
 		return c.or(c.not(a.args[0]), c.not(a.args[1]))
@@ -390,7 +394,7 @@ func complementary(a, b *Expr) bool {
 	if a.op == rt.OpNot && a.args[0] == b || b.op == rt.OpNot && b.args[0] == a {
 		return true
 	}
-	return isComparison(a.op) && a.op == Negate(b.op) && a.args[0] == b.args[0] && a.args[1] == b.args[1]
+	return isComparison(a.op) && !a.k2.Float() && a.op == Negate(b.op) && a.args[0] == b.args[0] && a.args[1] == b.args[1]
 }
 
 func (c *Context) and(a, b *Expr) *Expr {

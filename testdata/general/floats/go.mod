@@ -1,0 +1,3 @@
+module example.com/meter
+
+go 1.22
