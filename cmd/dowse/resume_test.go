@@ -122,3 +122,38 @@ func TestResumeAfterInterrupt(t *testing.T) {
 		t.Errorf("second run: %d runs, %d paths; want the first's %d runs and %d paths and more runs", s.Runs, s.Paths, count.Runs, count.Paths)
 	}
 }
+
+// The HTML report of a run without findings renders and passes the
+// browser checks, and an empty slice a row returned is written as an
+// empty literal, not as the length -1 the runtime reports it with.
+func TestReportWithoutFindings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	exe := browser(t)
+	page, stream, _ := reportFixture(t, "nofindings", "-max-len", "4", "-max-time", "10s")
+	targets := streamTargets(t, stream)
+	want := countsOf(targets)
+	if want.Findings != 0 || want.Rows == 0 {
+		t.Fatalf("the fixture should have rows and no findings: %+v", want)
+	}
+	empty := false
+	for _, tg := range targets {
+		for _, r := range tg.Rows {
+			if strings.Contains(r.Result, "=-1") {
+				t.Errorf("row %d returned %s: a length of -1", r.Run, r.Result)
+			}
+			empty = empty || strings.Contains(r.Result, "=[]{}")
+		}
+	}
+	if !empty || !strings.Contains(page, "[]{}") {
+		t.Errorf("no row shows the empty slice Split returns for no words")
+	}
+	file := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(file, []byte(page), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := inBrowser(t, exe, "file://"+file, targets, ""); got != want {
+		t.Errorf("the page shows %+v, the stream says %+v", got, want)
+	}
+}

@@ -43,6 +43,30 @@ func valueText(l rt.Leaf, v rt.Value) string {
 	return constText(l.K, v.Bits)
 }
 
+// empty reports whether v is, for leaf l, the length of an output's
+// collection that is empty but not nil (rt.EmptySlice).
+func empty(l rt.Leaf, v rt.Value) bool {
+	return l.IsLen && v.Bits == rt.EmptySlice && len(l.Steps) > 0 && l.Steps[len(l.Steps)-1].Kind == rt.StepLen
+}
+
+// emptyText writes the length leaf i (path: "len(xs)") of an empty
+// collection that is not nil as an empty literal: "xs=[]{}", or
+// "m=map{}" for a map (its entries' leaves follow it).
+func emptyText(leaves []rt.Leaf, i int, path string) string {
+	name := path
+	if s, ok := strings.CutPrefix(path, "len("); ok {
+		name = strings.TrimSuffix(s, ")")
+	}
+	lit := "[]{}"
+	if l := leaves[i]; i+1 < len(leaves) {
+		base := l.Steps[:len(l.Steps)-1]
+		if n := leaves[i+1]; n.Param == l.Param && len(n.Steps) > len(base) && stepsPrefix(base, n.Steps) && n.Steps[len(base)].Kind == rt.StepMapKey {
+			lit = "map{}"
+		}
+	}
+	return name + "=" + lit
+}
+
 // InputText renders an input vector leaf by leaf, leaving out the
 // leaves of slice elements beyond their length and of nil pointers:
 // "len(xs)=1, xs[0]=3, x=0, p != nil=false".
@@ -68,6 +92,9 @@ func LabeledInputText(leaves []rt.Leaf, in []rt.Value, labels map[string]string)
 		}
 		path, call := labeled(l.Path, labels)
 		part := path + "=" + valueText(l, in[i])
+		if empty(l, in[i]) {
+			part = emptyText(leaves, i, path)
+		}
 		if call != "" && call != lastCall {
 			part = call + " returned " + part
 		}
@@ -124,7 +151,11 @@ func hidden(leaves []rt.Leaf, in []rt.Value, i int) bool {
 		next := l.Steps[len(base)]
 		switch last := o.Steps[len(o.Steps)-1]; {
 		case last.Kind == rt.StepLen && o.IsLen:
-			if next.Kind == rt.StepIndex && next.N >= int(in[j].Bits) {
+			n := int(in[j].Bits)
+			if in[j].Bits == rt.EmptySlice {
+				n = 0
+			}
+			if (next.Kind == rt.StepIndex || next.Kind == rt.StepMapKey || next.Kind == rt.StepMapValue) && next.N >= n {
 				return true
 			}
 		case last.Kind == rt.StepChoice && o.Choice:

@@ -1,0 +1,3 @@
+module example.com/nofindings
+
+go 1.26
