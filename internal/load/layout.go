@@ -92,7 +92,8 @@ func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, 
 
 // SetBounds sets the length bound of l and the deepest unfolding of
 // recursive types that keeps l within rt.MaxLeaves (at most maxLen, at
-// least 1). If none does, it cuts: the collections inside the elements of
+// least 1). If none does, it pools the alternatives of interfaces (see
+// fits), and if that is not enough either, it cuts: the collections inside the elements of
 // other collections get fewer slots (see rt.Layout, "Cutting"), as many
 // as fit, with the deepest unfolding that fits then; if one slot each is
 // still too many, the outermost collections get fewer slots too. A
@@ -110,23 +111,52 @@ func SetBounds(l *rt.Layout, maxLen int) {
 			l.Shapes[i].Len = min(maxCalls, maxLen)
 		}
 	}
-	if fitDepth(l) {
+	if fits(l) {
 		return
 	}
 	for inner := maxLen - 1; inner >= 1; inner-- {
 		uncut(l)
 		cut(l, inner, 0)
-		if fitDepth(l) {
+		if fits(l) {
 			return
 		}
 	}
 	for outer := maxLen - 1; outer >= 1; outer-- {
 		uncut(l)
 		cut(l, 1, outer)
-		if fitDepth(l) {
+		if fits(l) {
 			return
 		}
 	}
+}
+
+// fits sets the deepest unfolding that keeps l within rt.MaxLeaves with
+// the alternatives of its interfaces side by side, or, if none does,
+// with them pooled (rt.Shape.Pool, see rt/pool.go), and reports whether
+// one of them fits. Pools lose nothing a run reads, as cuts do, so a
+// layout is pooled before it is cut; side by side, an alternative's
+// leaves keep their own paths, so a layout that fits is not pooled.
+func fits(l *rt.Layout) bool {
+	pool(l, false)
+	if fitDepth(l) {
+		return true
+	}
+	if !pool(l, true) {
+		return false
+	}
+	return fitDepth(l)
+}
+
+// pool sets whether the interfaces of l are pooled, and reports whether
+// l has any.
+func pool(l *rt.Layout, on bool) bool {
+	has := false
+	for i := range l.Shapes {
+		if l.Shapes[i].Kind == rt.ShapeIface {
+			l.Shapes[i].Pool, has = on, true
+		}
+	}
+	return has
 }
 
 // fitDepth sets the deepest unfolding of l, at most l.MaxLen, that keeps
