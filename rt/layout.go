@@ -74,9 +74,11 @@ import (
 //     from the parameter (then the value is nil and has no leaves), a
 //     choice of dynamic type (kind KInt, IsLen: 0 for nil, j for
 //     Outs[j-1]: a type of the package or a generated mock), then the
-//     leaves of every alternative (only the chosen one's are used); a
-//     parameter holds at most MaxLen generated mock values (the node
-//     bound: past it a mock value is nil, see mock.go);
+//     leaves of every alternative (only the chosen one's are used), or,
+//     for a pooled interface (Pool), one pool of leaves the chosen
+//     alternative reads its leaves in (see pool.go); a parameter holds
+//     at most MaxLen generated mock values (the node bound: past it a
+//     mock value is nil, see mock.go);
 //   - ShapeMock (a generated mock type): for each method with results,
 //     for each of Mock.Calls scripted calls, the leaves of its results;
 //     none for a mock without scripts;

@@ -21,7 +21,7 @@ type lazySummary struct {
 	Incomplete []string `json:"incomplete"`
 }
 
-// An encoder taking v any that switches over seventeen record types of
+// An encoder taking v any that switches over sixteen record types of
 // its package, with fixed-size arrays: laid out side by side, the
 // alternatives have more than rt.MaxLeaves leaves, and no collection can
 // be cut. They share one pool of leaves instead (docs/inputs.md), so the
