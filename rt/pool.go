@@ -100,6 +100,15 @@ func (l *Layout) PoolOf(i int, u Unfolding, memo Pools) *Pool {
 		return p
 	}
 	s := &l.Shapes[i]
+	work := memo[workKey]
+	if memo != nil && work == nil {
+		work = &Pool{}
+		memo[workKey] = work
+	}
+	if work != nil && work.Size > MaxPoolWork {
+		// Too much to lay out: a pool larger than any layout may have.
+		return &Pool{Size: MaxLeaves + 1}
+	}
 	index := map[leafClass]int{} // class → its place in order
 	var order []leafClass
 	var most []int
@@ -110,6 +119,9 @@ func (l *Layout) PoolOf(i int, u Unfolding, memo Pools) *Pool {
 		f := &flattener{l: l, u: u, classing: true, limit: MaxLeaves + 1, pools: memo}
 		f.shape(o)
 		seqs[k] = f.classes
+		if work != nil {
+			work.Size += len(f.classes)
+		}
 		uses := make([]int, len(order))
 		for _, c := range f.classes {
 			j, ok := index[c]
@@ -146,6 +158,19 @@ func (l *Layout) PoolOf(i int, u Unfolding, memo Pools) *Pool {
 	}
 	return p
 }
+
+// MaxPoolWork bounds the leaves the pools of one walk flatten (counted
+// under workKey in its Pools): interfaces whose alternatives hold
+// interfaces again (mocks whose scripted results are any) have a pool
+// per unfolding they are met at, and a layout past the bound is refused
+// as too large instead of taking minutes to lay out. A layout that
+// SetBounds accepted was flattened within it, and the other walks
+// compute no more pools than flattening does.
+const MaxPoolWork = 1 << 19
+
+// workKey is the key of Pools under which the leaves flattened so far
+// are counted (as the Size of a Pool that is none).
+const workKey = "work"
 
 // poolKey is the memo key of shape i's pool where the unfolding stands
 // at u.

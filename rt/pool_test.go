@@ -107,3 +107,33 @@ func TestPooledInterface(t *testing.T) {
 		}
 	}
 }
+
+// The pools of one walk flatten at most MaxPoolWork leaves: past it, a
+// pool is too large for any layout, without being laid out.
+func TestPoolWorkBound(t *testing.T) {
+	outs := make([]int, 200)
+	for k := range outs {
+		outs[k] = 1
+	}
+	l := &Layout{
+		Params: []Param{{Name: "v", Shape: 0}, {Name: "w", Shape: 3}},
+		Shapes: []Shape{
+			{Kind: ShapeIface, Type: "Big", Outs: outs, Pool: true},
+			{Kind: ShapeArray, Type: "[3000]byte", Len: 3000, Elem: 2},
+			{Kind: ShapeScalar, Type: "byte", K: KUint8},
+			{Kind: ShapeIface, Type: "Small", Outs: []int{2}, Pool: true},
+		},
+		MaxLen: 3,
+		Depth:  1,
+	}
+	memo := Pools{}
+	if p := l.PoolOf(0, Unfolding{}, memo); p.Size != 3000 {
+		t.Fatalf("the first pool has %d leaves, want 3000", p.Size)
+	}
+	if p := l.PoolOf(3, Unfolding{}, memo); p.Size <= MaxLeaves || p.Alts != nil {
+		t.Fatalf("past the work bound, a pool of %d leaves laid out: want one larger than MaxLeaves, not laid out", p.Size)
+	}
+	if p := l.PoolOf(3, Unfolding{}, nil); p.Size != 1 {
+		t.Fatalf("without a memo, the small pool has %d leaves, want 1", p.Size)
+	}
+}
