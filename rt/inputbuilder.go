@@ -41,6 +41,20 @@ type builder struct {
 	// param is the parameter being built: the node bound counts the
 	// mock values of each parameter.
 	param int
+	// at is, while the alternative of a pooled interface is built, where
+	// the leaves the walk counts with next are in the input vector
+	// (PoolTable); nil outside pools. pools memoizes the pools.
+	at    []int
+	pools Pools
+}
+
+// index is where leaf j of the walk (counted as next counts) is in the
+// input vector.
+func (b *builder) index(j int) int {
+	if b.at != nil {
+		return b.at[j]
+	}
+	return j
 }
 
 // rec records e as a branch of the run, or defers it with the mock
@@ -54,7 +68,7 @@ func (b *builder) rec(e Event) {
 }
 
 func newBuilder(l *Layout, choices []bool, funcs map[string]reflect.Value, vals []Value) *builder {
-	return &builder{l: l, choices: choices, funcs: funcs, vals: vals, u: Unfolding{}}
+	return &builder{l: l, choices: choices, funcs: funcs, vals: vals, u: Unfolding{}, pools: Pools{}}
 }
 
 // arg builds parameter i, of type t, and returns it with the Arg that
@@ -76,7 +90,7 @@ func (b *builder) argOf(t reflect.Type, shape int) (reflect.Value, Arg) {
 }
 
 func (b *builder) take() (Value, S) {
-	i := b.next
+	i := b.index(b.next)
 	b.next++
 	return b.vals[i], cur.inputs[i]
 }
@@ -173,7 +187,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 				first := b.next
 				elems := make([]S, b.l.Slots(sh))
 				for k := range elems {
-					elems[k] = cur.inputs[first+k]
+					elems[k] = cur.inputs[b.index(first+k)]
 				}
 				if cur.slices == nil {
 					cur.slices = map[uintptr]inputSlice{}
@@ -185,7 +199,7 @@ func (b *builder) fill(v reflect.Value, shape int) (S, uint64) {
 			// shadow names it.
 			elems := make([]S, b.l.Slots(sh))
 			for k := range elems {
-				elems[k] = cur.inputs[b.next+k]
+				elems[k] = cur.inputs[b.index(b.next+k)]
 			}
 			if cur.emptySlices == nil {
 				cur.emptySlices = map[S]inputSlice{}
@@ -358,7 +372,7 @@ func (b *builder) stub(v reflect.Value, sh *Shape) {
 		i := min(n, len(calls)-1)
 		n++
 		if !built[i] {
-			make1(&builder{l: b.l, choices: b.choices, funcs: b.funcs, vals: b.vals, next: starts[i], u: Unfolding{}, implicit: true}, i)
+			make1(&builder{l: b.l, choices: b.choices, funcs: b.funcs, vals: b.vals, next: starts[i], u: Unfolding{}, implicit: true, at: b.at, pools: Pools{}}, i)
 		}
 		copy(out, calls[i])
 		for j, w := range writes[i] {
@@ -491,7 +505,7 @@ func (b *builder) skipArgs(fn Func) {
 
 // skip passes over the leaves of shape without building a value (the
 // elements of a slice beyond its length, the pointee of a nil pointer).
-func (b *builder) skip(shape int) { b.next += b.l.leafCount(shape, b.u) }
+func (b *builder) skip(shape int) { b.next += b.l.leafCount(shape, b.u, b.pools) }
 
 // fillAt fills v, which lives in memory, and records its shadow cell.
 func (b *builder) fillAt(v reflect.Value, shape int) {

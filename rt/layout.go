@@ -74,9 +74,11 @@ import (
 //     from the parameter (then the value is nil and has no leaves), a
 //     choice of dynamic type (kind KInt, IsLen: 0 for nil, j for
 //     Outs[j-1]: a type of the package or a generated mock), then the
-//     leaves of every alternative (only the chosen one's are used); a
-//     parameter holds at most MaxLen generated mock values (the node
-//     bound: past it a mock value is nil, see mock.go);
+//     leaves of every alternative (only the chosen one's are used), or,
+//     for a pooled interface (Pool), one pool of leaves the chosen
+//     alternative reads its leaves in (see pool.go); a parameter holds
+//     at most MaxLen generated mock values (the node bound: past it a
+//     mock value is nil, see mock.go);
 //   - ShapeMock (a generated mock type): for each method with results,
 //     for each of Mock.Calls scripted calls, the leaves of its results;
 //     none for a mock without scripts;
@@ -246,6 +248,10 @@ type Shape struct {
 	// Of is, for such a copy, 1 + the index of the shape it copies; 0 for
 	// a shape of its own.
 	Of int
+	// Pool marks a ShapeIface whose alternatives share one pool of
+	// leaves (see pool.go): SetBounds sets it when the layout would not
+	// fit MaxLeaves with their leaves side by side.
+	Pool bool
 }
 
 // Slots is the number of element slots of s, a ShapeSlice, ShapeMap,
@@ -539,6 +545,17 @@ type flattener struct {
 	// counting only counts the leaves (in n), for leafCount.
 	counting bool
 	n        int
+	// classing collects the classes of the leaves (in classes) instead
+	// of the leaves, for PoolOf.
+	classing bool
+	classes  []leafClass
+	// pools memoizes the pools of pooled interfaces (see pool.go).
+	pools Pools
+}
+
+// full reports whether f has collected as many leaves as its limit.
+func (f *flattener) full() bool {
+	return f.limit > 0 && len(f.leaves)+len(f.classes) >= f.limit
 }
 
 // Leaves flattens the layout into the leaves of the input vector.
@@ -546,7 +563,7 @@ func (l *Layout) Leaves() ([]Leaf, error) {
 	if err := l.Check(); err != nil {
 		return nil, err
 	}
-	f := &flattener{l: l, u: Unfolding{}, limit: MaxLeaves + 1}
+	f := &flattener{l: l, u: Unfolding{}, limit: MaxLeaves + 1, pools: Pools{}}
 	for i, p := range l.Params {
 		f.param = i
 		f.steps = f.steps[:0]
@@ -587,7 +604,7 @@ func (l *Layout) Outputs() []Param {
 // CountLeaves is the number of leaves of the layout, or limit+1 if there
 // are more than limit.
 func (l *Layout) CountLeaves(limit int) int {
-	f := &flattener{l: l, u: Unfolding{}, limit: limit + 1}
+	f := &flattener{l: l, u: Unfolding{}, limit: limit + 1, pools: Pools{}}
 	for i, p := range l.Params {
 		f.param = i
 		f.shape(p.Shape)
@@ -597,9 +614,10 @@ func (l *Layout) CountLeaves(limit int) int {
 
 // leafCount is the number of leaves of shape i where the unfolding stands
 // at u (which it leaves as it was): what the builder passes over for a
-// part of the layout the value does not have.
-func (l *Layout) leafCount(i int, u Unfolding) int {
-	f := &flattener{l: l, u: u, counting: true}
+// part of the layout the value does not have. pools memoizes the pools
+// of pooled interfaces.
+func (l *Layout) leafCount(i int, u Unfolding, pools Pools) int {
+	f := &flattener{l: l, u: u, counting: true, pools: pools}
 	f.shape(i)
 	return f.n
 }
@@ -620,7 +638,11 @@ func (f *flattener) leaf(l Leaf, last ...Step) {
 		f.n++
 		return
 	}
-	if f.limit > 0 && len(f.leaves) >= f.limit {
+	if f.full() {
+		return
+	}
+	if f.classing {
+		f.classes = append(f.classes, classOf(l, f.steps, last))
 		return
 	}
 	l.Param = f.param
@@ -638,7 +660,7 @@ func (f *flattener) push(s Step) { f.steps = append(f.steps, s) }
 func (f *flattener) pop()        { f.steps = f.steps[:len(f.steps)-1] }
 
 func (f *flattener) shape(i int) {
-	if f.limit > 0 && len(f.leaves) >= f.limit {
+	if f.full() {
 		return
 	}
 	s := &f.l.Shapes[i]
@@ -736,6 +758,11 @@ func (f *flattener) shape(i int) {
 			return
 		}
 		f.leaf(Leaf{K: KInt, IsLen: true, Max: len(s.Outs)}, Step{Kind: StepType})
+		if s.Pool {
+			f.pool(i)
+			f.u.Leave(f.l, i)
+			return
+		}
 		for k, o := range s.Outs {
 			f.push(Step{Kind: StepArg, N: k, Name: "(" + f.l.Shapes[o].Type + ")", Alt: k + 1})
 			f.shape(o)
@@ -774,6 +801,24 @@ func (f *flattener) shape(i int) {
 				f.args(m, j+1)
 			}
 			f.pop()
+		}
+	}
+}
+
+// pool collects the leaves of the pool of pooled interface shape i,
+// which the unfolding has entered (see pool.go).
+func (f *flattener) pool(i int) {
+	p := f.l.PoolOf(i, f.u, f.pools)
+	if f.counting {
+		f.n += p.Size
+		return
+	}
+	for k, c := range p.slots {
+		pos := Step{Kind: StepPool, N: k}
+		if c.Last != 0 {
+			f.leaf(c.leaf(), pos, Step{Kind: c.Last})
+		} else {
+			f.leaf(c.leaf(), pos)
 		}
 	}
 }
@@ -843,6 +888,9 @@ func pathString(root string, steps []Step) string {
 		case StepMapValue:
 			flush(false)
 			x = "value(" + x + ", " + strconv.Itoa(s.N) + ")"
+		case StepPool:
+			flush(true)
+			x += ".pool[" + strconv.Itoa(s.N) + "]"
 		}
 	}
 	flush(false)

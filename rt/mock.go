@@ -62,7 +62,7 @@ func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
 		return // nil, no leaves
 	}
 	defer b.u.Leave(b.l, i)
-	ch := ifaceChoice{leaf: b.next, n: len(sh.Outs)}
+	ch := ifaceChoice{leaf: b.index(b.next), n: len(sh.Outs)}
 	for j, o := range sh.Outs {
 		if b.l.Shapes[o].Kind == ShapeMock {
 			ch.mocks = append(ch.mocks, j+1)
@@ -103,30 +103,49 @@ func (b *builder) fillIface(v reflect.Value, i int, sh *Shape) {
 	}
 	b.quiet++
 	defer func() { b.quiet-- }()
+	if sh.Pool {
+		// The chosen alternative reads its leaves in the pool.
+		start := b.next
+		p := b.l.PoolOf(i, b.u, b.pools)
+		if pick > 0 && pick <= len(sh.Outs) {
+			outer := b.at
+			b.at, b.next = PoolTable(p, pick, start, outer), 0
+			b.fillAlt(v, sh.Outs[pick-1])
+			b.at = outer
+		}
+		b.next = start + p.Size
+		return
+	}
 	for j, o := range sh.Outs {
 		if j+1 != pick {
 			b.skip(o)
 			continue
 		}
-		dv := reflect.New(b.dynType(o)).Elem()
-		s, _ := b.fill(dv, o)
-		switch dv.Kind() {
-		case reflect.Struct, reflect.Array:
-			// The interface holds a copy: the cells of dv are not its.
-			if cellsIn(dv.Addr().Pointer(), dv.Type().Size()) {
-				Conc(InputSite, "the fields of a value held by an interface input")
-			}
-		default:
-			if s != 0 && dv.Kind() != reflect.Slice {
-				// Values in interfaces carry no shadow: branches on this
-				// one are concrete, which the verdict must say.
-				Conc(InputSite, "the value of an interface input")
-			} else if s != 0 {
-				Conc(InputSite, "the length of a slice held by an interface input")
-			}
-		}
-		v.Set(dv)
+		b.fillAlt(v, o)
 	}
+}
+
+// fillAlt sets the interface value v to a value of alternative o, built
+// from the next leaves.
+func (b *builder) fillAlt(v reflect.Value, o int) {
+	dv := reflect.New(b.dynType(o)).Elem()
+	s, _ := b.fill(dv, o)
+	switch dv.Kind() {
+	case reflect.Struct, reflect.Array:
+		// The interface holds a copy: the cells of dv are not its.
+		if cellsIn(dv.Addr().Pointer(), dv.Type().Size()) {
+			Conc(InputSite, "the fields of a value held by an interface input")
+		}
+	default:
+		if s != 0 && dv.Kind() != reflect.Slice {
+			// Values in interfaces carry no shadow: branches on this
+			// one are concrete, which the verdict must say.
+			Conc(InputSite, "the value of an interface input")
+		} else if s != 0 {
+			Conc(InputSite, "the length of a slice held by an interface input")
+		}
+	}
+	v.Set(dv)
 }
 
 // fillMock makes v a value of a generated mock type and stores each

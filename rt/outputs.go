@@ -194,7 +194,7 @@ func (ub *unbuilder) anyValue(v reflect.Value, sh *Shape) {
 // layout the value does not have (elements past a slice's length, the
 // pointee of a nil pointer).
 func (ub *unbuilder) zeros(shape int) {
-	for n := ub.l.leafCount(shape, ub.u); n > 0; n-- {
+	for n := ub.l.leafCount(shape, ub.u, nil); n > 0; n-- {
 		ub.vals = append(ub.vals, Value{})
 	}
 }

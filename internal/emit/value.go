@@ -76,14 +76,26 @@ type decoder struct {
 	dyn   map[string]types.Type
 	mocks map[string]*mock.Type
 	vars  map[string]*types.Var
+	// at is, while the alternative of a pooled interface is decoded,
+	// where the leaves counted by i are in the input vector
+	// (rt.PoolTable); nil outside pools. pools memoizes the pools.
+	at    []int
+	pools rt.Pools
 }
 
 func (d *decoder) next(want string) (rt.Value, error) {
-	if d.i >= len(d.inputs) {
+	j := d.i
+	if d.at != nil {
+		if j >= len(d.at) {
+			return rt.Value{}, fmt.Errorf("pool too short: no leaf for %s", want)
+		}
+		j = d.at[j]
+	}
+	if j >= len(d.inputs) {
 		return rt.Value{}, fmt.Errorf("input vector too short: no leaf for %s", want)
 	}
 	d.i++
-	return d.inputs[d.i-1], nil
+	return d.inputs[j], nil
 }
 
 // decodeValues rebuilds the values of params from one row's inputs (or,
@@ -99,7 +111,7 @@ func decodeValues(params []*types.Var, l *rt.Layout, funcs map[string]*types.Fun
 	if n := l.CountLeaves(rt.MaxLeaves); n != len(inputs) {
 		return nil, fmt.Errorf("row has %d inputs for %d leaves", len(inputs), n)
 	}
-	d := &decoder{l: l, funcs: funcs, inputs: inputs, u: rt.Unfolding{}, outputs: outputs}
+	d := &decoder{l: l, funcs: funcs, inputs: inputs, u: rt.Unfolding{}, outputs: outputs, pools: rt.Pools{}}
 	for _, dt := range dyn {
 		d.dyn, d.mocks, d.vars = dt.types, map[string]*mock.Type{}, dt.vars
 		for _, m := range dt.mocks {
@@ -369,6 +381,9 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if sh.Pool {
+			return v, d.pooled(v, shape, int(in.Bits), path)
+		}
 		for j, o := range sh.Outs {
 			at := d.dyn[d.l.Shapes[o].Type]
 			if at == nil {
@@ -440,6 +455,36 @@ func (d *decoder) decode(shape int, t types.Type, path string) (*value, error) {
 		return nil, mismatch()
 	}
 	return v, nil
+}
+
+// pooled decodes into v, a non-nil interface value, alternative pick of
+// pooled interface shape from the pool of leaves that follows (see
+// rt/pool.go), and passes over the pool.
+func (d *decoder) pooled(v *value, shape, pick int, path string) error {
+	sh := &d.l.Shapes[shape]
+	for _, o := range sh.Outs {
+		if d.dyn[d.l.Shapes[o].Type] == nil {
+			return fmt.Errorf("%s: no type %s", path, d.l.Shapes[o].Type)
+		}
+	}
+	start := d.i
+	p := d.l.PoolOf(shape, d.u, d.pools)
+	if pick > 0 && pick <= len(sh.Outs) {
+		o := sh.Outs[pick-1]
+		outer := d.at
+		d.at, d.i = rt.PoolTable(p, pick, start, outer), 0
+		alt, err := d.decode(o, d.dyn[d.l.Shapes[o].Type], fmt.Sprintf("%s.(%s)", path, d.l.Shapes[o].Type))
+		if err != nil {
+			return err
+		}
+		if d.i != len(d.at) {
+			return fmt.Errorf("%s: %d of the %d leaves of %s read", path, d.i, len(d.at), d.l.Shapes[o].Type)
+		}
+		d.at = outer
+		v.isNil, v.dyn = false, alt
+	}
+	d.i = start + p.Size
+	return nil
 }
 
 // checkBasicLeaf checks that a leaf of kind k can hold a value of basic

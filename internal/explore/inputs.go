@@ -167,6 +167,10 @@ func hidden(leaves []rt.Leaf, in []rt.Value, i int) bool {
 			if next.Kind == rt.StepArg && next.Alt != 0 && next.Alt != int(in[j].Bits) {
 				return true
 			}
+			// A pooled interface's pool, when the value is nil.
+			if next.Kind == rt.StepPool && in[j].Bits == 0 {
+				return true
+			}
 		case last.Kind == rt.StepCall && o.IsLen && next.Kind == rt.StepCall:
 			// A built value's call: "no more calls" hides the later
 			// calls, a method the other methods' arguments.

@@ -100,8 +100,10 @@ func (b *layoutBuilder) params(target string, params []*types.Var) (*rt.Layout, 
 // least 1). If none does, it cuts: the collections inside the elements of
 // other collections get fewer slots (see rt.Layout, "Cutting"), as many
 // as fit, with the deepest unfolding that fits then; if one slot each is
-// still too many, the outermost collections get fewer slots too. A
-// layout that fits nothing is left at its smallest, and Leaves says so.
+// still too many, the outermost collections get fewer slots too. If no
+// cut fits, it pools the alternatives of interfaces and cuts again (see
+// fitCut). A layout that fits nothing is left at its smallest, and
+// Leaves says so.
 // SetBounds may be called again with another bound: it undoes an
 // earlier cut first.
 func SetBounds(l *rt.Layout, maxLen int) {
@@ -115,23 +117,47 @@ func SetBounds(l *rt.Layout, maxLen int) {
 			l.Shapes[i].Len = min(maxCalls, maxLen)
 		}
 	}
-	if fitDepth(l) {
+	if fitCut(l, maxLen, false) {
 		return
+	}
+	fitCut(l, maxLen, true)
+}
+
+// fitCut sets the deepest unfolding that keeps l within rt.MaxLeaves
+// with the alternatives of its interfaces pooled or not (rt.Shape.Pool,
+// see rt/pool.go), cutting as little as it must, and reports whether one
+// fits. Pools lose nothing a run reads, but their leaves' paths name
+// places in a pool instead of an alternative's parts, and a layout that
+// fits cut side by side has fewer leaves than the same layout pooled with
+// more slots (a slower search: on testdata/general/decode, Decode found
+// 5 paths in 20s pooled, and its Config row no longer), so SetBounds
+// pools only layouts that no cut fits.
+func fitCut(l *rt.Layout, maxLen int, pooled bool) bool {
+	uncut(l)
+	pool(l, pooled)
+	if fitDepth(l) {
+		return true
+	}
+	if pooled && !pool(l, true) {
+		return false
 	}
 	for inner := maxLen - 1; inner >= 1; inner-- {
 		uncut(l)
 		cut(l, inner, 0)
+		pool(l, pooled)
 		if fitDepth(l) {
-			return
+			return true
 		}
 	}
 	for outer := maxLen - 1; outer >= 1; outer-- {
 		uncut(l)
 		cut(l, 1, outer)
+		pool(l, pooled)
 		if fitDepth(l) {
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // fitDepth sets the deepest unfolding of l, at most l.MaxLen, that keeps
@@ -145,6 +171,18 @@ func fitDepth(l *rt.Layout) bool {
 			return false
 		}
 	}
+}
+
+// pool sets whether the interfaces of l are pooled, and reports whether
+// l has any.
+func pool(l *rt.Layout, on bool) bool {
+	has := false
+	for i := range l.Shapes {
+		if l.Shapes[i].Kind == rt.ShapeIface {
+			l.Shapes[i].Pool, has = on, true
+		}
+	}
+	return has
 }
 
 // isCollection reports whether values of shape s have element slots.

@@ -250,3 +250,47 @@ func Use(cfg *Config, ports []int) {}
 		}
 	}
 }
+
+// SetBounds pools the alternatives of interfaces when they do not fit
+// side by side, before it cuts anything, and leaves a layout that fits
+// side by side as it is.
+func TestSetBoundsPoolsAlternatives(t *testing.T) {
+	layout := func(n int) *rt.Layout {
+		return &rt.Layout{
+			Params: []rt.Param{{Name: "v", Shape: 0}},
+			Shapes: []rt.Shape{
+				{Kind: rt.ShapeIface, Type: "Record", Outs: []int{1, 3}},
+				{Kind: rt.ShapeArray, Type: "Key", Len: n, Elem: 2},
+				{Kind: rt.ShapeScalar, Type: "byte", K: rt.KUint8},
+				{Kind: rt.ShapeStruct, Type: "Frame", Fields: []rt.Field{{Name: "Data", Index: 0, Shape: 4}, {Name: "Tags", Index: 1, Shape: 5}}},
+				{Kind: rt.ShapeArray, Type: "[3000]byte", Len: n, Elem: 2},
+				{Kind: rt.ShapeSlice, Type: "[]string", Elem: 6},
+				{Kind: rt.ShapeScalar, Type: "string", K: rt.KString},
+			},
+		}
+	}
+	tests := []struct {
+		n      int // bytes in each alternative
+		pooled bool
+		leaves int
+	}{
+		{100, false, 1 + 100 + 100 + 1 + 10},
+		{3000, true, 1 + 3000 + 1 + 10},
+	}
+	for _, tt := range tests {
+		l := layout(tt.n)
+		SetBounds(l, 10)
+		leaves, err := l.Leaves()
+		if err != nil {
+			t.Fatalf("%d bytes: %v", tt.n, err)
+		}
+		if l.Shapes[0].Pool != tt.pooled || len(leaves) != tt.leaves {
+			t.Errorf("%d bytes: pooled %v, %d leaves; want pooled %v, %d leaves", tt.n, l.Shapes[0].Pool, len(leaves), tt.pooled, tt.leaves)
+		}
+		for _, lf := range leaves {
+			if lf.Cut {
+				t.Errorf("%d bytes: %s cut", tt.n, lf.Path)
+			}
+		}
+	}
+}

@@ -134,6 +134,11 @@ func newType(pkg *types.Package, name string, implements []string, methods []*ty
 	}
 	taken := map[string]bool{"calls": true, "_": true, "got": true}
 	for _, fn := range methods {
+		// A field may not have a method's name: an unexported method's
+		// field would (typeString() string).
+		taken[fn.Name()] = true
+	}
+	for _, fn := range methods {
 		sig := fn.Type().(*types.Signature)
 		var f string
 		var res *types.Named

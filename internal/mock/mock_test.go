@@ -206,3 +206,36 @@ func dowseCallsOf() {}
 		t.Errorf("the recorder does not declare the package's names:\n%s", src)
 	}
 }
+
+// The field holding an unexported method's scripted results does not
+// take the method's name, which the type would then have twice.
+func TestFieldsAreNoMethods(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", `package p
+
+type tomlType interface {
+	typeString() string
+	String() string
+}
+`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := pkg.Scope().Lookup("tomlType").Type().Underlying().(*types.Interface)
+	var ms []*types.Func
+	for i := 0; i < it.NumMethods(); i++ {
+		ms = append(ms, it.Method(i))
+	}
+	m := New(pkg, "dowseTomlType", []string{"tomlType"}, ms, true, Struct, "")
+	for i, fn := range ms {
+		for _, other := range ms {
+			if m.Fields[i] == other.Name() {
+				t.Errorf("the results of %s are in field %s, a method's name", fn.Name(), m.Fields[i])
+			}
+		}
+	}
+}
