@@ -448,7 +448,7 @@ func (b *layoutBuilder) shapeOf(t types.Type) (index int, why string, ok bool) {
 					fields = nil // the zero value, which another package can write ({})
 					break
 				}
-				return 0, fmt.Sprintf("unexported field %s cannot be set from package %s", f.Name(), b.pkg.Name()), false
+				return 0, fmt.Sprintf("unexported field %s of %s cannot be set from package %s", f.Name(), types.TypeString(t, (*types.Package).Name), b.pkg.Name()), false
 			}
 			fs, why, ok := part(f.Type())
 			if !ok {

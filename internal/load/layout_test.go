@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dowse-go/dowse/rt"
@@ -292,5 +293,29 @@ func TestSetBoundsPoolsAlternatives(t *testing.T) {
 				t.Errorf("%d bytes: %s cut", tt.n, lf.Path)
 			}
 		}
+	}
+}
+
+// A value that cannot be built field by field says which type's
+// unexported field stands in the way: another package's, not the
+// target's (simplelru's LRU holds an internal.LruList).
+func TestUnexportedFieldNamesItsType(t *testing.T) {
+	const src = `package p
+
+import "text/template/parse"
+
+type Cache struct {
+	Size int
+	Tree parse.ListNode
+}
+
+func Use(c Cache) {}
+`
+	pkg := checkPackage(t, src)
+	use := pkg.Scope().Lookup("Use").(*types.Func)
+	_, err := LayoutOf("Use", []*types.Var{use.Type().(*types.Signature).Params().At(0)}, pkg)
+	want := "unexported field tr of parse.ListNode cannot be set from package p"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("LayoutOf: %v; want an error saying %q", err, want)
 	}
 }
