@@ -42,6 +42,11 @@ type MockFile struct {
 	// Mocks are the mock types the variant's targets may use (their
 	// Target.Mocks); those some generated file refers to are declared.
 	Mocks []*mock.Type
+	// All declares every one of Mocks, referred to or not. The file is
+	// written so before the test files that may refer to them, so that
+	// a stop between two files never leaves a package whose tests do
+	// not compile; the write after them keeps those referred to.
+	All bool
 }
 
 // WriteMocks writes the file declaring the mock types that the generated
@@ -59,7 +64,7 @@ func WriteMocks(f MockFile) (changed []string, err error) {
 	}
 	byName := map[string]*mock.Type{}
 	for _, m := range f.Mocks {
-		if used[m.Name] {
+		if used[m.Name] || f.All {
 			byName[m.Name] = m
 		}
 	}

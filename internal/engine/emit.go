@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -112,6 +113,10 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 	var autoFiles []*written // files with rows of automatic targets
 	var all []*written
 	before := generatedFiles(p.Dir)
+	// Every mock type the targets may use is declared before the test
+	// files are written, so that a stop between two files (a second
+	// interrupt, a kill) leaves tests that compile.
+	g.writeMocks(p, byResult, true)
 	for _, k := range keys {
 		// Targets that -run does not select, whose results are cached,
 		// or that could not be explored, keep what an earlier run
@@ -137,7 +142,7 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 		}
 		g.writeIsolatedFile(p, k.external, k.name, regen, keep, byResult)
 	}
-	g.writeMocks(p, byResult)
+	g.writeMocks(p, byResult, false)
 	if verify != nil && g.changedTests(p.Dir) {
 		err := g.confirmRows(autoFiles, byResult, verify)
 		if errors.Is(err, errNotBuilt) && g.dropCarried(all, byResult) {
@@ -161,13 +166,14 @@ func (g *runner) emit(p *load.Package, results []*Result, selected map[*load.Tar
 	if rerun != nil {
 		g.dropFixed(all, byResult, rerun)
 	}
-	g.writeMocks(p, byResult) // rows were dropped
+	g.writeMocks(p, byResult, false) // rows were dropped
 }
 
 // writeMocks writes, per package variant, the file declaring the mock
-// types its generated tests use (emit.WriteMocks), and lists it among
-// the files of the targets whose rows use mock types.
-func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result) {
+// types its generated tests use (emit.WriteMocks), or with all every mock
+// type its targets may use, and lists it among the files of the targets
+// whose rows use mock types.
+func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result, all bool) {
 	for _, external := range []bool{false, true} {
 		variant := p.Test
 		if external {
@@ -179,7 +185,7 @@ func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result) 
 			continue
 		}
 		known := map[string]bool{}
-		f := emit.MockFile{Pkg: variant.Types, Dir: p.Dir, External: external}
+		f := emit.MockFile{Pkg: variant.Types, Dir: p.Dir, External: external, All: all}
 		for _, t := range p.Targets {
 			if t.External != external {
 				continue
@@ -191,15 +197,34 @@ func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result) 
 				}
 			}
 		}
+		name := filepath.Join(p.Dir, emit.MockFileName)
+		if external {
+			name = filepath.Join(p.Dir, emit.MockFileNameX)
+		}
+		if all {
+			data, err := os.ReadFile(name)
+			g.mocksBefore[name] = fileState{data, err == nil}
+		}
 		changed, err := emit.WriteMocks(f)
 		if err != nil {
 			g.warnf("warning: %v", err)
 			g.stats.Errors++
 			continue
 		}
-		name := filepath.Join(p.Dir, emit.MockFileName)
-		if external {
-			name = filepath.Join(p.Dir, emit.MockFileNameX)
+		if all {
+			for _, c := range changed {
+				g.changed[c] = true // to be put back if the package's files are
+			}
+			continue
+		}
+		if prev, ok := g.mocksBefore[name]; ok {
+			// Changed or not compared with the file before this run,
+			// not with the one declaring every mock type.
+			changed = nil
+			delete(g.changed, name)
+			if now, err := os.ReadFile(name); (err == nil) != prev.exists || !bytes.Equal(now, prev.data) {
+				changed = []string{name}
+			}
 		}
 		for _, c := range changed {
 			g.changed[c] = true
@@ -217,6 +242,12 @@ func (g *runner) writeMocks(p *load.Package, byResult map[*load.Target]*Result) 
 			}
 		}
 	}
+}
+
+// fileState is what a file held: its content, if it existed.
+type fileState struct {
+	data   []byte
+	exists bool
 }
 
 // changedTests reports whether this run changed a generated test file

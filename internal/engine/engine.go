@@ -186,6 +186,9 @@ type runner struct {
 	sched   *scheduler      // the whole-run budget (nil: none)
 	keys    *keyer          // nil: no result cache
 	changed map[string]bool // files written by this run in the package being run
+	// mocksBefore holds the mock files of the package being run as they
+	// were before it declared every mock type ahead of the test files.
+	mocksBefore map[string]fileState
 	puts    int             // cache entries written
 
 	stats Stats
@@ -396,10 +399,11 @@ func (g *runner) pkg(ctx context.Context, work *build.Work, buildFlags []string,
 		results = append(results, &Result{Package: p, Target: t, Err: t.Err})
 	}
 	g.changed = map[string]bool{}
+	g.mocksBefore = map[string]fileState{}
 	if len(results) == 0 {
 		if ctx.Err() == nil {
 			g.removeStale(p)
-			g.writeMocks(p, nil) // the removed files may have used some
+			g.writeMocks(p, nil, false) // the removed files may have used some
 		}
 		return nil
 	}
