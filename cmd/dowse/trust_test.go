@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFixture writes the hostile fixture name into a new temporary
+// directory and returns it.
+func writeFixture(t *testing.T, name string) string {
+	t.Helper()
+	root := t.TempDir()
+	for file, content := range hostile(t, name) {
+		p := filepath.Join(root, file)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestTrustWorkspace: a go.work workspace is handled as go test handles
+// it. A module importing another module of the workspace (which only
+// go.work resolves) loads and builds, in the module and from the root
+// with patterns naming the modules; at the root, where go matches no
+// package with ./..., dowse says what go says and which patterns to use;
+// GOWORK=off set by the user is respected.
+func TestTrustWorkspace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores modules")
+	}
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "")
+	t.Setenv("GOWORK", "")
+	root := writeFixture(t, "workspace")
+	gen := func(dir string, patterns ...string) (int, string, string) {
+		var out, errb strings.Builder
+		args := append([]string{"-C", dir, "-json", "-cache=false", "-max-time", "2s"}, patterns...)
+		code := genMain(context.Background(), args, &out, &errb)
+		return code, out.String(), errb.String()
+	}
+
+	code, _, stderr := gen(root, "./...")
+	if code != exitError || !strings.Contains(stderr, "does not contain modules listed in go.work") || !strings.Contains(stderr, "dowse gen ./a/... ./b/...") {
+		t.Errorf("./... at the root: exit code %d, want %d, go's message and the patterns to use\n%s", code, exitError, stderr)
+	}
+
+	code, stdout, stderr := gen(filepath.Join(root, "b"), "./...")
+	if code != exitOK || !strings.Contains(stdout, `"target":"Twice"`) || strings.Contains(stdout, `"error"`) {
+		t.Errorf("in module b: exit code %d, want %d and Twice explored\n%s\n%s", code, exitOK, stdout, stderr)
+	}
+
+	code, stdout, stderr = gen(root, "./a/...", "./b/...")
+	if code != exitOK || !strings.Contains(stdout, `"target":"Sign"`) || !strings.Contains(stdout, `"target":"Twice"`) || strings.Contains(stdout, `"error"`) {
+		t.Errorf("./a/... ./b/... at the root: exit code %d, want %d, Sign and Twice explored\n%s\n%s", code, exitOK, stdout, stderr)
+	}
+	for _, f := range []string{"a/a_dowse_auto_test.go", "b/b_dowse_auto_test.go"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Errorf("not written: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.work.sum")); err == nil {
+		t.Errorf("go.work.sum written in the user's workspace")
+	}
+
+	// What still needs a work go.mod says so in one line.
+	code, _, stderr = gen(filepath.Join(root, "a"), "-instrument", "example.com/b/...", "./...")
+	if code != exitError || !strings.Contains(stderr, "-instrument: not supported in a go.work workspace") {
+		t.Errorf("-instrument in module a: exit code %d, want %d and the reason\n%s", code, exitError, stderr)
+	}
+
+	var out, errb strings.Builder
+	if code := testMain(context.Background(), []string{"-C", filepath.Join(root, "a"), "./..."}, &out, &errb); code != exitError || !strings.Contains(errb.String(), "not supported by dowse test") {
+		t.Errorf("dowse test in module a: exit code %d, want %d and the reason\n%s", code, exitError, errb.String())
+	}
+
+	t.Setenv("GOWORK", "off")
+	code, _, stderr = gen(filepath.Join(root, "b"), "./...")
+	if code != exitError || !strings.Contains(stderr, "example.com/a") {
+		t.Errorf("in module b with GOWORK=off: exit code %d, want %d and the load error\n%s", code, exitError, stderr)
+	}
+}
