@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,5 +86,47 @@ func TestTrustWorkspace(t *testing.T) {
 	code, _, stderr = gen(filepath.Join(root, "b"), "./...")
 	if code != exitError || !strings.Contains(stderr, "example.com/a") {
 		t.Errorf("in module b with GOWORK=off: exit code %d, want %d and the load error\n%s", code, exitError, stderr)
+	}
+}
+
+// TestTrustRecursion: a run the branch bound stops while one function
+// is deep on the call stack is reported as recursion (reason
+// recursion-depth, with the function and its depth), not as a loop that
+// hit max-branches; a loop still is max-branches.
+func TestTrustRecursion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, _ := runGenIn(t, hostile(t, "recursion"), "-json", "-cache=false", "-max-branches", "500", "-max-time", "3s", "./...")
+	if code != exitOK {
+		t.Fatalf("exit code %d\n%s", code, stderr)
+	}
+	type summary struct {
+		Target     string
+		Incomplete []string
+		Recursion  *struct {
+			Func  string
+			Depth int
+		}
+	}
+	got := map[string]summary{}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	for dec.More() {
+		var s summary
+		if err := dec.Decode(&s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Target != "" {
+			got[s.Target] = s
+		}
+	}
+	d := got["Depth"]
+	if !slices.Contains(d.Incomplete, "recursion-depth") || slices.Contains(d.Incomplete, "max-branches") ||
+		d.Recursion == nil || d.Recursion.Func != "example.com/recursion.Depth" || d.Recursion.Depth < 32 {
+		t.Errorf("Depth: incomplete %v, recursion %+v; want recursion-depth in example.com/recursion.Depth\n%s", d.Incomplete, d.Recursion, stdout)
+	}
+	s := got["Steps"]
+	if !slices.Contains(s.Incomplete, "max-branches") || slices.Contains(s.Incomplete, "recursion-depth") || s.Recursion != nil {
+		t.Errorf("Steps: incomplete %v, recursion %+v; want max-branches alone\n%s", s.Incomplete, s.Recursion, stdout)
 	}
 }
