@@ -130,3 +130,21 @@ func TestTrustRecursion(t *testing.T) {
 		t.Errorf("Steps: incomplete %v, recursion %+v; want max-branches alone\n%s", s.Incomplete, s.Recursion, stdout)
 	}
 }
+
+// TestTrustInstrumentVendored: -instrument of a dependency that the
+// module builds from its vendor directory is refused with one line
+// saying why and what to do, before anything is built or written.
+func TestTrustInstrumentVendored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "")
+	code, _, stderr, dir := runGenIn(t, hostile(t, "vendored"), "-instrument", "example.com/dep/...", "-max-time", "2s", "./...")
+	if code != exitError || !strings.Contains(stderr, "-instrument: not supported in vendor mode") || !strings.Contains(stderr, "GOFLAGS=-mod=mod") {
+		t.Errorf("exit code %d, want %d and the reason\n%s", code, exitError, stderr)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "p", "*dowse*")); len(files) > 0 {
+		t.Errorf("files written: %v", files)
+	}
+}
