@@ -148,3 +148,19 @@ func TestTrustInstrumentVendored(t *testing.T) {
 		t.Errorf("files written: %v", files)
 	}
 }
+
+// TestTrustLineDirective: a function that a //line directive maps to
+// another file (generated parsers) gets its tests beside the Go file it
+// is in, not a file named after the directive's.
+func TestTrustLineDirective(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a module")
+	}
+	code, stdout, stderr, dir := runGenIn(t, hostile(t, "linedirective"), "-json", "-cache=false", "-max-time", "2s", "./...")
+	if code != exitOK || !strings.Contains(stdout, `"target":"Pick"`) || strings.Contains(stdout, `"error"`) {
+		t.Errorf("exit code %d, want %d and Pick written\n%s\n%s", code, exitOK, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pick_dowse_auto_test.go")); err != nil {
+		t.Errorf("not written: %v", err)
+	}
+}
