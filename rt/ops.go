@@ -28,7 +28,9 @@ func record(e Event) {
 	}
 	if cur.maxEvents > 0 && len(cur.events) >= cur.maxEvents {
 		unlock()
-		// The branch bound: stop the run (loop unfolding bound).
+		// The branch bound: stop the run (loop unfolding bound), and say
+		// whether recursion got it there.
+		cur.recursion, cur.recursionDepth = recursion()
 		stopRun()
 	}
 	cur.events = append(cur.events, e)

@@ -141,8 +141,14 @@ type Result struct {
 	Nodes        []Node // the run's expression arena; index 0 is unused
 	Concretized  []Concretization
 	Truncated    bool // the branch bound was hit, or the allocation bound (AllocBound)
-	AllocBound   bool // the run stopped before a make longer than MaxAlloc
-	Goroutines   bool // the run started goroutines: symbolic tracking stopped there
+	// Recursion is the function (package path and name) that appeared
+	// at least RecursionFrames times on the call stack when the branch
+	// bound stopped the run, RecursionDepth how many times: the bound
+	// was hit by recursion, not by a loop. "" otherwise.
+	Recursion      string
+	RecursionDepth int
+	AllocBound     bool // the run stopped before a make longer than MaxAlloc
+	Goroutines     bool // the run started goroutines: symbolic tracking stopped there
 	// Outputs are the results an automatic target returned, one value
 	// per leaf of Layout.OutputLayout, when the run returned and every
 	// result fit its layout (a recursive value deeper than the unfolding

@@ -392,6 +392,7 @@ func (w *worker) fill(res *Result) {
 	res.Concretized = append([]Concretization(nil), cur.conc...)
 	res.Messages = append(append([]string(nil), cur.messages...), res.Messages...)
 	res.Truncated = cur.truncated
+	res.Recursion, res.RecursionDepth = cur.recursion, cur.recursionDepth
 	res.Nilled = append([]int(nil), cur.nilled...)
 	res.NodeBounded = cur.nodeBounded
 	res.AllocBound = cur.allocBound

@@ -88,11 +88,15 @@ type run struct {
 	ret         frame
 	maxEvents   int
 	truncated   bool
-	allocBound  bool // the run stopped before a make beyond MaxAlloc
-	unmade      bool // an input was built from a zero value the package never makes (Build.Unmade)
-	goroutine   bool
-	messages    []string
-	inputs      []S
+	// recursion and recursionDepth name the function repeating on the
+	// call stack when the branch bound stopped the run (recursion.go).
+	recursion      string
+	recursionDepth int
+	allocBound     bool // the run stopped before a make beyond MaxAlloc
+	unmade         bool // an input was built from a zero value the package never makes (Build.Unmade)
+	goroutine      bool
+	messages       []string
+	inputs         []S
 	// slices are the input slices of integer elements, by the address of
 	// their first element: the leaves of all their possible elements
 	// (see LdSym).
@@ -159,6 +163,7 @@ func resetRun(maxEvents int) {
 		clear(cur.consts)
 	}
 	cur.events = cur.events[:0]
+	cur.recursion, cur.recursionDepth = "", 0
 	clear(cur.deferred)
 	clear(cur.mocks)
 	cur.mockBound = 1

@@ -136,52 +136,6 @@ func TestHostileBuildVendor(t *testing.T) {
 	})
 }
 
-// TestHostileBuildWorkspace: a go.work workspace is not supported, and
-// dowse says so instead of "no targets" or an unexplained missing
-// module: at the workspace's root it names go.work and where to run
-// instead; in a module it works as with GOWORK=off and notes that go.work
-// is ignored, also beside the load error of a module whose import of
-// another workspace module only go.work resolves.
-func TestHostileBuildWorkspace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and explores a module")
-	}
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOFLAGS", "")
-	t.Setenv("GOWORK", "")
-	root := t.TempDir()
-	for name, content := range readTree(t, filepath.Join("..", "..", "testdata", "hostile", "workspace")) {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gen := func(dir string) (int, string, string) {
-		var out, errb strings.Builder
-		code := genMain(context.Background(), []string{"-C", dir, "-json", "-max-time", "2s", "./..."}, &out, &errb)
-		return code, out.String(), errb.String()
-	}
-	gowork := filepath.Join(root, "go.work")
-
-	code, _, stderr := gen(root)
-	if code != exitError || !strings.Contains(stderr, gowork+": workspaces are not supported") || !strings.Contains(stderr, "cd ./a && dowse gen ./...") {
-		t.Errorf("at the root: exit code %d, want %d and a message naming go.work\n%s", code, exitError, stderr)
-	}
-
-	code, stdout, stderr := gen(filepath.Join(root, "a"))
-	if code != exitOK || !strings.Contains(stderr, gowork+" is ignored") || !strings.Contains(stdout, `"target":"Sign"`) {
-		t.Errorf("in module a: exit code %d, want %d, Sign explored and a note\n%s\n%s", code, exitOK, stdout, stderr)
-	}
-
-	code, _, stderr = gen(filepath.Join(root, "b"))
-	if code != exitError || !strings.Contains(stderr, "example.com/a") || !strings.Contains(stderr, gowork+" is ignored") {
-		t.Errorf("in module b: exit code %d, want %d and the load error with a note\n%s", code, exitError, stderr)
-	}
-}
-
 // TestHostileBuildCgo: a file that imports "C" is not instrumented;
 // dowse says so once (not only under -v), and its exported functions are
 // skipped with that reason instead of vanishing ("no targets") or being

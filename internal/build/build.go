@@ -19,7 +19,9 @@
 //
 // run in the user's module with GOWORK=off (the go command refuses
 // -modfile in workspace mode); GOFLAGS and the rest of the environment pass
-// through. A module the go command builds from its vendor directory
+// through. In a go.work workspace the work directory has a copy of the
+// go.work instead, which also uses the runtime module, and builds run
+// with GOWORK set to it, without -modfile (workspace.go). A module the go command builds from its vendor directory
 // (Vendored) is built with -mod=vendor and its own go.mod instead, the
 // runtime package overlaid into the vendor directory.
 package build
@@ -100,7 +102,7 @@ func (NoInstrument) Instrument([]*packages.Package) (map[string][]byte, []Site, 
 
 // Config says how to build.
 type Config struct {
-	Env          []string     // environment of the go command; nil means os.Environ(). GOWORK=off is added.
+	Env          []string     // environment of the go command; nil means os.Environ(). GOWORK is set: the work go.work in a workspace, else off.
 	BuildFlags   []string     // extra flags for go test -c, e.g. -tags
 	Instrumenter Instrumenter // nil means NoInstrument
 	// InstrumentModule instruments, besides the package under test, the
@@ -126,6 +128,9 @@ type Work struct {
 
 	modDone bool   // go.mod, go.sum and the runtime module are written
 	modDir  string // the module root the go.mod was copied from
+	// gowork is the work go.work when the user's module is in a
+	// workspace: builds use it instead of the work go.mod.
+	gowork string
 	// vendor is set once the module mode is known (Vendored): true if
 	// the module builds from its vendor directory.
 	vendor *bool
@@ -158,14 +163,23 @@ func (w *Work) GoTmpDir() (string, error) {
 }
 
 // goEnv is the environment of the go commands building in w: env (nil:
-// os.Environ()) with GOWORK=off and GOTMPDIR in w.
+// os.Environ()) with GOWORK (the work go.work in a workspace, else off)
+// and GOTMPDIR in w.
 func (w *Work) goEnv(env []string) ([]string, error) {
 	tmp, err := w.GoTmpDir()
 	if err != nil {
 		return nil, err
 	}
-	return withEnv(env, "GOWORK=off", "GOTMPDIR="+tmp), nil
+	gowork := "off"
+	if w.gowork != "" {
+		gowork = w.gowork
+	}
+	return withEnv(env, "GOWORK="+gowork, "GOTMPDIR="+tmp), nil
 }
+
+// InWorkspace reports whether w builds in a go.work workspace (known
+// once WriteModule ran).
+func (w *Work) InWorkspace() bool { return w.gowork != "" }
 
 // Kept reports whether Close leaves the work directory in place.
 func (w *Work) Kept() bool { return w.keep }
@@ -328,6 +342,12 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 		}
 	}
 
+	if w.vendor == nil && w.gowork != "" {
+		// The work go.work has no vendor directory beside it: modules
+		// come from the module cache.
+		v := false
+		w.vendor = &v
+	}
 	if w.vendor == nil {
 		v, err := Vendored(ctx, cfg.Env, p.Module.Dir, p.Module.GoMod)
 		if err != nil {
@@ -357,9 +377,12 @@ func (w *Work) Build(ctx context.Context, cfg Config, p *load.Package, targets [
 	// -vet=off: the instrumented code is dowse's, not the user's, and vet
 	// cannot run on the runtime overlaid into a vendor directory.
 	args := []string{"test", "-c", "-vet=off", "-o", bin.Path, "-overlay", ovPath}
-	if *w.vendor {
+	switch {
+	case *w.vendor:
 		args = append(args, "-mod=vendor")
-	} else {
+	case w.gowork != "":
+		// The work go.work (goEnv) stands for the work go.mod.
+	default:
 		args = append(args, "-modfile", filepath.Join(w.Dir, "go.mod"), "-mod=mod")
 	}
 	args = append(args, cfg.BuildFlags...)
@@ -454,10 +477,13 @@ func (w *Work) GoMod() string { return filepath.Join(w.Dir, "go.mod") }
 // WriteModule writes the runtime module and the work go.mod and go.sum,
 // from the user's module's goMod (its root is dir), once per work
 // directory: the go.mod requires and replaces the runtime module, and
-// replaces the copied modules (CopyModules) by their copies.
+// replaces the copied modules (CopyModules) by their copies. When the go
+// command run in dir (with cfg.Env) uses a go.work file, it writes the
+// work go.work instead (writeWorkspace), which serves every module of
+// the workspace.
 func (w *Work) WriteModule(cfg Config, goMod, dir string) error {
 	if w.modDone {
-		if w.modDir != dir {
+		if w.modDir != dir && w.gowork == "" {
 			return fmt.Errorf("packages of two modules (%s, %s) in one run", w.modDir, dir)
 		}
 		return nil
@@ -469,6 +495,17 @@ func (w *Work) WriteModule(cfg Config, goMod, dir string) error {
 	rtmod := filepath.Join(w.Dir, "rtmod")
 	if err := writeRuntime(src, rtmod); err != nil {
 		return err
+	}
+	gowork, err := Workspace(context.Background(), cfg.Env, dir)
+	if err != nil {
+		return err
+	}
+	if gowork != "" {
+		if err := w.writeWorkspace(gowork, rtmod); err != nil {
+			return err
+		}
+		w.modDone, w.modDir = true, dir
+		return nil
 	}
 	gomod, err := os.ReadFile(goMod)
 	if err != nil {

@@ -351,6 +351,13 @@ func (g *runner) shardOf(pkgs []*load.Package) []*load.Package {
 // work directory and writes the work go.mod replacing them by the copies.
 // It returns the go.mod to load with.
 func (g *runner) prepareOthers(ctx context.Context, work *build.Work, buildFlags, patterns []string) (string, error) {
+	// The copies replace the modules in a work go.mod passed with
+	// -modfile, which workspace mode refuses.
+	if gowork, err := build.Workspace(ctx, nil, g.cwd); err != nil {
+		return "", err
+	} else if gowork != "" {
+		return "", fmt.Errorf("not supported in a go.work workspace (%s): run with GOWORK=off in a module that builds on its own", gowork)
+	}
 	gomod, cache, err := build.ModuleEnv(ctx, g.cwd, nil)
 	if err != nil {
 		return "", err

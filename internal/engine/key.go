@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/dowse-go/dowse/internal/build"
 	"github.com/dowse-go/dowse/internal/cache"
 	"github.com/dowse-go/dowse/internal/explore"
 	"github.com/dowse-go/dowse/internal/isolate"
@@ -34,6 +35,7 @@ import (
 //   - Go: runtime.Version() and, from go env in the directory run in, the
 //     toolchain building the workers (GOVERSION, GOOS, GOARCH, GOFLAGS,
 //     GOEXPERIMENT, CGO_ENABLED);
+//   - in a go.work workspace, its go.work and go.work.sum;
 //   - the directory run in (summaries are relative to it) and the
 //     settings that affect exploration and emission (settings below);
 //   - the package: every file of its directory and of its testdata tree
@@ -121,7 +123,7 @@ func newKeyer(ctx context.Context, cfg Config, cwd string, loadFlags, patterns [
 	if err != nil {
 		return nil, err
 	}
-	env := append(os.Environ(), "GOWORK=off")
+	env := os.Environ()
 	cmd := procgroup.Command(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED")
 	cmd.Dir, cmd.Env = cwd, env
 	goEnv, err := procgroup.Output(cmd)
@@ -139,6 +141,19 @@ func newKeyer(ctx context.Context, cfg Config, cwd string, loadFlags, patterns [
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "dowse %s\ngo %s\n%s\ndir %s\nsettings %s\n", exe, runtime.Version(), goEnv, cwd, set)
+	// In a workspace, its go.work and go.work.sum select the versions
+	// of the modules, as go.mod and go.sum do otherwise.
+	gowork, err := build.Workspace(ctx, env, cwd)
+	if err != nil {
+		return nil, err
+	}
+	if gowork != "" {
+		for _, f := range []string{gowork, gowork + ".sum"} {
+			if err := fileEntry(h, f); err != nil {
+				return nil, err
+			}
+		}
+	}
 
 	roots, err := packages.Load(&packages.Config{
 		Context:    ctx,

@@ -81,6 +81,11 @@ func (e *explorer) record(c child, o RunOutcome) {
 		// elements are outside the explored domain, as longer strings
 		// are: the verdict names the bound (Report.AllocBounded).
 		e.rep.AllocBounded = true
+	case res.Recursion != "":
+		e.hit[ReasonRecursion] = true
+		if res.RecursionDepth > e.rep.RecursionDepth {
+			e.rep.Recursion, e.rep.RecursionDepth = res.Recursion, res.RecursionDepth
+		}
 	case res.Truncated || res.Status == rt.StatusBound:
 		e.hit[ReasonMaxBranches] = true
 	}

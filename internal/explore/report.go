@@ -17,9 +17,13 @@ const (
 	ReasonBudget = "budget"
 	// ReasonPlateau: the search stopped finding new branch outcomes and
 	// paths (Config.Plateau).
-	ReasonPlateau       = "plateau"
-	ReasonCanceled      = "canceled"
-	ReasonMaxBranches   = "max-branches"
+	ReasonPlateau     = "plateau"
+	ReasonCanceled    = "canceled"
+	ReasonMaxBranches = "max-branches"
+	// ReasonRecursion: the branch bound stopped runs while one function
+	// was deep on the call stack (rt.Result.Recursion): input-driven
+	// recursion, named in Report.Recursion.
+	ReasonRecursion     = "recursion-depth"
 	ReasonSolverTimeout = "solver-timeout"
 	ReasonSolverUnknown = "solver-unknown"
 	ReasonNoSolver      = "no-solver"
@@ -43,7 +47,7 @@ const (
 const StopExhausted = "all paths explored"
 
 var reasonOrder = []string{
-	ReasonMaxRuns, ReasonMaxTime, ReasonBudget, ReasonPlateau, ReasonCanceled, ReasonMaxBranches,
+	ReasonMaxRuns, ReasonMaxTime, ReasonBudget, ReasonPlateau, ReasonCanceled, ReasonMaxBranches, ReasonRecursion,
 	ReasonSolverTimeout, ReasonSolverUnknown, ReasonNoSolver, ReasonRunTimeout,
 	ReasonMaxMemory, ReasonWorkerKilled, ReasonWorkerExit, ReasonBuildCrash, ReasonConcretized, ReasonGoroutines, ReasonDivergence, ReasonInternal, ReasonCutInputs,
 }
@@ -90,6 +94,11 @@ type Report struct {
 	// LengthFreeRuns counts the runs of inputs found by length-free
 	// queries (lengthfree.go), LengthFreePaths the paths they took first.
 	LengthFreeRuns, LengthFreePaths int
+	// Recursion names the function deepest on the call stack when the
+	// branch bound stopped a run (ReasonRecursion), with that depth: the
+	// deepest over the runs.
+	Recursion      string
+	RecursionDepth int
 	// AllocBounded is set when some input asked the code for a make
 	// longer than rt.MaxAlloc: those runs stopped before allocating, and
 	// the verdict holds for the inputs within that bound.

@@ -40,7 +40,6 @@ func LoadEffects(dir string, env []string, buildFlags []string, roots []*package
 	if env == nil {
 		env = os.Environ()
 	}
-	env = append(env[:len(env):len(env)], "GOWORK=off")
 	// Which dependencies are the standard library's: go list knows (a
 	// module path without a dot, such as a benchmark's, looks alike).
 	args := append([]string{"list", "-e", "-deps", "-test", "-f", "{{.ImportPath}} {{.Standard}}"}, buildFlags...)

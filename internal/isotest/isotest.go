@@ -77,6 +77,13 @@ func Run(ctx context.Context, cfg Config, patterns []string) (int, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	// The tests run in a copy of one module, built with a work go.mod
+	// (-modfile), which workspace mode refuses.
+	if gowork, err := build.Workspace(ctx, nil, dir); err != nil {
+		return 1, err
+	} else if gowork != "" {
+		return 1, fmt.Errorf("%s: go.work workspaces are not supported by dowse test (it runs go test in a copy of one module): run go test there, or dowse test with GOWORK=off in a module that builds on its own", gowork)
+	}
 	flags, tags := withoutTags(cfg.GoTestArgs)
 	tags = append(tags, emit.IsolatedTag)
 	var loadFlags []string

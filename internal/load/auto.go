@@ -37,7 +37,7 @@ func CgoSource(v *packages.Package, f *ast.File) string {
 	if slices.Contains(v.GoFiles, name) {
 		return ""
 	}
-	if src := v.Fset.Position(f.Package).Filename; src != name && slices.Contains(v.GoFiles, src) {
+	if src := v.Fset.PositionFor(f.Package, false).Filename; src != name && slices.Contains(v.GoFiles, src) {
 		return src
 	}
 	return ""
@@ -87,7 +87,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config, decls
 					// path, and a verdict that says nothing.
 					t.Err = fmt.Errorf("%s: declared in %s, which imports \"C\": files that use cgo are not instrumented", t.Name, filepath.Base(src))
 				}
-				t.Pos = fset.Position(fd.Name.Pos())
+				t.Pos = fset.PositionFor(fd.Name.Pos(), false)
 				t.Decl = fd
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
 					fd.Doc != nil && strings.Contains(strings.ToLower(fd.Doc.Text()), "panic")

@@ -142,7 +142,7 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 	scope := p.Types.Scope()
 	for _, n := range scope.Names() {
 		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok || tn.IsAlias() || generated[fset.Position(tn.Pos()).Filename] || strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go") {
+		if !ok || tn.IsAlias() || generated[fset.PositionFor(tn.Pos(), false).Filename] || strings.HasSuffix(fset.Position(tn.Pos()).Filename, "_test.go") {
 			continue
 		}
 		if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() == 0 && !types.IsInterface(named) {
@@ -152,7 +152,7 @@ func newIfaceFacts(p *packages.Package, fset *token.FileSet, mocks bool, calls i
 	f.tagSeen = map[string][]string{}
 	for _, n := range scope.Names() {
 		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok || tn.IsAlias() || generated[fset.Position(tn.Pos()).Filename] {
+		if !ok || tn.IsAlias() || generated[fset.PositionFor(tn.Pos(), false).Filename] {
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)

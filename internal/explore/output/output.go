@@ -62,7 +62,10 @@ type Target struct {
 	StopReason string   `json:"stop_reason"`
 	Exhaustive bool     `json:"exhaustive"`
 	Incomplete []string `json:"incomplete,omitempty"` // every reason it is not exhaustive
-	Bounds     Bounds   `json:"bounds"`
+	// Recursion names the function that was deep on the call stack when
+	// the branch bound stopped runs (reason "recursion-depth").
+	Recursion *Recursion `json:"recursion,omitempty"`
+	Bounds    Bounds     `json:"bounds"`
 
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	SolverSeconds  float64 `json:"solver_seconds"`
@@ -315,6 +318,13 @@ type Bounds struct {
 	MockValues *int `json:"max_mock_values,omitempty"`
 }
 
+// Recursion is input-driven recursion that the branch bound stopped: the
+// function (package path and name) and the deepest it was on the stack.
+type Recursion struct {
+	Func  string `json:"func"`
+	Depth int    `json:"depth"`
+}
+
 // Options for NewTarget.
 type Options struct {
 	MaxLen int
@@ -529,6 +539,9 @@ func NewTarget(pkg string, t *load.Target, rep *explore.Report, opts Options) *T
 		out.Resumed = &Resumed{Runs: r.Runs, Paths: r.Paths, Inputs: len(r.Inputs)}
 	}
 	out.Incomplete = rep.Incomplete
+	if rep.Recursion != "" {
+		out.Recursion = &Recursion{Func: rep.Recursion, Depth: rep.RecursionDepth}
+	}
 	for _, l := range rep.Leaves {
 		if l.IsLen || l.K == rt.KString {
 			m := opts.MaxLen

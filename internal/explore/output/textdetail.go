@@ -81,6 +81,9 @@ func (h *TextHandler) detail(t *Target) error {
 	} else {
 		fmt.Fprintf(&b, "  stopped: %s; not exhaustive: %s\n", t.StopReason, strings.Join(t.Incomplete, ", "))
 	}
+	if r := t.Recursion; r != nil {
+		fmt.Fprintf(&b, "  recursion-depth: %s was %d calls deep when -max-branches stopped runs: inputs drive the recursion without end (or deeper than the bound); bound the depth in the code or raise -max-branches\n", r.Func, r.Depth)
+	}
 	var extra []string
 	if r := t.Resumed; r != nil {
 		extra = append(extra, fmt.Sprintf("resumed where an earlier run (its budget or a signal) stopped it (%s, %s; %s to start from)", plural(r.Runs, "run"), plural(r.Paths, "path"), plural(r.Inputs, "input")))

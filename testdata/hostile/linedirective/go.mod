@@ -1,0 +1,3 @@
+module example.com/linedirective
+
+go 1.22
