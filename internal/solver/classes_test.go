@@ -271,6 +271,7 @@ func TestClassProgram(t *testing.T) {
 // ones classify computes without it, for queries that share terms and
 // differ in their seeds (the order values are preferred in).
 func TestClassCache(t *testing.T) {
+	skipRaceCopy(t)
 	g := newParserQuery(14)
 	c := sym.NewContext()
 	cache := &classCache{}

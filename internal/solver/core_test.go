@@ -66,6 +66,7 @@ func layout(kinds ...rt.Kind) ([]rt.Leaf, []rt.Value) {
 // the Go result c, and requires "op(x, y) == c" to be Sat and
 // "op(x, y) != c" to be Unsat: the encoding then gives exactly Go's value.
 func TestEveryOperatorMatchesGo(t *testing.T) {
+	skipRaceCopy(t)
 	c := sym.NewContext()
 	core := NewZ3(Options{ContextQueries: 64})
 	defer core.Close()
@@ -168,6 +169,7 @@ func TestSolvingRecoversOperands(t *testing.T) {
 // dividend pinned and the results compared with inputs holding Go's
 // values, and solves for dividends.
 func TestDivisionByConstantsMatchesGo(t *testing.T) {
+	skipRaceCopy(t)
 	c := sym.NewContext()
 	core := NewZ3(Options{ContextQueries: 64})
 	defer core.Close()
