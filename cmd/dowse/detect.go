@@ -38,8 +38,8 @@ func detectMain(args []string, stdout, stderr io.Writer) int {
 	var (
 		jsonOut   = fs.Bool("json", false, "write one JSON object per line per call site and per package")
 		verbose   = fs.Bool("v", false, "list every call site in the text report, not only mock invocations")
-		inter     = fs.Bool("interprocedural", false, "propagate mocks between tests and their helpers over a VTA call graph")
-		intoProd  = fs.Bool("into-production", false, "with -interprocedural, also propagate mocks through the module's production code")
+		inter     = fs.Bool("interprocedural", false, "propagate mocks between tests and their helpers (dowse help detect)")
+		intoProd  = fs.Bool("into-production", false, "with -interprocedural, also through production code (dowse help detect)")
 		tags      = fs.String("tags", "", "comma-separated build tags")
 		dir       = fs.String("C", "", "run in `dir` (the module to analyse)")
 		config    = fs.String("config", "", "JSON `file` of extra mock sources (mockTypes, mockFuncs, notMockTypes)")

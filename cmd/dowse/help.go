@@ -29,6 +29,7 @@ var helpTopics = []helpTopic{
 	{"cache", "incremental runs: -cache and DOWSE_CACHE", helpCache},
 	{"output", "what dowse gen prints and writes: -v, -json, -progress, -html", helpOutput},
 	{"exit", "exit status and signals", helpExit},
+	{"detect", "how far dowse detect follows mocks: -interprocedural, -into-production", helpDetect},
 }
 
 // runHelp implements "dowse help [command|topic]".
@@ -262,4 +263,28 @@ Exit status of dowse gen
        caches it (the next run replays the targets that finished and
        resumes the one cut short), removes its temporary directories and
        exits; a second signal stops at once, writing nothing more.
+`
+
+const helpDetect = `
+How far dowse detect follows mocks
+
+By default the analysis is intraprocedural: a value is a mock where a test
+function makes it (a mock type, a mock constructor, -mock-type, -mock-func,
+-config) or where its static type is a mock type.
+
+  -interprocedural
+                   also propagate mocks along the edges of a VTA call graph
+                   (golang.org/x/tools/go/callgraph/vta) between the
+                   functions of test files and of test helper packages (the
+                   non-test packages that import testing): arguments to
+                   parameters, results to call results. It adds the mocks
+                   that cross a function boundary behind an interface, as a
+                   helper returning Store that returns a mock.
+  -into-production
+                   with -interprocedural, also propagate through every
+                   loaded package's code, the module's production code
+                   included; call sites are still reported in test files
+                   only.
+
+See docs/detect.md, "The analysis".
 `

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,6 +25,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"mocks"}, 0, []string{"-mocks", "-mock-calls"}},
 		{[]string{"cache"}, 0, []string{"-cache", "DOWSE_CACHE"}},
 		{[]string{"exit"}, 0, []string{"130, 143", "\n  3 "}},
+		{[]string{"detect"}, 0, []string{"-interprocedural", "-into-production"}},
 		{[]string{"nosuch"}, 2, nil},
 		{[]string{"bounds", "fuzz"}, 2, nil},
 	}
@@ -44,20 +47,56 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// TestGenUsageShort checks that every flag's usage in dowse gen -h fits
-// in about a line, and that every topic a usage points to exists and
-// explains that flag.
-func TestGenUsageShort(t *testing.T) {
-	var out bytes.Buffer
-	if _, _, code := parseGenFlags([]string{"-h"}, &out); code != exitOK {
-		t.Fatalf("gen -h: exit %d", code)
+// TestUsageShort checks that every flag's usage in the -h of every
+// subcommand fits in about a line, and that every topic a usage points to
+// exists and explains that flag.
+func TestUsageShort(t *testing.T) {
+	tests := []struct {
+		cmd      string
+		minFlags int // flags -h must list, so that a change of format fails
+		help     func(stdout, stderr io.Writer) int
+	}{
+		{"gen", 20, func(_, stderr io.Writer) int { _, _, code := parseGenFlags([]string{"-h"}, stderr); return code }},
+		{"detect", 9, func(stdout, stderr io.Writer) int { return detectMain([]string{"-h"}, stdout, stderr) }},
+		{"survey", 4, func(stdout, stderr io.Writer) int { return surveyMain([]string{"-h"}, stdout, stderr) }},
+		{"report", 3, func(stdout, stderr io.Writer) int {
+			return reportMain([]string{"-h"}, strings.NewReader(""), stdout, stderr)
+		}},
+		// dowse test explains its few flags in its usage text.
+		{"test", 0, func(stdout, stderr io.Writer) int {
+			return testMain(context.Background(), []string{"-h"}, stdout, stderr)
+		}},
 	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.cmd] = true
+		t.Run(tt.cmd, func(t *testing.T) {
+			var out bytes.Buffer
+			if code := tt.help(&out, &out); code != exitOK {
+				t.Fatalf("%s -h: exit %d", tt.cmd, code)
+			}
+			if flags := checkUsages(t, out.String()); flags < tt.minFlags {
+				t.Fatalf("read %d flags from %s -h, want at least %d:\n%s", flags, tt.cmd, tt.minFlags, out.String())
+			}
+		})
+	}
+	for name := range commands {
+		if !covered[name] {
+			t.Errorf("dowse %s has no row: add one", name)
+		}
+	}
+}
+
+// checkUsages checks the flags' usages in the output of -h (that of
+// flag.PrintDefaults) and returns how many flags it read.
+func checkUsages(t *testing.T, help string) int {
+	t.Helper()
 	// PrintDefaults: "  -name type" then "    \tusage (default x)".
 	flagLine := regexp.MustCompile(`^  -([\w-]+)`)
 	pointer := regexp.MustCompile(`\(dowse help (\w+)\)|; dowse help (\w+)\)`)
 	var name string
 	flags := 0
-	for _, line := range strings.Split(out.String(), "\n") {
+	for _, line := range strings.Split(help, "\n") {
 		if m := flagLine.FindStringSubmatch(line); m != nil {
 			name = m[1]
 			flags++
@@ -85,7 +124,5 @@ func TestGenUsageShort(t *testing.T) {
 			}
 		}
 	}
-	if flags < 20 {
-		t.Fatalf("read %d flags from gen -h:\n%s", flags, out.String())
-	}
+	return flags
 }

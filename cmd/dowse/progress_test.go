@@ -25,7 +25,7 @@ func TestProgressJSONEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
 	}
-	code, stdout, stderr, _ := runGenIn(t, progressFixture(t), "-json", "-progress", "-cache=false", "-max-time", "10s", "./...")
+	code, stdout, stderr, _ := runGenIn(t, progressFixture(t), "-json", "-progress", "-cache=false", "-max-runs", "100", "-max-time", "10s", "./...")
 	if code != exitFindings && code != exitOK { // a loaded machine may not find the failure in time
 		t.Fatalf("exit code %d, want %d or %d\n%s\n%s", code, exitFindings, exitOK, stdout, stderr)
 	}
@@ -87,7 +87,7 @@ func TestProgressJSONOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
 	}
-	_, stdout, stderr, _ := runGenIn(t, progressFixture(t), "-json", "-cache=false", "-max-time", "5s", "-run", "PutParse", "./...")
+	_, stdout, stderr, _ := runGenIn(t, progressFixture(t), "-json", "-cache=false", "-max-runs", "1", "-run", "PutParse", "./...")
 	if strings.Contains(stdout, `"progress"`) || len(summaryList(stdout)) != 1 {
 		t.Errorf("progress events without -progress, or not one result:\n%s\n%s", stdout, stderr)
 	}
@@ -105,7 +105,7 @@ func TestProgressPlainLines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a module")
 	}
-	code, stdout, stderr, _ := runGenIn(t, progressFixture(t), "-cache=false", "-max-time", "10s", "./...")
+	code, stdout, stderr, _ := runGenIn(t, progressFixture(t), "-cache=false", "-max-runs", "100", "-max-time", "10s", "./...")
 	if code != exitFindings && code != exitOK {
 		t.Fatalf("exit code %d, want %d or %d\n%s\n%s", code, exitFindings, exitOK, stdout, stderr)
 	}
@@ -117,7 +117,7 @@ func TestProgressPlainLines(t *testing.T) {
 			t.Errorf("standard error has no line with %q:\n%s", want, stderr)
 		}
 	}
-	_, _, stderr, _ = runGenIn(t, progressFixture(t), "-progress=false", "-cache=false", "-max-time", "5s", "./...")
+	_, _, stderr, _ = runGenIn(t, progressFixture(t), "-progress=false", "-cache=false", "-max-runs", "1", "./...")
 	if strings.Contains(stderr, "targets: ") {
 		t.Errorf("-progress=false: status lines on standard error:\n%s", stderr)
 	}

@@ -27,7 +27,7 @@ func reportMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write the report to `file` (default: standard output)")
-	dir := fs.String("C", "", "the directory dowse gen ran in (its -C), where the sources are (default: the current directory)")
+	dir := fs.String("C", "", "`dir` dowse gen ran in (its -C), which holds the sources; default: the current one")
 	in := fs.String("i", "", "read the stream from `file` (default: standard input)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: dowse report [-o report.html] [-C dir] < stream.json")

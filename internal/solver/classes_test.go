@@ -117,6 +117,7 @@ func (g *parserQuery) query() Query {
 // every verdict the class search gives is Z3's, and its models satisfy
 // the query by evaluation.
 func TestClassSearchAgreesWithZ3(t *testing.T) {
+	skipRaceCopy(t)
 	g := newParserQuery(11)
 	core := NewZ3(Options{})
 	defer core.Close()
@@ -270,6 +271,7 @@ func TestClassProgram(t *testing.T) {
 // ones classify computes without it, for queries that share terms and
 // differ in their seeds (the order values are preferred in).
 func TestClassCache(t *testing.T) {
+	skipRaceCopy(t)
 	g := newParserQuery(14)
 	c := sym.NewContext()
 	cache := &classCache{}

@@ -21,6 +21,7 @@ func strLeaves(maxLen int, kinds ...rt.Kind) ([]rt.Leaf, []rt.Value) {
 // TestStringComparisonsMatchGo pins two strings and requires the encoded
 // comparison to take exactly Go's value.
 func TestStringComparisonsMatchGo(t *testing.T) {
+	skipRaceCopy(t)
 	c := sym.NewContext()
 	core := NewZ3(Options{ContextQueries: 64})
 	defer core.Close()
@@ -55,6 +56,7 @@ func TestStringComparisonsMatchGo(t *testing.T) {
 // TestStringOperationsMatchGo pins inputs and compares len, index,
 // slicing, concatenation and byte lists with Go's results.
 func TestStringOperationsMatchGo(t *testing.T) {
+	skipRaceCopy(t)
 	c := sym.NewContext()
 	core := NewZ3(Options{ContextQueries: 64})
 	defer core.Close()

@@ -210,6 +210,7 @@ func TestPointerFixed(t *testing.T) {
 // passes on must have Z3's verdict on the original, and its models must
 // satisfy the original.
 func TestDecideGuardsAgreesWithZ3(t *testing.T) {
+	skipRaceCopy(t)
 	c := sym.NewContext()
 	const size = 6
 	leaves, bytes := byteInputs(c, "b", size)
@@ -304,6 +305,7 @@ func layerAgreesWithZ3(t *testing.T, core *Z3, q Query) *Query {
 // conversions to uint64: the layer's verdict must be Z3's, and its
 // models must satisfy the original.
 func TestBitsAgreeWithZ3(t *testing.T) {
+	skipRaceCopy(t)
 	c := sym.NewContext()
 	leaves, bytes := byteInputs(c, "m", 3)
 	for i, b := range bytes {

@@ -11,6 +11,7 @@ import (
 // simplified terms, and the terms decoded from an arena, to evaluate to the
 // same values.
 func TestRandomExpressionsMatchGo(t *testing.T) {
+	skipRaceCopy(t)
 	gen := newGenerator(1)
 	c := NewContext()
 	const exprs, vectors = 20000, 4

@@ -50,6 +50,7 @@ func checkShapes(t *testing.T, what string, shapes map[string]*Expr, in []rt.Val
 }
 
 func TestArithmeticMatchesGo(t *testing.T) {
+	skipRaceCopy(t)
 	c := NewContext()
 	ops := []rt.Op{rt.OpAdd, rt.OpSub, rt.OpMul, rt.OpQuo, rt.OpRem, rt.OpAnd, rt.OpOr, rt.OpXor, rt.OpAndNot}
 	for _, k := range intKinds {
@@ -69,6 +70,7 @@ func TestArithmeticMatchesGo(t *testing.T) {
 }
 
 func TestShiftsMatchGo(t *testing.T) {
+	skipRaceCopy(t)
 	c := NewContext()
 	for _, k := range intKinds {
 		for _, ck := range intKinds {
@@ -114,6 +116,7 @@ func TestUnaryAndConversionsMatchGo(t *testing.T) {
 }
 
 func TestComparisonsMatchGo(t *testing.T) {
+	skipRaceCopy(t)
 	c := NewContext()
 	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
 	for _, k := range append([]rt.Kind{rt.KBool}, intKinds...) {

@@ -220,6 +220,7 @@ func TestFormat(t *testing.T) {
 // against Go's truncated division, for every 8-bit x, signed and
 // unsigned, positive divisors and comparison constants in range.
 func TestDivisionByConstant(t *testing.T) {
+	skipRaceCopy(t)
 	c := NewContext()
 	ops := []rt.Op{rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe}
 	for _, k := range []rt.Kind{rt.KInt8, rt.KUint8} {
