@@ -189,7 +189,7 @@ type runner struct {
 	// mocksBefore holds the mock files of the package being run as they
 	// were before it declared every mock type ahead of the test files.
 	mocksBefore map[string]fileState
-	puts    int             // cache entries written
+	puts        int // cache entries written
 
 	stats Stats
 	track tracker // where the run is (progress.go)
