@@ -28,6 +28,17 @@ import (
 // would be reported as failures. A PUT or fuzz target may still call
 // them (docs/architecture.md, -auto).
 
+// filePosition is the position of pos in the Go file of v that holds
+// it, not the one a //line directive names (generators such as goyacc
+// write them), except in cgo's translations of a file that imports "C",
+// which live in the build cache and name the user's file by //line.
+func filePosition(v *packages.Package, fset *token.FileSet, pos token.Pos) token.Position {
+	if p := fset.PositionFor(pos, false); slices.Contains(v.GoFiles, p.Filename) {
+		return p
+	}
+	return fset.Position(pos)
+}
+
 // CgoSource returns the file of v that f, one of v's compiled files, is
 // the cgo translation of (a file that imports "C"), or "" if f is not
 // one: cgo's translations are named after their content in the build
@@ -37,7 +48,7 @@ func CgoSource(v *packages.Package, f *ast.File) string {
 	if slices.Contains(v.GoFiles, name) {
 		return ""
 	}
-	if src := v.Fset.PositionFor(f.Package, false).Filename; src != name && slices.Contains(v.GoFiles, src) {
+	if src := v.Fset.Position(f.Package).Filename; src != name && slices.Contains(v.GoFiles, src) {
 		return src
 	}
 	return ""
@@ -87,7 +98,7 @@ func findAutoTargets(v *packages.Package, fset *token.FileSet, cfg Config, decls
 					// path, and a verdict that says nothing.
 					t.Err = fmt.Errorf("%s: declared in %s, which imports \"C\": files that use cgo are not instrumented", t.Name, filepath.Base(src))
 				}
-				t.Pos = fset.PositionFor(fd.Name.Pos(), false)
+				t.Pos = filePosition(v, fset, fd.Name.Pos())
 				t.Decl = fd
 				t.PanicsDocumented = strings.HasPrefix(fn.Name(), "Must") ||
 					fd.Doc != nil && strings.Contains(strings.ToLower(fd.Doc.Text()), "panic")

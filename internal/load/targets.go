@@ -61,7 +61,7 @@ func findTargets(p *packages.Package, fset *token.FileSet, external bool, cfg Co
 				continue
 			}
 			t.External = external
-			t.Pos = fset.PositionFor(fd.Name.Pos(), false)
+			t.Pos = filePosition(p, fset, fd.Name.Pos())
 			t.Decl = fd
 			if t.Err == nil && fd.Type.TypeParams != nil {
 				t.Err = fmt.Errorf("%s: generic functions cannot be targets", t.Name)
