@@ -89,41 +89,35 @@ func applyFloat(op rt.Op, k, k2 rt.Kind, a, b uint64) (uint64, error) {
 		return boolBits(compareOrdered(op, math.Float64frombits(a), math.Float64frombits(b))), nil
 	}
 	if k == rt.KFloat32 {
-		x, y := math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b))
-		var r float32
-		switch op {
-		case rt.OpAdd:
-			r = x + y
-		case rt.OpSub:
-			r = x - y
-		case rt.OpMul:
-			r = x * y
-		case rt.OpQuo:
-			r = x / y
-		case rt.OpNeg:
-			r = -x
-		default:
+		r, ok := floatArith(op, math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b)))
+		if !ok {
 			return 0, ErrUndefined
 		}
 		return uint64(math.Float32bits(r)), nil
 	}
-	x, y := math.Float64frombits(a), math.Float64frombits(b)
-	var r float64
-	switch op {
-	case rt.OpAdd:
-		r = x + y
-	case rt.OpSub:
-		r = x - y
-	case rt.OpMul:
-		r = x * y
-	case rt.OpQuo:
-		r = x / y
-	case rt.OpNeg:
-		r = -x
-	default:
+	r, ok := floatArith(op, math.Float64frombits(a), math.Float64frombits(b))
+	if !ok {
 		return 0, ErrUndefined
 	}
 	return math.Float64bits(r), nil
+}
+
+// floatArith is Go's arithmetic of op on two floats of one width (y unused
+// by negation); false for an operator floats do not have.
+func floatArith[F float32 | float64](op rt.Op, x, y F) (F, bool) {
+	switch op {
+	case rt.OpAdd:
+		return x + y, true
+	case rt.OpSub:
+		return x - y, true
+	case rt.OpMul:
+		return x * y, true
+	case rt.OpQuo:
+		return x / y, true
+	case rt.OpNeg:
+		return -x, true
+	}
+	return 0, false
 }
 
 // compareOrdered is Go's comparison of two floats.
