@@ -99,7 +99,9 @@ Every exploration is bounded; a verdict says which bound it holds for.
   -max-runs n      runs per target (default 0: none), a hard stop.
   -max-branches n  branches recorded per run (default 10000; 0: none). A run
                    that reaches it is stopped like t.FailNow and counted as
-                   bounded, not as a failure.
+                   bounded, not as a failure; when one function is then 32
+                   or more calls deep in the run's stack, the verdict says
+                   recursion-depth, naming the function and its depth.
   -run-timeout d   time of one run (default 10s; 0: none).
   -solver-timeout d
                    time of one solver query (default 5s).
