@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,38 +74,8 @@ func PutMix(t *testing.T, a, b uint64) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var log []string
-	for line := range lines {
-		log = append(log, line)
-		if strings.HasPrefix(line, "exploring PutMix") {
-			break
-		}
-	}
-	time.Sleep(3 * time.Second) // the solver is deep in the 64-bit queries by now
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		for line := range lines {
-			log = append(log, line)
-		}
-		done <- cmd.Wait()
-	}()
-	select {
-	case err = <-done:
-	case <-time.After(2 * time.Minute):
-		_ = cmd.Process.Kill()
-		t.Fatalf("dowse did not stop after SIGINT\n%s", strings.Join(log, "\n"))
-	}
+	// the solver is deep in the 64-bit queries 3 s into PutMix
+	log, err := interruptAt(t, cmd, stderr, "exploring PutMix")
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
 		t.Errorf("exit: %v, want status %d\n%s", err, exitInterrupted, strings.Join(log, "\n"))
@@ -124,5 +95,47 @@ func PutMix(t *testing.T, a, b uint64) {
 		if err == nil && strings.Contains(string(data), "example_com_interrupt.test") {
 			t.Errorf("worker left behind: %s: %q", p, data)
 		}
+	}
+}
+
+// interruptAt reads the standard error of cmd, started, until a line
+// that starts with prefix, lets it run 3 s more, sends it SIGINT and
+// waits for it to end, failing the test if it has not within two
+// minutes. It returns the lines read and cmd's Wait error.
+func interruptAt(t *testing.T, cmd *exec.Cmd, stderr io.Reader, prefix string) ([]string, error) {
+	t.Helper()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var log []string
+	for line := range lines {
+		log = append(log, line)
+		if strings.HasPrefix(line, prefix) {
+			break
+		}
+	}
+	time.Sleep(3 * time.Second)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for line := range lines {
+			log = append(log, line)
+		}
+		done <- cmd.Wait()
+	}()
+	select {
+	case err := <-done:
+		return log, err
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("dowse did not stop after SIGINT\n%s", strings.Join(log, "\n"))
+		return nil, nil
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dowse-go/dowse/internal/cache"
 )
@@ -48,38 +46,7 @@ func TestResumeAfterInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var log []string
-	for line := range lines {
-		log = append(log, line)
-		if strings.HasPrefix(line, "exploring Count") {
-			break
-		}
-	}
-	time.Sleep(3 * time.Second)
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		for line := range lines {
-			log = append(log, line)
-		}
-		done <- cmd.Wait()
-	}()
-	select {
-	case err = <-done:
-	case <-time.After(2 * time.Minute):
-		_ = cmd.Process.Kill()
-		t.Fatalf("dowse did not stop after SIGINT\n%s", strings.Join(log, "\n"))
-	}
+	log, err := interruptAt(t, cmd, stderr, "exploring Count")
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
 		t.Fatalf("exit: %v, want status %d\n%s", err, exitInterrupted, strings.Join(log, "\n"))
