@@ -317,17 +317,13 @@ func (s *Z3) solve(ctx context.Context, z *z3.Context, q Query, timeout time.Dur
 		}
 	}
 	en := newEncoder(z, q.Leaves)
-	var formulas []z3.AST
-	for _, c := range q.Constraints {
-		f, err := en.constraint(c)
-		var u *unsupportedError
-		if errors.As(err, &u) {
-			return unknown("unsupported: "+u.msg, false), nil
-		}
-		if err != nil {
-			return Result{}, fmt.Errorf("solver: %w", err)
-		}
-		formulas = append(formulas, f)
+	formulas, err := en.constraints(q.Constraints)
+	var u *unsupportedError
+	if errors.As(err, &u) {
+		return unknown("unsupported: "+u.msg, false), nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: %w", err)
 	}
 
 	newSolver := z.NewSolver
@@ -667,13 +663,9 @@ func (s *Z3) narrowSolve(ctx context.Context, z *z3.Context, q Query, timeout ti
 	}
 	en := newEncoder(z, q.Leaves)
 	en.narrow = w
-	var formulas []z3.AST
-	for _, c := range q.Constraints {
-		f, err := en.constraint(c)
-		if err != nil {
-			return Result{}, false
-		}
-		formulas = append(formulas, f)
+	formulas, err := en.constraints(q.Constraints)
+	if err != nil {
+		return Result{}, false
 	}
 	sv, err := z.NewSolver(timeout / 4)
 	if err != nil {

@@ -56,6 +56,20 @@ func unsupported(format string, args ...any) error {
 	return &unsupportedError{fmt.Sprintf(format, args...)}
 }
 
+// constraints encodes each bool term of cs; an error is the first
+// term's (an *unsupportedError for a term it cannot translate).
+func (en *encoder) constraints(cs []*sym.Expr) ([]z3.AST, error) {
+	formulas := make([]z3.AST, 0, len(cs))
+	for _, c := range cs {
+		f, err := en.constraint(c)
+		if err != nil {
+			return nil, err
+		}
+		formulas = append(formulas, f)
+	}
+	return formulas, nil
+}
+
 // constraint encodes a bool term.
 func (en *encoder) constraint(e *sym.Expr) (z3.AST, error) {
 	if e.Kind() != rt.KBool {

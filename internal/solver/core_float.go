@@ -87,17 +87,13 @@ func (s *Z3) solveFloat(ctx context.Context, z *z3.Context, q Query, timeout tim
 		return Result{Status: Sat, Model: model}, nil
 	}
 	en := newEncoder(z, q.Leaves)
-	var formulas []z3.AST
-	for _, c := range q.Constraints {
-		f, err := en.constraint(c)
-		var u *unsupportedError
-		if errors.As(err, &u) {
-			return unknown("unsupported: "+u.msg, false), nil
-		}
-		if err != nil {
-			return Result{}, fmt.Errorf("solver: float query: %w", err)
-		}
-		formulas = append(formulas, f)
+	formulas, err := en.constraints(q.Constraints)
+	var u *unsupportedError
+	if errors.As(err, &u) {
+		return unknown("unsupported: "+u.msg, false), nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("solver: float query: %w", err)
 	}
 	sv, err := z.NewSolverFor("QF_FPBV", timeout)
 	if err != nil {
