@@ -357,20 +357,7 @@ func repair(q Query, atoms []atom, inputs []int, kindOf map[int]rt.Kind) ([]rt.V
 		return true
 	}
 	holds := func(a atom) bool {
-		x, y := val(a.x, a.cx), val(a.y, a.cy)
-		switch a.op {
-		case rt.OpEq:
-			return x == y
-		case rt.OpNe:
-			return x != y
-		case rt.OpLt:
-			return x < y
-		case rt.OpLe:
-			return x <= y
-		case rt.OpGt:
-			return x > y
-		}
-		return x >= y
+		return sym.Compare(a.op, val(a.x, a.cx), val(a.y, a.cy))
 	}
 	// fix makes x op y hold by moving y, else x.
 	fix := func(a atom) {

@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 
@@ -84,9 +85,9 @@ func applyFloat(op rt.Op, k, k2 rt.Kind, a, b uint64) (uint64, error) {
 		return convertFloat(k, k2, a)
 	case rt.OpEq, rt.OpNe, rt.OpLt, rt.OpLe, rt.OpGt, rt.OpGe:
 		if k2 == rt.KFloat32 {
-			return boolBits(compareOrdered(op, math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b)))), nil
+			return boolBits(Compare(op, math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b)))), nil
 		}
-		return boolBits(compareOrdered(op, math.Float64frombits(a), math.Float64frombits(b))), nil
+		return boolBits(Compare(op, math.Float64frombits(a), math.Float64frombits(b))), nil
 	}
 	if k == rt.KFloat32 {
 		r, ok := floatArith(op, math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b)))
@@ -120,8 +121,10 @@ func floatArith[F float32 | float64](op rt.Op, x, y F) (F, bool) {
 	return 0, false
 }
 
-// compareOrdered is Go's comparison of two floats.
-func compareOrdered[F float32 | float64](op rt.Op, x, y F) bool {
+// Compare is Go's comparison op (OpEq, OpNe, OpLt, OpLe, OpGt, OpGe)
+// of two values of one ordered type; floats compare as Go compares them
+// (NaN unordered, -0 equal to +0).
+func Compare[T cmp.Ordered](op rt.Op, x, y T) bool {
 	switch op {
 	case rt.OpEq:
 		return x == y
