@@ -22,7 +22,7 @@ func ConvF(site uint32, to, from Kind, a S, av uint64) S {
 	if a == 0 || !on.Load() {
 		return 0
 	}
-	lo, hi := floatRange(to)
+	lo, hi := TruncRange(to)
 	x := floatValue(from, av)
 	in := x > lo && x < hi
 	cond := Logic(OpLAnd, Cmp(OpGt, KFloat64, Conv(KFloat64, from, a), av64(from, av), 0, math.Float64bits(lo)), x > lo,
@@ -35,12 +35,18 @@ func ConvF(site uint32, to, from Kind, a S, av uint64) S {
 	return mk(Node{Op: OpConv, K: to, K2: from, A: a})
 }
 
-// floatRange is the open interval of the floats whose truncation kind k
-// holds.
-func floatRange(k Kind) (lo, hi float64) {
+// TruncRange is the open interval (lo, hi) of the floats that Go
+// converts to the integer kind k exactly (truncating toward zero): lo is
+// one below k's minimum and hi one above its maximum, both exact as
+// float64 where it matters (hi is a power of two; lo is -2^(w-1)-1,
+// rounded to -2^(w-1) only for 64 bits, where no float lies strictly
+// between).
+func TruncRange(k Kind) (lo, hi float64) {
 	w := k.Bits()
 	if k.Signed() {
 		if w == 64 {
+			// -2^63 itself converts; the next float below is far
+			// lower, so x > -2^63-1 is x >= -2^63.
 			return math.Nextafter(-0x1p63, math.Inf(-1)), 0x1p63
 		}
 		return -math.Ldexp(1, w-1) - 1, math.Ldexp(1, w-1)

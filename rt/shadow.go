@@ -101,11 +101,19 @@ func Clause(site uint32) { Br(site, true, 0) }
 // zeroes a slice's elements, whose shadows no longer describe them (a cell
 // whose value was already zero would still match its fingerprint).
 func ClearCells(p unsafe.Pointer, size uintptr) {
-	if !on.Load() || size == 0 || !lock() {
+	if !on.Load() || size == 0 {
+		return
+	}
+	forget(uintptr(p), size)
+}
+
+// forget drops the cells of the size bytes at base (memory the code
+// cleared).
+func forget(base, size uintptr) {
+	if !lock() {
 		return
 	}
 	defer unlock()
-	base := uintptr(p)
 	if len(cur.mem) == 0 {
 		return
 	}

@@ -275,23 +275,3 @@ func SlicesDelete[S ~[]E, E any](s S, i, j int) S {
 	Ret(idSlicesDelete, Arg{S: LenDiff(ls, uint64(n), LenDiff(js, uint64(j), is, uint64(i)), uint64(j-i)), F: uint64(len(r))})
 	return r
 }
-
-// forget drops the cells of the size bytes at base (memory the code
-// cleared).
-func forget(base, size uintptr) {
-	if !lock() {
-		return
-	}
-	defer unlock()
-	if size > 4096 && uintptr(len(cur.mem)) < size {
-		for a := range cur.mem {
-			if a >= base && a < base+size {
-				delete(cur.mem, a)
-			}
-		}
-		return
-	}
-	for a := base; a < base+size; a++ {
-		delete(cur.mem, a)
-	}
-}

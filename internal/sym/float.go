@@ -151,7 +151,7 @@ func convertFloat(to, from rt.Kind, a uint64) (uint64, error) {
 		return math.Float64bits(floatOf(from, a)), nil
 	case from.Float():
 		x := floatOf(from, a)
-		lo, hi := IntRange(to)
+		lo, hi := rt.TruncRange(to)
 		if !(x > lo && x < hi) {
 			return 0, ErrUndefined
 		}
@@ -173,24 +173,6 @@ func convertFloat(to, from rt.Kind, a uint64) (uint64, error) {
 		return uint64(math.Float32bits(float32(n))), nil
 	}
 	return math.Float64bits(float64(n)), nil
-}
-
-// IntRange is the open interval (lo, hi) of the floats that Go converts
-// to the integer kind k exactly (truncating toward zero): lo is one below
-// k's minimum and hi one above its maximum, both exact as float64 where
-// it matters (hi is a power of two; lo is -2^(w-1)-1, rounded to
-// -2^(w-1) only for 64 bits, where no float lies strictly between).
-func IntRange(k rt.Kind) (lo, hi float64) {
-	w := k.Bits()
-	if k.Signed() {
-		if w == 64 {
-			// -2^63 itself converts; the next float below is far
-			// lower, so x > -2^63-1 is x >= -2^63.
-			return math.Nextafter(-0x1p63, math.Inf(-1)), 0x1p63
-		}
-		return -math.Ldexp(1, w-1) - 1, math.Ldexp(1, w-1)
-	}
-	return -1, math.Ldexp(1, w)
 }
 
 // floatText prints a float constant as Go would read it back.
